@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config.ts';
+
+describe('parseConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:3000',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      mail: { smtpUrl: undefined, from: 'Virtual Help <no-reply@localhost>' },
+      auth: { requireEmailConfirmation: true },
+      admin: { email: 'admin@localhost', password: undefined },
+      jitsiDomain: 'meet.jit.si',
+      storage: { kind: 'local', dir: path.resolve('./data/uploads') },
+    });
+  });
+
+  it('derives the public URL from the port and treats empty values as unset', () => {
+    expect(parseConfig({ PORT: '8080', DATABASE_URL: '' }).publicUrl).toBe('http://localhost:8080');
+    expect(parseConfig({ PUBLIC_URL: 'https://help.example.com/' }).publicUrl).toBe('https://help.example.com');
+  });
+
+  it('fails with a clear message naming each bad value', () => {
+    expect(() => parseConfig({ PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => parseConfig({ PORT: 'abc' })).toThrow(/PORT: must be a port number \(got "abc"\)/);
+    expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//);
+    expect(() => parseConfig({ REQUIRE_EMAIL_CONFIRMATION: 'maybe' })).toThrow(/REQUIRE_EMAIL_CONFIRMATION: must be true or false/);
+    try {
+      parseConfig({ PORT: '70000', ADMIN_EMAIL: 'nope' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(2);
+    }
+  });
+
+  it('switches storage to S3 when a bucket is configured and keeps secrets out of the public settings', () => {
+    const config = parseConfig({ S3_BUCKET: 'files', S3_SECRET_ACCESS_KEY: 'secret', AI_API_KEY: 'key', WHATSAPP_NUMBER: '+41791234567' });
+    expect(config.storage).toMatchObject({ kind: 's3', bucket: 'files' });
+    expect(config.publicSettings.whatsappNumber).toBe('41791234567');
+    expect(JSON.stringify(config.publicSettings)).not.toMatch(/secret|key/);
+  });
+});

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// The only module that reads process.env: everything else receives a parsed Config.
+
+const booleanFromString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .url({ message: 'must be a URL' })
+    .refine((value) => protocols.some((protocol) => value.startsWith(`${protocol}:`)), {
+      message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    })
+    .optional();
+
+// Deliberately loose: admin@localhost is a fine address for a local install.
+const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+$/, { message: 'must be an e-mail address' });
+
+const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce
+    .number({ message: 'must be a port number' })
+    .int({ message: 'must be a port number' })
+    .min(0, { message: 'must be a port number' })
+    .max(65535, { message: 'must be a port number' })
+    .default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url({ message: 'must be a URL' }).optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  SMTP_URL: optionalUrl(['smtp', 'smtps']),
+  MAIL_FROM: z.string().default('Virtual Help <no-reply@localhost>'),
+  REQUIRE_EMAIL_CONFIRMATION: booleanFromString.default(true),
+  ADMIN_EMAIL: emailAddress.default('admin@localhost'),
+  ADMIN_PASSWORD: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
+  AUTH_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+  AI_BASE_URL: optionalUrl(['http', 'https']),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  JITSI_DOMAIN: z.string().default('meet.jit.si'),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: optionalUrl(['http', 'https']),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  SUPPORT_PHONE: z.string().default('+41 41 000 00 00'),
+  SUPPORT_EMAIL: emailAddress.default('support@virtualhelp.example'),
+  WHATSAPP_NUMBER: z.string().regex(/^\+?\d{6,15}$/, { message: 'must be a phone number in digits' }).default('41410000000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof parseConfig>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(emptyAsUndefined(env));
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got "${env[String(issue.path[0])]}")`),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      outboxDir: path.join(dataDir, 'outbox'),
+    },
+    auth: {
+      requireEmailConfirmation: e.REQUIRE_EMAIL_CONFIRMATION,
+      secret: e.AUTH_SECRET,
+    },
+    admin: { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD },
+    ai: { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL },
+    jitsiDomain: e.JITSI_DOMAIN,
+    storage: e.S3_BUCKET
+      ? {
+          kind: 's3' as const,
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        }
+      : { kind: 'local' as const, dir: path.join(dataDir, 'uploads') },
+    redisUrl: e.REDIS_URL,
+    // The whitelist of what the browser may see.
+    publicSettings: {
+      supportPhone: e.SUPPORT_PHONE,
+      supportEmail: e.SUPPORT_EMAIL,
+      whatsappNumber: e.WHATSAPP_NUMBER.replace(/^\+/, ''),
+      jitsiDomain: e.JITSI_DOMAIN,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}

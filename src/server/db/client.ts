@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+import { startEmbeddedServer, type EmbeddedServer } from './embedded/embedded-server.ts';
+
+export type Database = NodePgDatabase<typeof schema>;
+/** A transaction or the database itself: services accept either so callers can compose them. */
+export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+
+export type DatabaseSource =
+  | { kind: 'postgres'; url: string }
+  | {
+      kind: 'embedded';
+      /** Where the database files live; undefined keeps them in memory (tests). */
+      dataDir?: string;
+      socketDir: string;
+      /** Start from a dumped, already-migrated database (tests). */
+      templateFile?: string;
+    };
+
+export type DatabaseHandle = {
+  db: Database;
+  pool: pg.Pool;
+  kind: DatabaseSource['kind'];
+  /** Embedded only: writes the whole database to a tarball that `templateFile` can start from. */
+  dump?(file: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+// numeric and bigint columns come back as strings by default; budgets and sizes are small enough for numbers.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function databaseSourceFor(config: { databaseUrl?: string; dataDir: string }): DatabaseSource {
+  return config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'embedded', dataDir: path.join(config.dataDir, 'db'), socketDir: config.dataDir };
+}
+
+export async function openDatabase(source: DatabaseSource, options: { poolSize?: number } = {}): Promise<DatabaseHandle> {
+  const max = options.poolSize ?? 10;
+  let embedded: EmbeddedServer | undefined;
+  let pool: pg.Pool;
+  if (source.kind === 'postgres') {
+    pool = new pg.Pool({ connectionString: source.url, max });
+  } else {
+    embedded = await startEmbeddedServer({
+      dataDir: source.dataDir,
+      socketDir: source.socketDir,
+      templateFile: source.templateFile,
+      maxConnections: max + 2,
+    });
+    pool = new pg.Pool({ host: embedded.socketDir, port: 5432, user: 'postgres', database: 'postgres', max });
+  }
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzle(pool, { schema, casing: 'snake_case' });
+  return {
+    db,
+    pool,
+    kind: source.kind,
+    dump: embedded ? (file) => embedded.dump(file) : undefined,
+    async close() {
+      await pool.end();
+      await embedded?.stop();
+    },
+  };
+}

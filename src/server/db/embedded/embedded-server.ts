@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { EmbeddedWorkerCommand, EmbeddedWorkerData, EmbeddedWorkerReply } from './pglite-worker.ts';
+
+export type EmbeddedServer = {
+  /** Directory of the unix socket, usable as node-postgres `host`. */
+  socketDir: string;
+  dump(file: string): Promise<void>;
+  stop(): Promise<void>;
+};
+
+// Sources run through tsx/vitest (.ts) in development and tests, bundled JavaScript in production.
+const isSource = import.meta.url.endsWith('.ts');
+const workerUrl = new URL(isSource ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
+
+/** Unix socket paths are limited to ~107 bytes; long data directories get a short one in the temp dir. */
+function socketDirFor(preferred: string) {
+  if (path.join(preferred, '.s.PGSQL.5432').length < 100) return preferred;
+  const hash = createHash('sha256').update(preferred).digest('hex').slice(0, 12);
+  return path.join(os.tmpdir(), `vh-pg-${hash}`);
+}
+
+export async function startEmbeddedServer(options: {
+  dataDir?: string;
+  templateFile?: string;
+  socketDir: string;
+  maxConnections?: number;
+}): Promise<EmbeddedServer> {
+  const socketDir = socketDirFor(options.socketDir);
+  mkdirSync(socketDir, { recursive: true });
+  const socketPath = path.join(socketDir, '.s.PGSQL.5432');
+  // A socket file left by a crashed process would make listen() fail with EADDRINUSE.
+  rmSync(socketPath, { force: true });
+
+  const workerData: EmbeddedWorkerData = {
+    dataDir: options.dataDir,
+    templateFile: options.templateFile,
+    socketPath,
+    maxConnections: options.maxConnections ?? 10,
+  };
+  const worker = isSource
+    ? // Workers do not inherit the TypeScript loader: register it inside the worker first.
+      new Worker(
+        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`,
+        { eval: true, workerData },
+      )
+    : new Worker(workerUrl, { workerData });
+
+  const nextReply = (expected: EmbeddedWorkerReply['type']) =>
+    new Promise<void>((resolve, reject) => {
+      const onMessage = (reply: EmbeddedWorkerReply) => {
+        cleanup();
+        if (reply.type === expected) resolve();
+        else reject(new Error(`Embedded database: ${reply.type === 'error' ? reply.message : reply.type}`));
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        reject(error);
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        reject(new Error(`Embedded database worker exited with code ${code}`));
+      };
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+    });
+
+  await nextReply('ready');
+
+  const send = (command: EmbeddedWorkerCommand) => worker.postMessage(command);
+  return {
+    socketDir,
+    async dump(file) {
+      const done = nextReply('dumped');
+      send({ type: 'dump', file });
+      await done;
+    },
+    async stop() {
+      const done = nextReply('stopped').catch(() => undefined);
+      send({ type: 'stop' });
+      await done;
+      await worker.terminate();
+    },
+  };
+}

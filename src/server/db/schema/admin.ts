@@ -1,0 +1,34 @@
+import { check, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { ADMIN_PERMISSIONS } from '#shared/constants.ts';
+import { users } from './auth.ts';
+import { createdAt, id, inList } from './columns.ts';
+
+/** A user with admin access: SUPER_ADMIN_ROLE for the fixed admin, any other name for sub-admins. */
+export const adminRoles = pgTable('admin_roles', {
+  id: id(),
+  userId: uuid('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  roleName: text('role_name').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Admin pages a sub-admin may use (the super admin needs no rows). */
+export const adminPermissions = pgTable(
+  'admin_permissions',
+  {
+    id: id(),
+    adminRoleId: uuid('admin_role_id')
+      .notNull()
+      .references(() => adminRoles.id, { onDelete: 'cascade' }),
+    permission: text('permission', { enum: ADMIN_PERMISSIONS }).notNull(),
+  },
+  (t) => [
+    check('admin_permissions_permission_check', inList(t.permission, ADMIN_PERMISSIONS)),
+    unique('admin_permissions_role_permission_key').on(t.adminRoleId, t.permission),
+  ],
+);
+
+export type AdminRole = typeof adminRoles.$inferSelect;
+export type AdminPermissionRow = typeof adminPermissions.$inferSelect;

@@ -1,0 +1,22 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+
+// Column builders and constraint helpers shared by the schema files (not tables: not re-exported).
+
+export const id = () => uuid('id').primaryKey().defaultRandom();
+
+/** Every point in time is a timestamptz read as a JS Date. */
+export const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const createdAt = () => timestamptz('created_at').notNull().defaultNow();
+
+/**
+ * `column IN ('a', 'b')` built from a constants array, so check constraints and the
+ * TypeScript types share one list. The values are our own literals, never user input.
+ */
+export const inList = (column: AnyPgColumn, values: readonly string[]): SQL =>
+  sql`${column} in (${sql.raw(values.map((value) => `'${value.replaceAll("'", "''")}'`).join(', '))})`;
+
+// Index columns are written `.desc().nullsFirst()`: that is exactly what `ORDER BY x DESC`
+// means in PostgreSQL, so the index serves it (drizzle's bare `.desc()` emits NULLS LAST,
+// which forces a sort). Scanned backwards the same index serves `ORDER BY x ASC`.

@@ -1,0 +1,11 @@
+// Every table, for drizzle-kit, the Drizzle client and better-auth's adapter (tables only:
+// the column helpers in columns.ts are deliberately not re-exported).
+export * from './auth.ts';
+export * from './subjects.ts';
+export * from './chat.ts';
+export * from './meetings.ts';
+export * from './requests.ts';
+export * from './notifications.ts';
+export * from './moderation.ts';
+export * from './admin.ts';
+export * from './pages.ts';

@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  smallint,
+  text,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { MAIL_OUTBOX_STATUSES } from '#shared/constants.ts';
+import { users } from './auth.ts';
+import { createdAt, id, inList, timestamptz } from './columns.ts';
+import { tutoringRequests } from './requests.ts';
+
+/** Generic in-app notification (SPEC §3 "notifications"). */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    message: text('message').notNull(),
+    link: text('link'),
+    read: boolean('read').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notifications_user_created_idx').on(t.userId, t.createdAt.desc().nullsFirst())],
+);
+
+/** "New job" notice for a teacher whose subjects match a new request. */
+export const teacherNotifications = pgTable(
+  'teacher_notifications',
+  {
+    id: id(),
+    teacherId: uuid('teacher_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => tutoringRequests.id, { onDelete: 'cascade' }),
+    subjectTitle: text('subject_title').notNull(),
+    // Display text such as "$5 - $100" or "$5+", frozen at notification time.
+    budget: text('budget').notNull(),
+    // First 100 characters of the request description, plus "..." when longer.
+    description: text('description').notNull(),
+    jobUrl: text('job_url').notNull(),
+    read: boolean('read').notNull().default(false),
+    teacherEmail: text('teacher_email'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('teacher_notifications_teacher_created_idx').on(t.teacherId, t.createdAt.desc().nullsFirst()),
+    // A teacher is told about a request once, even if the fan-out is retried.
+    unique('teacher_notifications_teacher_request_key').on(t.teacherId, t.requestId),
+  ],
+);
+
+/** "New offer" notice for the student who owns the request; tutor details are a snapshot. */
+export const studentNotifications = pgTable(
+  'student_notifications',
+  {
+    id: id(),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => tutoringRequests.id, { onDelete: 'cascade' }),
+    tutorId: uuid('tutor_id').references(() => users.id, { onDelete: 'set null' }),
+    tutorName: text('tutor_name').notNull(),
+    tutorAvatar: text('tutor_avatar'),
+    tutorVhNumber: smallint('tutor_vh_number'),
+    bidAmount: numeric('bid_amount', { precision: 10, scale: 2, mode: 'number' }).notNull(),
+    bidMessage: text('bid_message'),
+    read: boolean('read').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('student_notifications_student_created_idx').on(t.studentId, t.createdAt.desc().nullsFirst())],
+);
+
+/** Outcome of each notification e-mail (SPEC §7 send-notification-email). No FK: a log outlives its rows. */
+export const emailLogs = pgTable(
+  'email_logs',
+  {
+    id: id(),
+    recipientEmail: text('recipient_email').notNull(),
+    notificationType: text('notification_type').notNull(),
+    status: text('status').notNull(),
+    notificationId: uuid('notification_id'),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_logs_created_idx').on(t.createdAt.desc().nullsFirst())],
+);
+
+/** Mail written in the same transaction as its cause, sent and retried by a job. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: id(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    status: text('status', { enum: MAIL_OUTBOX_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamptz('sent_at'),
+  },
+  (t) => [
+    check('mail_outbox_status_check', inList(t.status, MAIL_OUTBOX_STATUSES)),
+    check('mail_outbox_attempts_check', sql`${t.attempts} >= 0`),
+    // The sender job's queue: due pending mail only.
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export type Notification = typeof notifications.$inferSelect;
+export type TeacherNotification = typeof teacherNotifications.$inferSelect;
+export type NewTeacherNotification = typeof teacherNotifications.$inferInsert;
+export type StudentNotification = typeof studentNotifications.$inferSelect;
+export type NewStudentNotification = typeof studentNotifications.$inferInsert;
+export type EmailLog = typeof emailLogs.$inferSelect;
+export type MailOutboxRow = typeof mailOutbox.$inferSelect;
+export type NewMailOutboxRow = typeof mailOutbox.$inferInsert;

@@ -1,0 +1,108 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { BID_STATUSES, EDUCATION_LEVELS, REQUEST_STATUSES, REQUEST_TYPES } from '#shared/constants.ts';
+import { users } from './auth.ts';
+import { createdAt, id, inList, timestamptz } from './columns.ts';
+import { subjects } from './subjects.ts';
+
+/** One uploaded file of a request, in SPEC §3's snake_case shape. */
+export interface RequestAttachment {
+  file_path: string;
+  file_type: string;
+  original_filename: string;
+  file_size: number;
+}
+
+// Money is numeric(10,2) read as a JS number: budgets and bids stay far below 2^53 cents.
+const money = (name: string) => numeric(name, { precision: 10, scale: 2, mode: 'number' });
+
+export const tutoringRequests = pgTable(
+  'tutoring_requests',
+  {
+    id: id(),
+    type: text('type', { enum: REQUEST_TYPES }).notNull(),
+    // Restrict: a subject in use cannot be deleted from under its requests.
+    subjectId: uuid('subject_id')
+      .notNull()
+      .references(() => subjects.id, { onDelete: 'restrict' }),
+    description: text('description').notNull(),
+    budgetMin: money('budget_min').notNull(),
+    budgetMax: money('budget_max').notNull(),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: REQUEST_STATUSES }).notNull().default('open'),
+    deadline: timestamptz('deadline'),
+    level: text('level', { enum: EDUCATION_LEVELS }),
+    topic: text('topic'),
+    requirements: text('requirements'),
+    schedule: text('schedule'),
+    attachments: jsonb('attachments')
+      .$type<RequestAttachment[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+    // Circular with tutor_bids.request_id; see chat.ts for how drizzle-kit orders the FKs.
+    acceptedBidId: uuid('accepted_bid_id').references((): AnyPgColumn => tutorBids.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (t) => [
+    check('tutoring_requests_type_check', inList(t.type, REQUEST_TYPES)),
+    check('tutoring_requests_status_check', inList(t.status, REQUEST_STATUSES)),
+    check('tutoring_requests_level_check', sql`${t.level} is null or ${inList(t.level, EDUCATION_LEVELS)}`),
+    check('tutoring_requests_budget_min_check', sql`${t.budgetMin} >= 0`),
+    check('tutoring_requests_budget_range_check', sql`${t.budgetMax} >= ${t.budgetMin}`),
+    index('tutoring_requests_student_created_idx').on(t.studentId, t.createdAt.desc().nullsFirst()),
+    // Teachers' job lists: open requests in their subjects, newest first.
+    index('tutoring_requests_open_subject_idx')
+      .on(t.subjectId, t.createdAt.desc().nullsFirst())
+      .where(sql`${t.status} = 'open'`),
+    // The expiry job: open requests older than 48 hours.
+    index('tutoring_requests_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+
+export const tutorBids = pgTable(
+  'tutor_bids',
+  {
+    id: id(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references((): AnyPgColumn => tutoringRequests.id, { onDelete: 'cascade' }),
+    tutorId: uuid('tutor_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amount: money('amount').notNull(),
+    message: text('message'),
+    status: text('status', { enum: BID_STATUSES }).notNull().default('pending'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('tutor_bids_amount_check', sql`${t.amount} > 0`),
+    check('tutor_bids_status_check', inList(t.status, BID_STATUSES)),
+    // One bid per teacher per request; also serves "bids of this request".
+    unique('tutor_bids_request_tutor_key').on(t.requestId, t.tutorId),
+    index('tutor_bids_tutor_created_idx').on(t.tutorId, t.createdAt.desc().nullsFirst()),
+    // At most one accepted bid per request, whatever races the application loses.
+    uniqueIndex('tutor_bids_one_accepted_key')
+      .on(t.requestId)
+      .where(sql`${t.status} = 'accepted'`),
+  ],
+);
+
+export type TutoringRequest = typeof tutoringRequests.$inferSelect;
+export type NewTutoringRequest = typeof tutoringRequests.$inferInsert;
+export type TutorBid = typeof tutorBids.$inferSelect;
+export type NewTutorBid = typeof tutorBids.$inferInsert;

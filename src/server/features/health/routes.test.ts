@@ -1,0 +1,53 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+
+describe('health, OpenAPI and the HTTP basics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers health once the database answers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ ok: true });
+  });
+
+  it('publishes a valid OpenAPI 3 document generated from the route schemas', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeTruthy();
+    expect(document.paths['/api/health'].get).toBeDefined();
+    expect(document.paths['/api/contact'].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['name', 'email', 'subject', 'message']),
+    );
+  });
+
+  it('sends security headers with a content security policy', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ code: 'NOT_FOUND', message: 'Not found' });
+  });
+
+  it('answers malformed JSON with a 400 and no stack trace', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+});

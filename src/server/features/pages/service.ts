@@ -1,0 +1,9 @@
+import type { ContactMessageInput } from '#shared/schemas/contact.ts';
+import type { Executor } from '../../db/client.ts';
+import { contactMessages } from '../../db/schema/pages.ts';
+
+/** Keeps the message for the admin panel. */
+export async function createContactMessage({ db, input }: { db: Executor; input: ContactMessageInput }) {
+  const [row] = await db.insert(contactMessages).values(input).returning({ id: contactMessages.id });
+  return row!;
+}

@@ -1,0 +1,124 @@
+// Business constants of SPEC.md §9 (and the value lists of §3–§5). Isomorphic: no I/O.
+// The database check constraints are built from these arrays, so a value lives in one place.
+
+// Requests: open requests expire 48 h after creation (SPEC §4).
+export const REQUEST_EXPIRY_HOURS = 48;
+export const REQUEST_EXPIRY_MS = REQUEST_EXPIRY_HOURS * 60 * 60 * 1000;
+
+export const REQUEST_TYPES = ['tutoring', 'assignment'] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+
+export const REQUEST_STATUSES = ['open', 'pending', 'assigned', 'accepted', 'completed', 'closed'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export const EDUCATION_LEVELS = ['high_school', 'undergraduate', 'graduate', 'phd'] as const;
+export type EducationLevel = (typeof EDUCATION_LEVELS)[number];
+
+// Budgets in USD (SPEC §5 "Standard request form" and "Wizard budgets").
+export const TUTORING_BUDGET = { min: 8, max: 15 } as const;
+export const ASSIGNMENT_BUDGET = { min: 5, max: 5000, defaultMax: 100 } as const;
+/** Stored as the maximum when an assignment has none; displayed as "$min+". */
+export const FALLBACK_MAX_BUDGET = 9999;
+/** Stored as the assignment maximum when the wizard's budget step is skipped. */
+export const WIZARD_SKIP_MAX_BUDGET = 999;
+/** Maxima that mean "no maximum" and must never be displayed as a number. */
+export const OPEN_ENDED_MAX_BUDGETS = [FALLBACK_MAX_BUDGET, WIZARD_SKIP_MAX_BUDGET] as const;
+
+export const DESCRIPTION_MIN_LENGTH = 10;
+/** Notification description is cut here (plus "..."); job cards cut at JOB_CARD_DESCRIPTION_LENGTH. */
+export const NOTIFICATION_DESCRIPTION_LENGTH = 100;
+export const JOB_CARD_DESCRIPTION_LENGTH = 180;
+
+// Subjects: teachers pick several subjects in this category, one in any other (SPEC §2 Register).
+export const MATHEMATICS_CATEGORY = 'Mathematics';
+
+// Bids: one per teacher per request; only one can be accepted.
+export const BID_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+export type BidStatus = (typeof BID_STATUSES)[number];
+
+// Uploads (SPEC §5 "Request attachments", "Uploads in chat", §9 avatar limit).
+export const MIB = 1024 * 1024;
+export const REQUEST_FILE = { maxBytes: 10 * MIB, maxFiles: 10 } as const;
+export const AVATAR = {
+  maxBytes: 5 * MIB,
+  types: ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'],
+} as const;
+export type AvatarType = (typeof AVATAR.types)[number];
+export const ATTACHMENT_NAME_SHORTEN_AT = 20;
+
+// Accounts (SPEC §5 Login / Register / New password).
+export const PASSWORD_MIN = 6;
+export const RESET_PASSWORD_MIN = 8;
+export const NAME_MIN = 2;
+export const ROLES = ['student', 'teacher'] as const;
+export type Role = (typeof ROLES)[number];
+export const DEFAULT_ROLE: Role = 'student';
+export const AVAILABILITY_DEBOUNCE_MS = 500;
+export const RESET_LINK_VALIDITY_MINUTES = 10;
+export const MINIMUM_AGE = 13;
+
+// The AI assistant is a pseudo-user row with the all-zero id (SPEC §3).
+export const AI_USER_ID = '00000000-0000-0000-0000-000000000000';
+export const AI_USER_NAME = 'Guru AI';
+
+// Virtual Help numbers: 3 digits, not unique, so a search returns up to 10 people.
+export const VH_NUMBER = { min: 100, max: 999 } as const;
+export const VH_SEARCH_LIMIT = 10;
+
+// Meetings: join from 10 min before to 10 h after the start (SPEC §4).
+export const MEETING_JOIN_WINDOW = {
+  beforeMs: 10 * 60 * 1000,
+  afterMs: 10 * 60 * 60 * 1000,
+} as const;
+export const MEETING_STATUS_REFRESH_MS = 30_000;
+export const RECENT_MEETINGS_LIMIT = 5;
+
+// Notifications (SPEC §9).
+export const NOTIFICATION_LIST_LIMIT = 20;
+export const NOTIFICATION_BADGE_MAX = 99;
+export const BACKGROUND_MESSAGE_TEXT_LENGTH = 50;
+export const MAIL_OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+export type MailOutboxStatus = (typeof MAIL_OUTBOX_STATUSES)[number];
+
+// Moderation: report reasons keep a stable stored value and the label SPEC §2 shows.
+export const REPORT_REASONS = [
+  { value: 'inappropriate_content', label: 'Inappropriate content' },
+  { value: 'harassment', label: 'Harassment' },
+  { value: 'spam', label: 'Spam' },
+  { value: 'scam', label: 'Scam' },
+  { value: 'other', label: 'Other' },
+] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number]['value'];
+export const REPORT_REASON_VALUES = REPORT_REASONS.map((reason) => reason.value) as [
+  ReportReason,
+  ...ReportReason[],
+];
+
+export const REPORT_STATUSES = ['pending', 'reviewed', 'resolved', 'dismissed'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export const FLAG_STATUSES = ['pending', 'reviewed', 'resolved', 'dismissed'] as const;
+export type FlagStatus = (typeof FLAG_STATUSES)[number];
+
+/** Why a chat message was blocked; also the illegal-content flag type. */
+export const MODERATION_CATEGORIES = [
+  'phone',
+  'email',
+  'link',
+  'offensive',
+  'hate_speech',
+  'harassment',
+  'other',
+] as const;
+export type ModerationCategory = (typeof MODERATION_CATEGORIES)[number];
+
+// Admin: the fixed admin's role name; sub-admins have any other name plus permissions.
+export const SUPER_ADMIN_ROLE = 'super_admin';
+export const ADMIN_PERMISSIONS = [
+  'dashboard',
+  'reports',
+  'illegal_content',
+  'meeting_stats',
+  'sub_admins',
+] as const;
+export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];

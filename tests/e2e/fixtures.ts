@@ -1,0 +1,49 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Role } from '#shared/constants.ts';
+import * as schema from '../../src/server/db/schema/index.ts';
+import { createSessionCookie, createUser } from '../support/factories.ts';
+
+/** The e2e server's embedded database, reached through its unix socket in the data directory. */
+function connectToServerDatabase() {
+  const pool = new pg.Pool({ host: process.env.E2E_DATA_DIR, port: 5432, user: 'postgres', database: 'postgres', max: 2 });
+  return { pool, db: drizzle(pool, { schema, casing: 'snake_case' }) };
+}
+
+type Fixtures = {
+  db: ReturnType<typeof connectToServerDatabase>['db'];
+  /** Creates a user of that role and signs the page's browser context in as them. */
+  signInAs: (role: Role) => Promise<Awaited<ReturnType<typeof createUser>>>;
+};
+
+export const test = base.extend<Fixtures & { failOnConsoleErrors: void }>({
+  db: async ({}, use) => {
+    const { pool, db } = connectToServerDatabase();
+    await use(db);
+    await pool.end();
+  },
+  signInAs: async ({ db, context, baseURL }, use) => {
+    await use(async (role) => {
+      const user = await createUser(db, { role });
+      const cookie = await createSessionCookie(db, user.id);
+      await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL!, httpOnly: true, sameSite: 'Lax' }]);
+      return user;
+    });
+  },
+  // Any console error or uncaught exception in the page fails the test.
+  failOnConsoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await use();
+      expect(errors, 'console errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect, type Page };
