@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { TEST_AUTH_SECRET } from '../../tests/support/test-config.ts';
+import { withAdminClient } from '../../tests/support/test-database.ts';
+import { runToExit, startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts';
+
+// The real entry point as its own process: start, migrate, seed, serve, stop on SIGTERM, start again.
+const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
+const template = inject('databaseTemplate');
+const usesPostgres = template.kind === 'postgres';
+
+describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : 'the embedded database'}`, () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-main-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, AUTH_SECRET: TEST_AUTH_SECRET, ADMIN_PASSWORD: 'Admin-password-1' };
+  let connection: pg.ClientConfig = { host: dataDir, port: 5432, user: 'postgres', database: 'postgres' };
+  let server: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    if (template.kind !== 'postgres') return;
+    // An empty database, so the process itself migrates and seeds it.
+    const name = `vh_main_${randomBytes(6).toString('hex')}`;
+    await withAdminClient(template.url, (client) => client.query(`create database ${name}`));
+    const url = new URL(template.url);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    connection = { connectionString: env.DATABASE_URL };
+    return async () => {
+      await withAdminClient(template.url, (client) => client.query(`drop database if exists ${name} with (force)`));
+    };
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const countContactMessages = async () => {
+    const client = new pg.Client(connection);
+    await client.connect();
+    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from contact_messages');
+    await client.end();
+    return rows[0]!.n;
+  };
+
+  it('starts on an empty database, migrates and seeds it, and serves the API', async () => {
+    server = await startServerProcess(command, env, 60_000);
+    const response = await fetch(`${server.url}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'Kept across restarts?' }),
+    });
+    expect(response.status).toBe(201);
+    expect(await countContactMessages()).toBe(1);
+  });
+
+  it.runIf(!usesPostgres)('refuses a second server on the same data directory with a clear message', async () => {
+    const second = await runToExit(command, { ...env, PORT: '0', LOG_LEVEL: 'warn' });
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(`The data directory ${dataDir} is in use by another Virtual Help server`);
+  });
+
+  it('stops cleanly on SIGTERM and keeps the data for the next start', async () => {
+    expect(await server!.stop()).toBe(0);
+    server = await startServerProcess(command, env, 60_000);
+    expect(await countContactMessages()).toBe(1);
+  });
+
+  it('refuses to start with a bad setting, naming it', async () => {
+    const bad = await runToExit(command, { ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-bad-')), PORT: 'abc' });
+    expect(bad.code).toBe(1);
+    expect(bad.output).toContain('PORT: must be a port number (got "abc")');
+  });
+});
