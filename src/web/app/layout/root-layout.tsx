@@ -1,0 +1,56 @@
+import { Suspense, useEffect, useRef, type MouseEvent } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { PageFallback } from '../page-fallback.tsx';
+import { SiteFooter } from './site-footer.tsx';
+import { SiteHeader } from './site-header.tsx';
+
+const MAIN_ID = 'main-content';
+
+/** Moves focus to the new page's heading (or <main>) after client-side navigation, as a page load would. */
+function useFocusOnRouteChange() {
+  const { pathname } = useLocation();
+  const isFirstRender = useRef(true);
+  useEffect(() => {
+    if (isFirstRender.current) {
+      isFirstRender.current = false;
+      return;
+    }
+    const main = document.getElementById(MAIN_ID);
+    const target = main?.querySelector<HTMLElement>('h1') ?? main;
+    if (!target) return;
+    if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+    target.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
+function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
+  // Focus <main> without adding "#main-content" to the address.
+  const main = document.getElementById(MAIN_ID);
+  if (!main) return;
+  event.preventDefault();
+  main.focus();
+  main.scrollIntoView();
+}
+
+export function RootLayout() {
+  useFocusOnRouteChange();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href={`#${MAIN_ID}`}
+        onClick={skipToContent}
+        className="sr-only z-50 rounded-md bg-primary font-medium text-primary-foreground shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:px-4 focus:py-3"
+      >
+        Skip to content
+      </a>
+      <SiteHeader />
+      <main id={MAIN_ID} tabIndex={-1} className="flex flex-1 flex-col">
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <SiteFooter />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,203 @@
+import { LogOut, Menu, UserRound, X } from 'lucide-react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigation } from 'react-router';
+import { Avatar } from '#web/components/ui/avatar.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Container } from '#web/components/ui/container.tsx';
+import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
+import { cn } from '#web/lib/utils.ts';
+import { paths } from '../paths.ts';
+import { Logo } from './logo.tsx';
+import { getNavItems } from './nav-items.ts';
+import { useLogout } from './use-logout.ts';
+import { displayName } from './display-name.ts';
+
+// The menu's Radix code is only needed once someone is signed in: keep it out of the first download.
+const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).UserMenu }));
+
+const MOBILE_MENU_ID = 'mobile-menu';
+
+const desktopLinkClasses = cn(
+  'inline-flex h-10 items-center rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors',
+  'hover:bg-accent hover:text-accent-foreground',
+  'aria-[current=page]:bg-primary-soft aria-[current=page]:text-primary-soft-foreground',
+);
+
+const mobileLinkClasses = cn(
+  'flex min-h-12 items-center rounded-md px-3 text-base font-medium transition-colors',
+  'hover:bg-accent hover:text-accent-foreground',
+  'aria-[current=page]:bg-primary-soft aria-[current=page]:text-primary-soft-foreground',
+);
+
+/** A thin bar under the top bar while the next page's code loads. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return null;
+  return (
+    <div aria-hidden="true" className="absolute inset-x-0 bottom-0 h-0.5 overflow-hidden">
+      <div className="h-full w-1/3 animate-progress bg-primary" />
+    </div>
+  );
+}
+
+function SignedOutButtons({ className, onNavigate }: { className?: string; onNavigate?: () => void }) {
+  return (
+    <div className={cn('flex items-center gap-2', className)}>
+      <Button asChild variant="outline" className="max-md:flex-1">
+        <Link to={paths.auth.login.getHref()} onClick={onNavigate}>
+          Log in
+        </Link>
+      </Button>
+      <Button asChild className="max-md:flex-1">
+        <Link to={paths.auth.register.getHref()} onClick={onNavigate}>
+          Sign up
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+/** Looks like the user menu's button while its code loads, so the bar does not jump. */
+function UserMenuPlaceholder({ user }: { user: SessionUser }) {
+  const name = displayName(user);
+  return (
+    <span className="inline-flex h-10 items-center gap-2 px-2 text-sm font-medium">
+      <Avatar name={name} src={user.image} />
+      <span className="max-w-40 truncate">{name}</span>
+      <span className="size-4" />
+    </span>
+  );
+}
+
+function MobileAccount({ user, onNavigate }: { user: SessionUser; onNavigate: () => void }) {
+  const { logout, isPending } = useLogout();
+  const name = displayName(user);
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-center gap-3 px-3 py-2">
+        <Avatar name={name} src={user.image} className="size-10 text-base" />
+        <div className="min-w-0">
+          <p className="truncate font-medium">{name}</p>
+          {user.vhNumber && <p className="text-sm text-muted-foreground">VH number: {user.vhNumber}</p>}
+        </div>
+      </div>
+      <Link to={paths.profile.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
+        <UserRound aria-hidden="true" className="size-5 text-muted-foreground" />
+        Profile
+      </Link>
+      <button
+        type="button"
+        className={cn(mobileLinkClasses, 'cursor-pointer gap-3 text-left disabled:opacity-60')}
+        onClick={logout}
+        disabled={isPending}
+      >
+        <LogOut aria-hidden="true" className="size-5 text-muted-foreground" />
+        Logout
+      </button>
+    </div>
+  );
+}
+
+export function SiteHeader() {
+  const { user, isPending } = useSession();
+  const navItems = getNavItems(user?.role);
+  const location = useLocation();
+  const [isMenuOpen, setMenuOpen] = useState(false);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+
+  // The small-screen menu closes on every route change...
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [location.pathname, location.search]);
+
+  // ...and on Escape, handing focus back to the button that opened it.
+  useEffect(() => {
+    if (!isMenuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButtonRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [isMenuOpen]);
+
+  const closeMenu = () => setMenuOpen(false);
+
+  return (
+    <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur supports-backdrop-filter:bg-background/75">
+      <Container className="flex h-16 items-center gap-4">
+        <Link to={paths.home.getHref()} className="-ml-1 rounded-md px-1">
+          <Logo />
+        </Link>
+
+        <nav aria-label="Main" className="hidden flex-1 md:block">
+          <ul className="flex items-center gap-1">
+            {navItems.map((item) => (
+              <li key={item.href}>
+                <NavLink to={item.href} end={item.end} className={desktopLinkClasses}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        {/* Fixed width while the first session check runs, so nothing jumps when the buttons appear. */}
+        <div className="ml-auto hidden min-w-44 items-center justify-end md:flex">
+          {isPending ? null : user ? (
+            <Suspense fallback={<UserMenuPlaceholder user={user} />}>
+              <UserMenu user={user} />
+            </Suspense>
+          ) : (
+            <SignedOutButtons />
+          )}
+        </div>
+
+        <Button
+          ref={menuButtonRef}
+          variant="ghost"
+          size="icon"
+          className="ml-auto md:hidden"
+          aria-expanded={isMenuOpen}
+          aria-controls={MOBILE_MENU_ID}
+          aria-label={isMenuOpen ? 'Close menu' : 'Open menu'}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {isMenuOpen ? <X aria-hidden="true" className="size-6" /> : <Menu aria-hidden="true" className="size-6" />}
+        </Button>
+      </Container>
+
+      <div
+        id={MOBILE_MENU_ID}
+        hidden={!isMenuOpen}
+        className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t bg-background md:hidden"
+      >
+        <Container className="flex animate-slide-down flex-col gap-4 py-4">
+          <nav aria-label="Main">
+            <ul className="flex flex-col gap-1">
+              {navItems.map((item) => (
+                <li key={item.href}>
+                  <NavLink to={item.href} end={item.end} className={mobileLinkClasses} onClick={closeMenu}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {!isPending && (
+            <div className="border-t pt-4">
+              {user ? (
+                <MobileAccount user={user} onNavigate={closeMenu} />
+              ) : (
+                <SignedOutButtons onNavigate={closeMenu} />
+              )}
+            </div>
+          )}
+        </Container>
+      </div>
+
+      <NavigationProgress />
+    </header>
+  );
+}

@@ -1,0 +1,71 @@
+import type { Role } from '#shared/constants.ts';
+
+/**
+ * Every route of SPEC.md §2: `path` is the router pattern, `getHref` builds a link.
+ * Components link through here, never with hand-written strings.
+ */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+
+  auth: {
+    login: {
+      path: '/auth/login',
+      getHref: (redirectTo?: string) =>
+        redirectTo ? `/auth/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/auth/login',
+    },
+    register: {
+      path: '/auth/register',
+      getHref: (role?: Role) => (role ? `/auth/register?role=${role}` : '/auth/register'),
+    },
+    forgotPassword: { path: '/auth/forgot-password', getHref: () => '/auth/forgot-password' },
+    resetPassword: { path: '/auth/reset-password', getHref: () => '/auth/reset-password' },
+  },
+
+  chat: {
+    path: '/chat',
+    getHref: (tutorId?: string) => (tutorId ? `/chat?tutorId=${encodeURIComponent(tutorId)}` : '/chat'),
+  },
+  profile: { path: '/profile', getHref: () => '/profile' },
+
+  search: {
+    students: { path: '/search-student', getHref: () => '/search-student' },
+    experts: { path: '/search-experts', getHref: () => '/search-experts' },
+    /** Old name of the expert search (a student nav link in SPEC.md): redirects to `experts`. */
+    tutors: { path: '/search-tutors', getHref: () => '/search-tutors' },
+  },
+
+  reportUser: {
+    path: '/report-user/:userId',
+    getHref: (userId: string) => `/report-user/${encodeURIComponent(userId)}`,
+  },
+
+  student: {
+    posts: { path: '/student/posts', getHref: () => '/student/posts' },
+    offers: {
+      path: '/student/offers/:requestId',
+      getHref: (requestId: string) => `/student/offers/${encodeURIComponent(requestId)}`,
+    },
+  },
+
+  teacher: {
+    jobs: {
+      path: '/teacher/jobs',
+      getHref: (highlight?: string) =>
+        highlight ? `/teacher/jobs?highlight=${encodeURIComponent(highlight)}` : '/teacher/jobs',
+    },
+  },
+
+  about: { path: '/about', getHref: () => '/about' },
+  contact: { path: '/contact', getHref: () => '/contact' },
+  privacyPolicy: { path: '/privacy-policy', getHref: () => '/privacy-policy' },
+  terms: { path: '/terms', getHref: () => '/terms' },
+  disclaimer: { path: '/disclaimer', getHref: () => '/disclaimer' },
+
+  admin: {
+    dashboard: { path: '/admin', getHref: () => '/admin' },
+    reports: { path: '/admin/reports', getHref: () => '/admin/reports' },
+    illegalContent: { path: '/admin/illegal-content', getHref: () => '/admin/illegal-content' },
+    meetingStats: { path: '/admin/meeting-stats', getHref: () => '/admin/meeting-stats' },
+    subAdmins: { path: '/admin/sub-admins', getHref: () => '/admin/sub-admins' },
+  },
+} as const;

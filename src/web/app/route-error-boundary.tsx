@@ -1,0 +1,81 @@
+import { CircleAlert } from 'lucide-react';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Button } from '#web/components/ui/button.tsx';
+import { Container } from '#web/components/ui/container.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { paths } from './paths.ts';
+
+/** A new deployment replaced the page's code file, or the network dropped while fetching it. */
+function isChunkLoadError(error: unknown) {
+  return (
+    error instanceof Error &&
+    /dynamically imported module|Importing a module script failed|error loading dynamically imported module/i.test(
+      error.message,
+    )
+  );
+}
+
+function describe(error: unknown) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return {
+      title: 'Page not found',
+      text: "The page you're looking for doesn't exist or has been moved.",
+      canRetry: false,
+    };
+  }
+  if (isChunkLoadError(error)) {
+    return {
+      title: 'This page could not be loaded',
+      text: 'Please check your internet connection and try again.',
+      canRetry: true,
+    };
+  }
+  return {
+    title: 'Something went wrong',
+    text: 'An unexpected error stopped this page from showing. Please try again; if it keeps happening, contact us.',
+    canRetry: true,
+  };
+}
+
+/**
+ * The router's errorElement. `standalone` is used above the layout (the top bar itself failed),
+ * so it brings its own <main>.
+ */
+export function RouteErrorBoundary({ standalone = false }: { standalone?: boolean }) {
+  const error = useRouteError();
+  const { title, text, canRetry } = describe(error);
+  useDocumentTitle(title);
+
+  const content = (
+    <Container className="flex flex-1 flex-col items-center justify-center py-20 text-center sm:py-28">
+      <div
+        aria-hidden="true"
+        className="mb-6 flex size-14 items-center justify-center rounded-full bg-red-50 text-red-700 dark:bg-red-950 dark:text-red-300"
+      >
+        <CircleAlert className="size-7" />
+      </div>
+      <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">{title}</h1>
+      <p className="mt-3 max-w-md text-base text-muted-foreground">{text}</p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        {canRetry && <Button onClick={() => window.location.reload()}>Retry</Button>}
+        {standalone ? (
+          // The router may be what failed: a full page load is the safe way home.
+          <Button asChild variant={canRetry ? 'outline' : 'default'}>
+            <a href={paths.home.getHref()}>Go to Home</a>
+          </Button>
+        ) : (
+          <Button asChild variant={canRetry ? 'outline' : 'default'}>
+            <Link to={paths.home.getHref()}>Go to Home</Link>
+          </Button>
+        )}
+      </div>
+    </Container>
+  );
+
+  if (!standalone) return content;
+  return (
+    <main id="main-content" tabIndex={-1} className="flex min-h-dvh flex-col">
+      {content}
+    </main>
+  );
+}

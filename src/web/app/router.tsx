@@ -1,0 +1,167 @@
+import { createBrowserRouter, replace, type RouteObject } from 'react-router';
+import { RootLayout } from './layout/root-layout.tsx';
+import { PageFallback } from './page-fallback.tsx';
+import { paths } from './paths.ts';
+import { RouteErrorBoundary } from './route-error-boundary.tsx';
+
+// Every page is its own chunk, loaded when its route is first visited: the entry holds only the shell.
+const pageRoutes: RouteObject[] = [
+  {
+    index: true,
+    lazy: async () => ({ Component: (await import('#web/features/pages/pages/home-page.tsx')).HomePage }),
+  },
+
+  {
+    path: paths.auth.login.path,
+    lazy: async () => ({ Component: (await import('#web/features/auth/pages/login-page.tsx')).LoginPage }),
+  },
+  {
+    path: paths.auth.register.path,
+    lazy: async () => ({ Component: (await import('#web/features/auth/pages/register-page.tsx')).RegisterPage }),
+  },
+  {
+    path: paths.auth.forgotPassword.path,
+    lazy: async () => ({
+      Component: (await import('#web/features/auth/pages/forgot-password-page.tsx')).ForgotPasswordPage,
+    }),
+  },
+  {
+    path: paths.auth.resetPassword.path,
+    lazy: async () => ({
+      Component: (await import('#web/features/auth/pages/reset-password-page.tsx')).ResetPasswordPage,
+    }),
+  },
+
+  {
+    path: paths.chat.path,
+    lazy: async () => ({ Component: (await import('#web/features/chat/pages/chat-page.tsx')).ChatPage }),
+  },
+  {
+    path: paths.profile.path,
+    lazy: async () => ({ Component: (await import('#web/features/profiles/pages/profile-page.tsx')).ProfilePage }),
+  },
+
+  {
+    path: paths.search.students.path,
+    lazy: async () => ({
+      Component: (await import('#web/features/search/pages/search-students-page.tsx')).SearchStudentsPage,
+    }),
+  },
+  {
+    path: paths.search.experts.path,
+    lazy: async () => ({
+      Component: (await import('#web/features/search/pages/search-experts-page.tsx')).SearchExpertsPage,
+    }),
+  },
+  // ARCHITECTURE.md §5: the old student nav link lands on the one real search page.
+  { path: paths.search.tutors.path, loader: () => replace(paths.search.experts.getHref()) },
+
+  {
+    path: paths.reportUser.path,
+    lazy: async () => ({
+      Component: (await import('#web/features/moderation/pages/report-user-page.tsx')).ReportUserPage,
+    }),
+  },
+
+  {
+    path: paths.student.posts.path,
+    lazy: async () => ({
+      Component: (await import('#web/features/requests/pages/my-requests-page.tsx')).MyRequestsPage,
+    }),
+  },
+  {
+    path: paths.student.offers.path,
+    lazy: async () => ({ Component: (await import('#web/features/requests/pages/offers-page.tsx')).OffersPage }),
+  },
+  {
+    path: paths.teacher.jobs.path,
+    lazy: async () => ({ Component: (await import('#web/features/requests/pages/jobs-page.tsx')).JobsPage }),
+  },
+
+  {
+    path: paths.about.path,
+    lazy: async () => ({ Component: (await import('#web/features/pages/pages/about-page.tsx')).AboutPage }),
+  },
+  {
+    path: paths.contact.path,
+    lazy: async () => ({ Component: (await import('#web/features/pages/pages/contact-page.tsx')).ContactPage }),
+  },
+  {
+    path: paths.privacyPolicy.path,
+    lazy: async () => ({
+      Component: (await import('#web/features/pages/pages/privacy-policy-page.tsx')).PrivacyPolicyPage,
+    }),
+  },
+  {
+    path: paths.terms.path,
+    lazy: async () => ({ Component: (await import('#web/features/pages/pages/terms-page.tsx')).TermsPage }),
+  },
+  {
+    path: paths.disclaimer.path,
+    lazy: async () => ({
+      Component: (await import('#web/features/pages/pages/disclaimer-page.tsx')).DisclaimerPage,
+    }),
+  },
+
+  {
+    path: paths.admin.dashboard.path,
+    lazy: async () => ({ Component: (await import('#web/features/admin/pages/admin-layout.tsx')).AdminLayout }),
+    children: [
+      {
+        index: true,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-dashboard-page.tsx')).AdminDashboardPage,
+        }),
+      },
+      {
+        path: paths.admin.reports.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-reports-page.tsx')).AdminReportsPage,
+        }),
+      },
+      {
+        path: paths.admin.illegalContent.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-illegal-content-page.tsx')).AdminIllegalContentPage,
+        }),
+      },
+      {
+        path: paths.admin.meetingStats.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-meeting-stats-page.tsx')).AdminMeetingStatsPage,
+        }),
+      },
+      {
+        path: paths.admin.subAdmins.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-sub-admins-page.tsx')).AdminSubAdminsPage,
+        }),
+      },
+    ],
+  },
+
+  {
+    path: '*',
+    lazy: async () => ({ Component: (await import('#web/features/pages/pages/not-found-page.tsx')).NotFoundPage }),
+  },
+];
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: RootLayout,
+    // Only if the top bar or footer itself fails: a page on its own, without the layout.
+    errorElement: <RouteErrorBoundary standalone />,
+    children: [
+      {
+        id: 'pages',
+        // Page errors and first-load waits show inside the layout, so the top bar stays usable.
+        errorElement: <RouteErrorBoundary />,
+        HydrateFallback: PageFallback,
+        children: pageRoutes,
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

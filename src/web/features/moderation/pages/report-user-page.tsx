@@ -1,0 +1,5 @@
+import { ComingSoon } from '#web/components/coming-soon.tsx';
+
+export function ReportUserPage() {
+  return <ComingSoon title="Report User" />;
+}

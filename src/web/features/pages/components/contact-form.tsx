@@ -1,0 +1,82 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Send } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import type { z } from 'zod';
+import { contactMessageSchema, type ContactMessageInput } from '#shared/schemas/contact.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { FormField } from '#web/components/ui/form-field.tsx';
+import { Input } from '#web/components/ui/input.tsx';
+import { Textarea } from '#web/components/ui/textarea.tsx';
+import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { useSendContactMessage } from '../api.ts';
+
+type ContactFormValues = z.input<typeof contactMessageSchema>;
+
+const fieldNames = ['name', 'email', 'subject', 'message'] as const satisfies readonly (keyof ContactFormValues)[];
+
+const emptyValues: ContactFormValues = { name: '', email: '', subject: '', message: '' };
+
+function isFieldName(name: string): name is (typeof fieldNames)[number] {
+  return (fieldNames as readonly string[]).includes(name);
+}
+
+export function ContactForm() {
+  const form = useForm<ContactFormValues, unknown, ContactMessageInput>({
+    resolver: zodResolver(contactMessageSchema),
+    defaultValues: emptyValues,
+  });
+  const { errors } = form.formState;
+  const sendMessage = useSendContactMessage();
+
+  const onSubmit = form.handleSubmit((values) =>
+    sendMessage.mutate(values, {
+      onSuccess: () => {
+        toast.success('Message Sent', { description: 'Thank you for reaching out. We will get back to you soon.' });
+        form.reset(emptyValues);
+      },
+      onError: (error) => {
+        // Field problems go next to the fields; anything else is one notice.
+        const fieldErrors =
+          error instanceof ApiError && error.status === 400 && error.fields
+            ? Object.entries(error.fields).filter(([name]) => isFieldName(name))
+            : [];
+        if (fieldErrors.length === 0) {
+          toast.error(errorMessage(error));
+          return;
+        }
+        fieldErrors.forEach(([name, message], index) => {
+          if (isFieldName(name)) form.setError(name, { message }, { shouldFocus: index === 0 });
+        });
+      },
+    }),
+  );
+
+  const isSending = sendMessage.isPending;
+
+  return (
+    <form noValidate onSubmit={onSubmit} aria-describedby="contact-form-note" className="flex flex-col gap-5">
+      <p id="contact-form-note" className="text-sm text-muted-foreground">
+        All fields are required.
+      </p>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField label="Name" error={errors.name?.message} required>
+          <Input autoComplete="name" maxLength={100} {...form.register('name')} />
+        </FormField>
+        <FormField label="Email" error={errors.email?.message} required>
+          <Input type="email" autoComplete="email" inputMode="email" maxLength={254} {...form.register('email')} />
+        </FormField>
+      </div>
+      <FormField label="Subject" error={errors.subject?.message} required>
+        <Input maxLength={200} {...form.register('subject')} />
+      </FormField>
+      <FormField label="Message" error={errors.message?.message} required>
+        <Textarea rows={6} maxLength={5000} {...form.register('message')} />
+      </FormField>
+      <Button type="submit" size="lg" loading={isSending} className="w-full sm:w-fit">
+        {!isSending && <Send aria-hidden="true" />}
+        {isSending ? 'Sending...' : 'Send Message'}
+      </Button>
+    </form>
+  );
+}

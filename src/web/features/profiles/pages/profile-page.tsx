@@ -1,0 +1,5 @@
+import { ComingSoon } from '#web/components/coming-soon.tsx';
+
+export function ProfilePage() {
+  return <ComingSoon title="Profile" />;
+}

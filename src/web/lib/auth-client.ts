@@ -1,0 +1,70 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Role } from '#shared/constants.ts';
+import { apiFetch } from './api.ts';
+import { queryClient, sessionQueryKey } from './query-client.ts';
+
+export type SessionUser = {
+  id: string;
+  email: string;
+  name: string;
+  username: string;
+  role: Role;
+  /** The public three-digit Virtual Help number. */
+  vhNumber: string;
+  image: string | null;
+};
+
+export type Session = {
+  session: { id: string; userId: string; expiresAt: string };
+  user: SessionUser;
+};
+
+/** `null` when signed out (what GET /api/auth/get-session answers). */
+export const sessionQueryOptions = queryOptions({
+  queryKey: sessionQueryKey,
+  queryFn: async ({ signal }) => (await apiFetch<Session | null | undefined>('/api/auth/get-session', { signal })) ?? null,
+  staleTime: 5 * 60 * 1000,
+});
+
+/**
+ * The signed-in user, live. `isPending` stays true until the first check is done;
+ * when the check fails (server unreachable) the user counts as signed out.
+ */
+export function useSession() {
+  const query = useQuery(sessionQueryOptions);
+  const user = query.data?.user ?? null;
+  return {
+    session: query.data ?? null,
+    user,
+    isPending: query.isPending,
+    isSignedIn: user !== null,
+  };
+}
+
+// Other tabs of the same browser follow sign-in and sign-out without a reload.
+const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('virtual-help-auth');
+
+/** Tells this tab and the others that the session changed (after sign-in, sign-out, profile edits). */
+export async function notifyAuthChanged() {
+  channel?.postMessage('changed');
+  await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+}
+
+/** Subscribes to session changes made in other tabs; returns the unsubscribe function. */
+export function listenToAuthChangesInOtherTabs() {
+  if (!channel) return () => {};
+  const onMessage = () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+  channel.addEventListener('message', onMessage);
+  return () => channel.removeEventListener('message', onMessage);
+}
+
+/** Ends the session on the server, then forgets everything cached for this user. Throws ApiError. */
+export async function signOut() {
+  await apiFetch<unknown>('/api/auth/sign-out', { method: 'POST', body: {} });
+  queryClient.setQueryData(sessionQueryKey, null);
+  // Data of the signed-out user must not be shown to whoever uses this browser next.
+  queryClient.removeQueries({
+    predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] && query.queryKey[0] !== 'settings',
+  });
+  await notifyAuthChanged();
+}

@@ -1,0 +1,39 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from './api.ts';
+
+export type PublicSettings = {
+  supportPhone: string;
+  supportEmail: string;
+  /** Digits only, with country code (for https://wa.me/...). */
+  whatsappNumber: string;
+  jitsiDomain: string;
+};
+
+/** Shown when the server cannot be asked (same defaults as the server's configuration). */
+export const fallbackSettings: PublicSettings = {
+  supportPhone: '+41 41 000 00 00',
+  supportEmail: 'support@virtualhelp.example',
+  whatsappNumber: '41410000000',
+  jitsiDomain: 'meet.jit.si',
+};
+
+export const publicSettingsQueryOptions = queryOptions({
+  queryKey: ['settings', 'public'],
+  queryFn: ({ signal }) => apiFetch<PublicSettings>('/api/settings/public', { signal }),
+  staleTime: Infinity,
+});
+
+/** Support contact details. `isPending` while the first answer is awaited; fallbacks if it fails. */
+export function usePublicSettings() {
+  const query = useQuery(publicSettingsQueryOptions);
+  return { settings: query.data ?? fallbackSettings, isPending: query.isPending };
+}
+
+export function telHref(phone: string) {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
+export function whatsappHref(number: string, text?: string) {
+  const digits = number.replace(/\D/g, '');
+  return `https://wa.me/${digits}${text ? `?text=${encodeURIComponent(text)}` : ''}`;
+}

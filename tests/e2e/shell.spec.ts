@@ -1,0 +1,142 @@
+import { desc, eq } from 'drizzle-orm';
+import { contactMessages } from '../../src/server/db/schema/pages.ts';
+import { expect, test } from './fixtures.ts';
+
+// Every route of SPEC.md §2, each with the heading a visitor should see first.
+const ROUTES: Array<[path: string, heading: RegExp]> = [
+  ['/', /verified expert tutors/i],
+  ['/auth/login', /sign in|log in/i],
+  ['/auth/register', /create your account/i],
+  ['/auth/forgot-password', /reset your password/i],
+  ['/auth/reset-password', /password/i],
+  ['/chat', /chat/i],
+  ['/profile', /profile/i],
+  ['/search-student', /student/i],
+  ['/search-experts', /expert/i],
+  ['/report-user/00000000-0000-0000-0000-000000000001', /report/i],
+  ['/student/posts', /my requests/i],
+  ['/student/offers/00000000-0000-0000-0000-000000000001', /offers/i],
+  ['/teacher/jobs', /jobs/i],
+  ['/about', /about/i],
+  ['/contact', /contact/i],
+  ['/privacy-policy', /privacy policy/i],
+  ['/terms', /terms/i],
+  ['/disclaimer', /disclaimer/i],
+  ['/admin', /admin|dashboard/i],
+  ['/admin/reports', /admin|report/i],
+  ['/admin/illegal-content', /admin|illegal/i],
+  ['/admin/meeting-stats', /admin|meeting/i],
+  ['/admin/sub-admins', /admin|sub-admin/i],
+];
+
+test.describe('every route', () => {
+  for (const [path, heading] of ROUTES) {
+    test(`${path} renders its page`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.getByRole('contentinfo')).toBeVisible();
+    });
+  }
+
+  test('an unknown path shows the not-found page', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/page not found/i);
+    await page.getByRole('link', { name: /home/i }).first().click();
+    await expect(page).toHaveURL('/');
+  });
+
+  test('/search-tutors leads to the expert search', async ({ page }) => {
+    await page.goto('/search-tutors');
+    await expect(page).toHaveURL('/search-experts');
+  });
+
+  test('the static pages carry the facts SPEC.md promises', async ({ page }) => {
+    await page.goto('/privacy-policy');
+    await expect(page.getByText('March 18, 2024')).toBeVisible();
+    await page.goto('/terms');
+    const terms = page.getByRole('main');
+    await expect(terms).toContainText(/prepayment/i);
+    await expect(terms).toContainText(/13/);
+    await expect(terms).toContainText(/Lucerne, Switzerland/);
+    await expect(terms).toContainText(/misses a session/i);
+  });
+});
+
+test.describe('the top bar', () => {
+  const nav = (page: import('@playwright/test').Page) => page.getByRole('navigation', { name: 'Main' });
+
+  test('signed out: Home, Chat, About, and Log in / Sign up', async ({ page }) => {
+    await page.goto('/about');
+    await expect(nav(page).getByRole('link')).toHaveText(['Home', 'Chat', 'About']);
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sign up' })).toBeVisible();
+  });
+
+  test('home page buttons lead to registration with the role', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('link', { name: "I'm a Student" })).toHaveAttribute('href', '/auth/register?role=student');
+    await expect(page.getByRole('link', { name: "I'm a Teacher" })).toHaveAttribute('href', '/auth/register?role=teacher');
+  });
+
+  test('a student sees My Requests and Find Tutors, and a user menu with Profile and Logout', async ({ page, signInAs }) => {
+    const student = await signInAs('student');
+    await page.goto('/about');
+    await expect(nav(page).getByRole('link')).toHaveText(['Home', 'Chat', 'My Requests', 'Find Tutors', 'About']);
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toHaveCount(0);
+    await page.getByRole('button', { name: new RegExp(student.username) }).click();
+    await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect(page.getByText('Logged out successfully')).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
+  });
+
+  test('a teacher sees Find Jobs', async ({ page, signInAs }) => {
+    await signInAs('teacher');
+    await page.goto('/about');
+    await expect(nav(page).getByRole('link')).toHaveText(['Home', 'Chat', 'Find Jobs', 'About']);
+  });
+});
+
+test.describe('on a small screen', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('the collapsible menu shows the same items and closes on route change and Escape', async ({ page }) => {
+    await page.goto('/');
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    await toggle.click();
+    const menu = page.locator('#mobile-menu');
+    await expect(menu.getByRole('link', { name: 'About' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Log in' })).toBeVisible();
+    await menu.getByRole('link', { name: 'About' }).click();
+    await expect(page).toHaveURL('/about');
+    await expect(menu.getByRole('link', { name: 'About' })).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+  });
+});
+
+test.describe('the contact form', () => {
+  test('names each missing field, then stores the message and clears the form', async ({ page, db }) => {
+    await page.goto('/contact');
+    await page.getByRole('button', { name: /send/i }).click();
+    await expect(page.getByText('Name is required')).toBeVisible();
+    await expect(page.getByText('Invalid email address')).toBeVisible();
+    await expect(page.getByText('Subject is required')).toBeVisible();
+    await expect(page.getByText('Message is required')).toBeVisible();
+
+    const subject = `Question ${Date.now()}`;
+    await page.getByLabel('Name').fill('Grace Hopper');
+    await page.getByLabel('Email').fill('grace@example.com');
+    await page.getByLabel('Subject').fill(subject);
+    await page.getByLabel('Message').fill('Do you offer help with compilers?');
+    await page.getByRole('button', { name: /send/i }).click();
+    await expect(page.getByText('Message Sent')).toBeVisible();
+    await expect(page.getByLabel('Name')).toHaveValue('');
+
+    const [stored] = await db.select().from(contactMessages).where(eq(contactMessages.subject, subject)).orderBy(desc(contactMessages.createdAt));
+    expect(stored).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.com', message: 'Do you offer help with compilers?' });
+  });
+});

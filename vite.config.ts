@@ -1,0 +1,79 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+const webRoot = fileURLToPath(new URL('./src/web', import.meta.url));
+const apiTarget = 'http://localhost:3001';
+
+/**
+ * The server sends `style-src 'self'`, so no library may add a <style> element at run time
+ * (the browser blocks it and logs a CSP error). Two dependencies do:
+ * - sonner inserts its stylesheet on import: we drop that call and bundle `sonner/dist/styles.css`
+ *   into our own stylesheet instead (see app/styles.css);
+ * - react-style-singleton (used by Radix's scroll lock) adds <style> tags: it is swapped for a
+ *   drop-in that uses constructed stylesheets (CSSOM, which CSP allows).
+ */
+function cspSafeVendorStyles(): Plugin {
+  const sonnerInsert = 'function __insertCSS(code) {';
+  return {
+    name: 'virtual-help:csp-safe-vendor-styles',
+    enforce: 'pre',
+    transform: {
+      filter: { id: /[\\/]node_modules[\\/]sonner[\\/]dist[\\/]index\.m?js$/ },
+      handler(code) {
+        if (!code.includes(sonnerInsert)) {
+          this.warn('sonner no longer defines __insertCSS: check that it adds no <style> element at run time');
+          return null;
+        }
+        return { code: code.replace(sonnerInsert, `${sonnerInsert} return;`), map: null };
+      },
+    },
+  };
+}
+
+/**
+ * react-router's package exports always point at its development build (warnings on, larger):
+ * remix-run/react-router#14102. Production bundles take the production build it also ships.
+ */
+const reactRouterProductionBuild = [
+  {
+    find: /^react-router$/,
+    replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)),
+  },
+  {
+    find: /^react-router\/dom$/,
+    replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)),
+  },
+];
+
+export default defineConfig(({ command }) => ({
+  root: webRoot,
+  publicDir: 'public',
+  plugins: [cspSafeVendorStyles(), react(), tailwindcss()],
+  resolve: {
+    alias: [
+      {
+        find: /^react-style-singleton$/,
+        replacement: fileURLToPath(new URL('./src/web/lib/vendor/style-singleton.ts', import.meta.url)),
+      },
+      ...(command === 'build' ? reactRouterProductionBuild : []),
+    ],
+  },
+  build: {
+    outDir: '../../dist/web',
+    emptyOutDir: true,
+    // Nothing inlined as data: URLs or inline code; every asset is a same-origin file.
+    assetsInlineLimit: 0,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/socket.io': { target: apiTarget, ws: true, changeOrigin: false },
+    },
+  },
+  preview: {
+    port: 4173,
+  },
+}));
