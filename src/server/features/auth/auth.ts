@@ -1,11 +1,35 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { PASSWORD_MIN } from '#shared/constants.ts';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { z } from 'zod';
+import { PASSWORD_MIN, RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
+import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared/schemas/auth.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { accounts, rateLimits, sessions, users, verifications } from '../../db/schema/auth.ts';
+import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './service.ts';
 
 export type AuthOptions = { config: Config; db: Database; secret: string };
+
+// better-auth takes these bodies loosely; they are checked first with the SPEC rules and messages.
+const bodyRules: Record<string, z.ZodType> = {
+  '/sign-in/email': loginSchema,
+  '/request-password-reset': forgotPasswordSchema,
+  '/send-verification-email': forgotPasswordSchema,
+  '/reset-password': z.object({ newPassword: strongPasswordSchema }),
+  '/change-password': z.object({ newPassword: strongPasswordSchema }),
+};
+
+/** Refuses a body that breaks its rule with our `{ code, message, fields }` answer. */
+const checkBody = createAuthMiddleware(async (ctx) => {
+  const rule = bodyRules[ctx.path];
+  if (!rule) return;
+  const result = rule.safeParse(ctx.body ?? {});
+  if (result.success) return;
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
+  throw new APIError('BAD_REQUEST', { code: 'VALIDATION_FAILED', message: result.error.issues[0]!.message, fields });
+});
 
 export function createAuth({ config, db, secret }: AuthOptions) {
   return betterAuth({
@@ -18,14 +42,34 @@ export function createAuth({ config, db, secret }: AuthOptions) {
       provider: 'pg',
       schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: rateLimits },
     }),
+    // Accounts are created and edited only through /api/accounts and /api/profile, which own the
+    // username, role, VH number and avatar rules.
+    disabledPaths: ['/sign-up/email', '/update-user'],
     emailAndPassword: {
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
       requireEmailVerification: config.auth.requireEmailConfirmation,
+      resetPasswordTokenExpiresIn: RESET_LINK_VALIDITY_MINUTES * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        await sendResetPasswordMail({ db, config, email: user.email, token });
+      },
     },
+    emailVerification: {
+      // Our registration sends the first mail; a sign-in before confirming sends a fresh one.
+      sendOnSignUp: false,
+      sendOnSignIn: true,
+      expiresIn: EMAIL_CONFIRMATION_VALIDITY_HOURS * 60 * 60,
+      sendVerificationEmail: async ({ user, token }) => {
+        await sendConfirmationMail({ db, config, email: user.email, token });
+      },
+    },
+    // Reset tokens are stored hashed: a leaked database row cannot be turned into a working link.
+    verification: { storeIdentifier: 'hashed' },
+    hooks: { before: checkBody },
     user: {
       additionalFields: {
-        username: { type: 'string', required: true, input: true },
+        username: { type: 'string', required: true, input: false },
         // Never taken from a request body: the role is chosen once, at sign-up, through our own endpoint.
         role: { type: 'string', required: false, input: false, defaultValue: 'student' },
         vhNumber: { type: 'number', required: false, input: false },
@@ -40,7 +84,21 @@ export function createAuth({ config, db, secret }: AuthOptions) {
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
     },
     // Stored in the database so the limits hold across server nodes, and on in every environment.
-    rateLimit: { enabled: true, storage: 'database', window: 60, max: 100 },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      window: 60,
+      max: 100,
+      customRules: {
+        '/sign-in/email': { window: 60, max: 5 },
+        '/request-password-reset': { window: 60, max: 3 },
+        '/send-verification-email': { window: 60, max: 3 },
+        '/reset-password': { window: 60, max: 5 },
+        // Read on every page load; limiting it would sign people out behind a shared school network.
+        '/get-session': false,
+      },
+    },
+    logger: { disabled: config.logLevel === 'silent' },
     telemetry: { enabled: false },
   });
 }

@@ -1,6 +1,32 @@
 import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AVATAR } from '#shared/constants.ts';
+import { errorMessages, type ApiErrorBody } from '#shared/errors.ts';
+import { availabilityQuerySchema, availabilitySchema, registerResponseSchema, registerSchema } from '#shared/schemas/auth.ts';
+import { withAvatarRules } from '#shared/schemas/profiles.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
 import { toHeaders } from '../../http/session.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import type { Auth } from './auth.ts';
+import { checkEmailAvailability, checkUsernameAvailability, registerAccount } from './service.ts';
+
+// better-auth's wording replaced by the SPEC's where a user reads it.
+const betterAuthMessages: Record<string, string> = {
+  EMAIL_NOT_VERIFIED: errorMessages.EMAIL_NOT_VERIFIED,
+  INVALID_TOKEN: errorMessages.INVALID_TOKEN,
+};
+
+/** better-auth's error answer in the API's `{ code, message, fields? }` shape, 5xx details hidden. */
+async function toApiError(response: Response): Promise<ApiErrorBody> {
+  if (response.status === 429) return { code: 'RATE_LIMITED', message: errorMessages.RATE_LIMITED };
+  if (response.status >= 500) return { code: 'INTERNAL', message: errorMessages.INTERNAL };
+  const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
+  const code = body.code ?? (response.status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST');
+  return { code, message: betterAuthMessages[code] ?? body.message ?? errorMessages.NOT_FOUND, fields: body.fields };
+}
 
 /** Hands /api/auth/* to better-auth, translating between Fastify and the Fetch API it speaks. */
 export async function authRoutes(app: FastifyInstance, { auth }: { auth: Auth }) {
@@ -21,11 +47,80 @@ export async function authRoutes(app: FastifyInstance, { auth }: { auth: Auth })
       );
       reply.status(response.status);
       response.headers.forEach((value, key) => {
-        if (key !== 'set-cookie') reply.header(key, value);
+        // Fastify measures the body it sends, which differs from better-auth's for errors.
+        if (key !== 'set-cookie' && key !== 'content-length') reply.header(key, value);
       });
       const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) reply.header('set-cookie', cookies);
+      if (response.status >= 400) {
+        const error = await toApiError(response);
+        if (response.status >= 500) request.log.error({ status: response.status, path: request.url.split('?')[0] }, 'better-auth failed');
+        return reply.type('application/json; charset=utf-8').send(error);
+      }
       return reply.send(response.body ? await response.text() : null);
     },
   });
 }
+
+// Multipart sends every field as text: checkboxes as "true", a list as repeated fields or one JSON array.
+const fromCheckbox = (value: unknown) => (value === 'true' || value === 'on' ? true : value === 'false' ? false : value);
+const fromList = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  if (value.trim().startsWith('[')) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return value === '' ? [] : [value];
+};
+
+/** The registration form as multipart/form-data (or JSON without an avatar). */
+const registerBodySchema = registerSchema.extend({
+  acceptTerms: z.preprocess(fromCheckbox, registerSchema.shape.acceptTerms),
+  acceptPrivacy: z.preprocess(fromCheckbox, registerSchema.shape.acceptPrivacy),
+  specializations: z.preprocess(fromList, registerSchema.shape.specializations),
+  avatar: withAvatarRules(uploadSchema).optional(),
+});
+
+export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; auth: Auth; config: Config; storage: Storage }> = async (
+  app,
+  { db, auth, config, storage },
+) => {
+  app.get(
+    '/api/accounts/availability',
+    {
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Whether a username or an e-mail address is still free (ask about one at a time)',
+        tags: ['accounts'],
+        querystring: availabilityQuerySchema,
+        response: { 200: availabilitySchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { username, email } = request.query;
+      return username !== undefined ? checkUsernameAvailability({ db, username }) : checkEmailAvailability({ db, email: email ?? '' });
+    },
+  );
+
+  app.post(
+    '/api/accounts/register',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '10 minutes' }, multipartOptions: uploadLimits({ maxBytes: AVATAR.maxBytes }) },
+      schema: {
+        summary: 'Create a student or teacher account; a confirmation mail follows when confirmation is required',
+        tags: ['accounts'],
+        consumes: ['multipart/form-data', 'application/json'],
+        body: registerBodySchema,
+        response: { 201: registerResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { avatar, ...input } = request.body;
+      return reply.status(201).send(await registerAccount({ db, auth, config, storage, input, avatar }));
+    },
+  );
+};

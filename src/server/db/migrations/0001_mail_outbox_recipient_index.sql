@@ -1,0 +1,1 @@
+CREATE INDEX "mail_outbox_recipient_created_idx" ON "mail_outbox" USING btree ("to_address","created_at");

@@ -1,0 +1,125 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifications } from '../../db/schema/auth.ts';
+import { mailOutbox } from '../../db/schema/notifications.ts';
+import { DEFAULT_TEST_PASSWORD, SESSION_COOKIE, createUser, freshClientAddress } from '../../../../tests/support/factories.ts';
+import { linkIn, waitForDevMails } from '../../../../tests/support/mailbox.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+
+
+const post = (t: TestApp, url: string, payload: object, remoteAddress = freshClientAddress()) =>
+  t.app.inject({ method: 'POST', url, payload, remoteAddress });
+const requestReset = (t: TestApp, email: string, remoteAddress?: string) =>
+  post(t, '/api/auth/request-password-reset', { email, redirectTo: '/auth/reset-password' }, remoteAddress);
+const resetPassword = (t: TestApp, token: string, newPassword: string) => post(t, '/api/auth/reset-password', { token, newPassword });
+const signIn = (t: TestApp, email: string, password: string) => post(t, '/api/auth/sign-in/email', { email, password });
+const isSignedIn = async (t: TestApp, cookie: string) =>
+  (await t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie } })).json() !== null;
+
+/** Asks for a reset of the user's password and follows the mail's link to the page the web app shows. */
+async function resetLinkFor(t: TestApp, email: string, mailCount = 1) {
+  expect((await requestReset(t, email)).statusCode).toBe(200);
+  const [mail] = await waitForDevMails(t.app, email, { count: mailCount });
+  return new URL(linkIn(mail!.text));
+}
+
+async function openLink(t: TestApp, link: URL) {
+  const response = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
+  expect(response.statusCode).toBe(302);
+  return new URL(response.headers.location as string, t.config.publicUrl);
+}
+
+describe('forgotten password', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers the same whether or not the address has an account', async () => {
+    const user = await createUser(t.db);
+    const known = await requestReset(t, user.email);
+    const unknown = await requestReset(t, 'nobody-here@example.com');
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.json()).toEqual(known.json());
+    expect(await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, 'nobody-here@example.com'))).toBe(0);
+  });
+
+  it('refuses an invalid address with the SPEC message', async () => {
+    const response = await requestReset(t, 'not-an-email');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'Invalid email address', fields: { email: 'Invalid email address' } });
+  });
+
+  it('resets through the mailed link once, with the reset rules, ending every session', async () => {
+    const user = await createUser(t.db);
+    const cookies = await Promise.all(
+      [1, 2].map(async () => {
+        const response = await signIn(t, user.email, DEFAULT_TEST_PASSWORD);
+        return `${SESSION_COOKIE}=${response.cookies.find((c) => c.name === SESSION_COOKIE)!.value}`;
+      }),
+    );
+
+    const link = await resetLinkFor(t, user.email);
+    expect(link.origin).toBe(t.config.publicUrl);
+    expect(link.pathname).toMatch(/^\/api\/auth\/reset-password\/[^/]+$/);
+    const page = await openLink(t, link);
+    expect(page.pathname).toBe('/auth/reset-password');
+    const token = page.searchParams.get('token')!;
+    expect(token).toBe(link.pathname.split('/').pop());
+
+    for (const [password, message] of [
+      ['Short1A', 'Password must be at least 8 characters'],
+      ['alllowercase1', 'Password must contain at least one uppercase letter'],
+      ['ALLUPPERCASE1', 'Password must contain at least one lowercase letter'],
+      ['NoDigitsHere', 'Password must contain at least one number'],
+    ] as const) {
+      const weak = await resetPassword(t, token, password);
+      expect(weak.statusCode).toBe(400);
+      expect(weak.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { newPassword: message } });
+    }
+
+    const reset = await resetPassword(t, token, 'New-password1');
+    expect(reset.statusCode).toBe(200);
+    for (const cookie of cookies) expect(await isSignedIn(t, cookie)).toBe(false);
+    expect((await signIn(t, user.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(401);
+    expect((await signIn(t, user.email, 'New-password1')).statusCode).toBe(200);
+
+    // The link works once.
+    expect((await openLink(t, link)).searchParams.get('error')).toBe('INVALID_TOKEN');
+    const again = await resetPassword(t, token, 'Other-password1');
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ code: 'INVALID_TOKEN', message: 'The password reset link is invalid or has expired.' });
+  });
+
+  it('refuses the link after 10 minutes', async () => {
+    const user = await createUser(t.db);
+    const link = await resetLinkFor(t, user.email);
+    const token = link.pathname.split('/').pop()!;
+    // Tokens are stored hashed: the row is found by the user it belongs to.
+    const [row] = await t.db.select({ expiresAt: verifications.expiresAt }).from(verifications).where(eq(verifications.value, user.id));
+    const minutesValid = (row!.expiresAt.getTime() - Date.now()) / 60_000;
+    expect(minutesValid).toBeGreaterThan(9.9);
+    expect(minutesValid).toBeLessThanOrEqual(10);
+    expect(await t.db.$count(verifications, sql`${verifications.identifier} like ${`%${token}%`}`)).toBe(0);
+
+    await t.db.update(verifications).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(verifications.value, user.id));
+    expect((await openLink(t, link)).searchParams.get('error')).toBe('INVALID_TOKEN');
+    const response = await resetPassword(t, token, 'New-password1');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('INVALID_TOKEN');
+  });
+
+  it('limits reset requests to 3 a minute per client address, and 3 mails per account in 15 minutes', async () => {
+    const user = await createUser(t.db);
+    const address = freshClientAddress();
+    for (let i = 0; i < 3; i++) expect((await requestReset(t, user.email, address)).statusCode).toBe(200);
+    const limited = await requestReset(t, user.email, address);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('RATE_LIMITED');
+
+    expect((await requestReset(t, user.email)).statusCode).toBe(200);
+    expect(await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, user.email))).toBe(3);
+  });
+});

@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema/auth.ts';
+import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
+import { FORGED_PNG, TINY_PNG, formData, pngOfSize } from '../../../../tests/support/files.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+
+async function subjectIds(t: TestApp, names: string[]) {
+  const rows = await t.db.select({ id: subjects.id, name: subjects.name }).from(subjects).where(inArray(subjects.name, names));
+  return names.map((name) => rows.find((row) => row.name === name)!.id);
+}
+
+async function signedIn(t: TestApp, role: 'student' | 'teacher' = 'student') {
+  const user = await createUser(t.db, { role });
+  return { user, cookie: (await createSessionCookie(t.db, user.id)).header };
+}
+
+const uploadAvatar = (t: TestApp, cookie: string | undefined, file: { bytes: Uint8Array; filename: string; type: string }) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/profile/avatar',
+    payload: formData({}, { field: 'avatar', ...file }),
+    headers: cookie ? { cookie } : {},
+  });
+
+const putSpecializations = (t: TestApp, cookie: string | undefined, subjectIds: string[]) =>
+  t.app.inject({ method: 'PUT', url: '/api/profile/specializations', payload: { subjectIds }, headers: cookie ? { cookie } : {} });
+
+const avatarFile = (t: TestApp, image: string) =>
+  t.config.storage.kind === 'local' ? path.join(t.config.storage.dir, 'avatars', path.basename(image)) : '';
+
+describe('subjects and profiles', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('lists every subject by category then name, publicly and cacheably', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/subjects' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=300');
+    const list = response.json().subjects as { id: string; name: string; category: string }[];
+    expect(list.length).toBe(await t.db.$count(subjects));
+    const sorted = [...list].sort((a, b) => a.category.localeCompare(b.category, 'en') || a.name.localeCompare(b.name, 'en'));
+    expect(list.map((s) => s.category)).toEqual(sorted.map((s) => s.category));
+    expect(list[0]).toEqual({ id: expect.any(String), name: expect.any(String), category: expect.any(String) });
+  });
+
+  it('answers every profile route with 401 without a session', async () => {
+    for (const response of [
+      await t.app.inject({ method: 'GET', url: '/api/profile' }),
+      await uploadAvatar(t, undefined, { bytes: TINY_PNG, filename: 'a.png', type: 'image/png' }),
+      await putSpecializations(t, undefined, []),
+    ]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    }
+  });
+
+  it('shows the signed-in user their own profile, with a teacher’s subjects', async () => {
+    const { user, cookie } = await signedIn(t, 'teacher');
+    const [algebra] = await subjectIds(t, ['Algebra']);
+    await t.db.insert(teacherSpecializations).values({ teacherId: user.id, subjectId: algebra! });
+    const response = await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      role: 'teacher',
+      vhNumber: user.vhNumber,
+      image: null,
+      specializations: [{ id: algebra, name: 'Algebra', category: 'Mathematics' }],
+    });
+  });
+
+  it('replaces the avatar, serving the new one with its detected type and deleting the old file', async () => {
+    const { user, cookie } = await signedIn(t);
+    const first = await uploadAvatar(t, cookie, { bytes: TINY_PNG, filename: 'me.webp', type: 'image/webp' });
+    expect(first.statusCode).toBe(200);
+    const firstImage = first.json().image as string;
+    expect(firstImage).toMatch(/^\/api\/files\/avatars\/[0-9a-f-]{36}\.png$/);
+
+    const served = await t.app.inject({ method: 'GET', url: firstImage });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(served.rawPayload.equals(TINY_PNG)).toBe(true);
+
+    const second = await uploadAvatar(t, cookie, { bytes: TINY_PNG, filename: 'me2.png', type: 'image/png' });
+    const secondImage = second.json().image as string;
+    expect(secondImage).not.toBe(firstImage);
+    const [row] = await t.db.select({ image: users.image }).from(users).where(eq(users.id, user.id));
+    expect(row!.image).toBe(secondImage);
+    expect(existsSync(avatarFile(t, firstImage))).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: firstImage })).statusCode).toBe(404);
+    expect(existsSync(avatarFile(t, secondImage))).toBe(true);
+  });
+
+  it.each([
+    ['a text file named .png', FORGED_PNG, 'Only .jpg, .jpeg, .png and .webp formats are supported'],
+    ['a file over 5 MB', { bytes: pngOfSize(5 * 1024 * 1024 + 1), filename: 'big.png', type: 'image/png' }, 'Max file size is 5MB'],
+  ])('refuses %s as avatar with the SPEC message, keeping the old one', async (_case, file, message) => {
+    const { user, cookie } = await signedIn(t);
+    const response = await uploadAvatar(t, cookie, file);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', message, fields: { avatar: message } });
+    const [row] = await t.db.select({ image: users.image }).from(users).where(eq(users.id, user.id));
+    expect(row!.image).toBeNull();
+  });
+
+  it('refuses an avatar request without a file', async () => {
+    const { cookie } = await signedIn(t);
+    const response = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', payload: formData({ avatar: 'text' }), headers: { cookie } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({ avatar: 'Please choose a file' });
+  });
+
+  it('answers unknown and malformed avatar names with 404', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/files/avatars/6f1b1a44-3c6b-4f5e-9a55-0d3f7b2b9c11.png' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/files/avatars/..%2F..%2Fauth-secret' })).statusCode).toBe(400);
+  });
+
+  it('lets a teacher replace their subjects under the category rule', async () => {
+    const { user, cookie } = await signedIn(t, 'teacher');
+    const maths = await subjectIds(t, ['Calculus', 'Algebra']);
+    const response = await putSpecializations(t, cookie, maths);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().specializations.map((s: { name: string }) => s.name)).toEqual(['Algebra', 'Calculus']);
+
+    const physics = await subjectIds(t, ['Physics']);
+    expect((await putSpecializations(t, cookie, physics)).json().specializations).toEqual([{ id: physics[0], name: 'Physics', category: 'Sciences' }]);
+
+    for (const [names, message] of [
+      [['Physics', 'Chemistry'], 'Only Mathematics allows several subjects; choose one subject in other categories'],
+      [[], 'Please choose at least one subject'],
+    ] as const) {
+      const refused = await putSpecializations(t, cookie, await subjectIds(t, [...names]));
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { subjectIds: message } });
+    }
+    const rows = await t.db.select().from(teacherSpecializations).where(eq(teacherSpecializations.teacherId, user.id));
+    expect(rows.map((row) => row.subjectId)).toEqual(physics);
+  });
+
+  it('refuses specializations for a student with 403', async () => {
+    const { user, cookie } = await signedIn(t, 'student');
+    const response = await putSpecializations(t, cookie, await subjectIds(t, ['Algebra']));
+    expect(response.statusCode).toBe(403);
+    expect(response.json().code).toBe('FORBIDDEN');
+    expect(await t.db.$count(teacherSpecializations, eq(teacherSpecializations.teacherId, user.id))).toBe(0);
+  });
+});

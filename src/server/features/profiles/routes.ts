@@ -1,0 +1,96 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AVATAR } from '#shared/constants.ts';
+import { profileSchema, subjectSchema, updateSpecializationsSchema, withAvatarRules } from '#shared/schemas/profiles.ts';
+import type { Database } from '../../db/client.ts';
+import { requireUser } from '../../http/session.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
+import { getAvatar, getProfile, listSubjects, updateAvatar, updateSpecializations } from './service.ts';
+
+export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage }> = async (app, { db, storage }) => {
+  app.get(
+    '/api/subjects',
+    {
+      schema: {
+        summary: 'Every subject, by category then name',
+        tags: ['profiles'],
+        response: { 200: z.object({ subjects: z.array(subjectSchema) }) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return { subjects: await listSubjects({ db }) };
+    },
+  );
+
+  app.get(
+    '/api/profile',
+    { schema: { summary: 'The signed-in user’s profile', tags: ['profiles'], response: { 200: profileSchema } } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return getProfile({ db, userId: user.id });
+    },
+  );
+
+  app.post(
+    '/api/profile/avatar',
+    {
+      config: { multipartOptions: uploadLimits({ maxBytes: AVATAR.maxBytes }) },
+      schema: {
+        summary: 'Replace the signed-in user’s avatar (multipart field "avatar")',
+        tags: ['profiles'],
+        consumes: ['multipart/form-data'],
+        body: z.object({ avatar: withAvatarRules(uploadSchema) }),
+        response: { 200: z.object({ image: z.string() }) },
+      },
+      // Signed-out uploads are refused before their bytes are read.
+      onRequest: async (request) => {
+        await requireUser(request);
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return updateAvatar({ db, storage, userId: user.id, upload: request.body.avatar });
+    },
+  );
+
+  app.put(
+    '/api/profile/specializations',
+    {
+      schema: {
+        summary: 'Replace the signed-in teacher’s subjects (several in Mathematics, one in any other category)',
+        tags: ['profiles'],
+        body: updateSpecializationsSchema,
+        response: { 200: z.object({ specializations: z.array(subjectSchema) }) },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return { specializations: await updateSpecializations({ db, user, subjectIds: request.body.subjectIds }) };
+    },
+  );
+
+  app.get(
+    '/api/files/avatars/:name',
+    {
+      schema: {
+        summary: 'An avatar image, with the type detected when it was uploaded',
+        tags: ['profiles'],
+        params: z.object({ name: z.string().regex(/^[0-9a-f-]{36}\.[a-z0-9]{2,5}$/) }),
+      },
+    },
+    async (request, reply) => {
+      const file = await getAvatar({ storage, name: request.params.name });
+      // A new avatar gets a new name, so a cached one never goes stale.
+      return reply
+        .type(file.contentType)
+        .header('content-length', file.size)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', 'inline')
+        .send(file.stream);
+    },
+  );
+};

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { specializationMessages, specializationProblem, type Profile } from '#shared/schemas/profiles.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { users } from '../../db/schema/auth.ts';
+import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import type { Upload } from '../../platform/storage/upload.ts';
+
+// Avatars are public images served by GET /api/files/avatars/:name; `users.image` holds that URL.
+export const AVATAR_URL_PREFIX = '/api/files/avatars/';
+const avatarKey = (name: string) => `avatars/${name}`;
+
+const subjectColumns = { id: subjects.id, name: subjects.name, category: subjects.category };
+
+export async function listSubjects({ db }: { db: Executor }) {
+  return db.select(subjectColumns).from(subjects).orderBy(asc(subjects.category), asc(subjects.name));
+}
+
+async function listSpecializations({ db, teacherId }: { db: Executor; teacherId: string }) {
+  return db
+    .select(subjectColumns)
+    .from(teacherSpecializations)
+    .innerJoin(subjects, eq(subjects.id, teacherSpecializations.subjectId))
+    .where(eq(teacherSpecializations.teacherId, teacherId))
+    .orderBy(asc(subjects.category), asc(subjects.name));
+}
+
+export async function getProfile({ db, userId }: { db: Executor; userId: string }): Promise<Profile> {
+  const [user] = await db
+    .select({ id: users.id, username: users.username, email: users.email, role: users.role, vhNumber: users.vhNumber, image: users.image })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user) throw new AppError('NOT_FOUND');
+  const specializations = user.role === 'teacher' ? await listSpecializations({ db, teacherId: userId }) : [];
+  return { ...user, specializations };
+}
+
+/** Refuses unknown subjects and choices against the category rule, as a 400 on `field`. */
+export async function checkSpecializations({ db, subjectIds, field }: { db: Executor; subjectIds: string[]; field: string }) {
+  const chosen = subjectIds.length === 0 ? [] : await db.select({ category: subjects.category }).from(subjects).where(inArray(subjects.id, subjectIds));
+  if (chosen.length !== subjectIds.length) throw fieldError(field, specializationMessages.unknown);
+  const problem = specializationProblem(chosen.map((subject) => subject.category));
+  if (problem) throw fieldError(field, problem);
+}
+
+/** Replaces the teacher's subjects; ids must already be checked (checkSpecializations) and unique. */
+export async function replaceSpecializations({ db, teacherId, subjectIds }: { db: Executor; teacherId: string; subjectIds: string[] }) {
+  await db.delete(teacherSpecializations).where(eq(teacherSpecializations.teacherId, teacherId));
+  if (subjectIds.length > 0) await db.insert(teacherSpecializations).values(subjectIds.map((subjectId) => ({ teacherId, subjectId })));
+}
+
+export async function updateSpecializations({ db, user, subjectIds }: { db: Database; user: SessionUser; subjectIds: string[] }) {
+  if (user.role !== 'teacher') throw new AppError('FORBIDDEN', { message: 'Only teachers have specializations.' });
+  const unique = [...new Set(subjectIds)];
+  await checkSpecializations({ db, subjectIds: unique, field: 'subjectIds' });
+  await db.transaction((tx) => replaceSpecializations({ db: tx, teacherId: user.id, subjectIds: unique }));
+  return listSpecializations({ db, teacherId: user.id });
+}
+
+/**
+ * Stores the avatar (already checked against the avatar rules), then runs `write` with its public URL
+ * (null without an avatar). When `write` fails the file is removed again, so a failure leaves nothing behind.
+ */
+export async function withStoredAvatar<T>(
+  { storage, upload }: { storage: Storage; upload: Upload | undefined },
+  write: (image: string | null) => Promise<T>,
+): Promise<T> {
+  const name = upload ? `${randomUUID()}.${upload.extension}` : null;
+  if (upload && name) await storage.put(avatarKey(name), upload.bytes, upload.type);
+  try {
+    return await write(name ? `${AVATAR_URL_PREFIX}${name}` : null);
+  } catch (error) {
+    if (name) await storage.delete(avatarKey(name));
+    throw error;
+  }
+}
+
+export async function updateAvatar({ db, storage, userId, upload }: { db: Database; storage: Storage; userId: string; upload: Upload }) {
+  const { image, previous } = await withStoredAvatar({ storage, upload }, (image) =>
+    db.transaction(async (tx) => {
+      const [user] = await tx.select({ image: users.image }).from(users).where(eq(users.id, userId)).for('update');
+      await tx.update(users).set({ image }).where(eq(users.id, userId));
+      return { image: image!, previous: user?.image ?? null };
+    }),
+  );
+  // Only after the commit: until then the old picture is still the one in use.
+  if (previous?.startsWith(AVATAR_URL_PREFIX)) await storage.delete(avatarKey(previous.slice(AVATAR_URL_PREFIX.length)));
+  return { image };
+}
+
+export async function getAvatar({ storage, name }: { storage: Storage; name: string }) {
+  const file = await storage.get(avatarKey(name));
+  if (!file) throw new AppError('NOT_FOUND');
+  return file;
+}

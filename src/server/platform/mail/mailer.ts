@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Config } from '../../config.ts';
+
+export type Mail = { to: string; subject: string; text: string; html?: string | null };
+
+/** Delivers one mail now or throws; retries are the outbox's business. */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  close(): void;
+}
+
+/** One dev-outbox mail as written to disk (and listed by /dev/mailbox). */
+export type DevMail = { to: string; subject: string; text: string; html: string | null; createdAt: string };
+
+/** SMTP when `SMTP_URL` is set, else one JSON file per mail in the dev outbox directory. */
+export function createMailer(mail: Config['mail']): Mailer {
+  return mail.smtpUrl ? createSmtpMailer(mail.smtpUrl, mail.from) : createDirectoryMailer(mail.outboxDir);
+}
+
+function createSmtpMailer(url: string, from: string): Mailer {
+  // Short timeouts: a hanging server must not stall the outbox worker for minutes.
+  const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  return {
+    async send({ to, subject, text, html }) {
+      await transport.sendMail({ from, to, subject, text, html: html ?? undefined });
+    },
+    close: () => transport.close(),
+  };
+}
+
+function createDirectoryMailer(dir: string): Mailer {
+  return {
+    async send({ to, subject, text, html }) {
+      await mkdir(dir, { recursive: true });
+      const createdAt = new Date().toISOString();
+      const mail: DevMail = { to, subject, text, html: html ?? null, createdAt };
+      // The timestamp first so that a directory listing is already in sending order.
+      await writeFile(path.join(dir, `${Date.now()}-${randomUUID()}.json`), JSON.stringify(mail, null, 2));
+    },
+    close: () => undefined,
+  };
+}

@@ -1,0 +1,118 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema/auth.ts';
+import { mailOutbox } from '../../db/schema/notifications.ts';
+import { createUser, freshClientAddress } from '../../../../tests/support/factories.ts';
+import { linkIn } from '../../../../tests/support/mailbox.ts';
+import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sink.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { enqueueMail } from './outbox.ts';
+
+let created = 0;
+const uniqueAddress = () => `mail${Date.now().toString(36)}${++created}@example.com`;
+
+async function outboxRow(t: TestApp, to: string) {
+  const [row] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to));
+  return row;
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('Timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('mail over SMTP through the outbox', () => {
+  let sink: SmtpSink;
+  let t: TestApp;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    t = await createTestApp({ SMTP_URL: sink.url, MAIL_FROM: 'Virtual Help <no-reply@virtualhelp.example>' }, { mailOutbox: { intervalMs: 50, retryBaseMs: 10 } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.close();
+  });
+
+  it('delivers the confirmation mail with a link that confirms the account', async () => {
+    const name = `smtp${Date.now().toString(36)}`;
+    const email = `${name}@example.com`;
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/register',
+      payload: { name, email, password: 'secret1', role: 'student', acceptTerms: true, acceptPrivacy: true },
+      remoteAddress: freshClientAddress(),
+    });
+    expect(registered.statusCode).toBe(201);
+
+    const mail = await sink.waitForMail(email);
+    expect(mail.from).toBe('no-reply@virtualhelp.example');
+    expect(mail.subject).toBe('Confirm your e-mail address for Virtual Help');
+    expect(mail.html).toContain('href="');
+    const link = new URL(linkIn(mail.text));
+    const confirm = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
+    expect(confirm.statusCode).toBe(302);
+    const [user] = await t.db.select({ emailVerified: users.emailVerified }).from(users).where(eq(users.email, email));
+    expect(user!.emailVerified).toBe(true);
+    expect(await outboxRow(t, email)).toMatchObject({ status: 'sent', attempts: 1, lastError: null, sentAt: expect.any(Date) });
+  });
+
+  it('delivers the reset mail with a link to the reset page', async () => {
+    const user = await createUser(t.db);
+    await t.app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: user.email, redirectTo: '/auth/reset-password' }, remoteAddress: freshClientAddress() });
+    const mail = await sink.waitForMail(user.email);
+    expect(mail.subject).toBe('Reset your Virtual Help password');
+    expect(mail.text).toContain('expires after 10 minutes');
+    const link = new URL(linkIn(mail.text));
+    const page = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
+    expect(page.headers.location).toMatch(/^http:\/\/localhost:\d+\/auth\/reset-password\?token=/);
+  });
+
+  it('keeps a mail the server refused in the outbox and sends it when the server takes mail again', async () => {
+    const to = uniqueAddress();
+    sink.failNext(2);
+    await enqueueMail({ db: t.db, to, subject: 'Retried', text: 'Second time lucky' });
+    await waitUntil(async () => (await outboxRow(t, to))!.attempts >= 1);
+    const failed = await outboxRow(t, to);
+    expect(failed).toMatchObject({ status: 'pending', lastError: expect.stringMatching(/451/) });
+
+    const mail = await sink.waitForMail(to);
+    expect(mail.text.trim()).toBe('Second time lucky');
+    await waitUntil(async () => (await outboxRow(t, to))!.status === 'sent');
+    expect(await outboxRow(t, to)).toMatchObject({ status: 'sent', attempts: 3, lastError: null });
+  });
+
+  it('gives a mail up as failed after 8 attempts', async () => {
+    const to = uniqueAddress();
+    sink.failNext(100);
+    await enqueueMail({ db: t.db, to, subject: 'Hopeless', text: 'Never arrives' });
+    // Retries wait 10 ms, 20 ms, … 640 ms, each found by the next 50 ms poll.
+    await waitUntil(async () => (await outboxRow(t, to))!.status === 'failed', 20_000);
+    sink.failNext(0);
+    expect(await outboxRow(t, to)).toMatchObject({ status: 'failed', attempts: 8 });
+    expect(sink.mails.some((mail) => mail.to.includes(to))).toBe(false);
+  });
+
+  it('sends a mail queued in a transaction only once the transaction commits, and never one rolled back', async () => {
+    const committed = uniqueAddress();
+    const rolledBack = uniqueAddress();
+    await t.db.transaction(async (tx) => {
+      await enqueueMail({ db: tx, to: committed, subject: 'Committed', text: 'Yes' });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(sink.mails.some((mail) => mail.to.includes(committed))).toBe(false);
+    });
+    await sink.waitForMail(committed);
+
+    await t.db
+      .transaction(async (tx) => {
+        await enqueueMail({ db: tx, to: rolledBack, subject: 'Rolled back', text: 'No' });
+        tx.rollback();
+      })
+      .catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sink.mails.some((mail) => mail.to.includes(rolledBack))).toBe(false);
+    expect(await outboxRow(t, rolledBack)).toBeUndefined();
+  });
+});

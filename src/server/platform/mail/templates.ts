@@ -1,0 +1,45 @@
+// The product's e-mails: plain text for every client, plus a simple HTML version.
+
+const PRODUCT = 'Virtual Help';
+
+export type MailContent = { subject: string; text: string; html: string };
+
+export function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** A mail whose point is one link: a greeting, what the link does, the button, and a closing note. */
+function linkMail({ subject, intro, action, url, note }: { subject: string; intro: string; action: string; url: string; note: string }): MailContent {
+  const text = `Hello,\n\n${intro}\n\n${action}:\n${url}\n\n${note}\n\n— The ${PRODUCT} team\n`;
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family: Arial, sans-serif; color: #1f2937; line-height: 1.5;">
+<p>Hello,</p>
+<p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(url)}" style="display: inline-block; padding: 10px 18px; background: #2563eb; color: #ffffff; border-radius: 6px; text-decoration: none;">${escapeHtml(action)}</a></p>
+<p style="font-size: 13px; color: #6b7280;">If the button does not work, copy this link into your browser:<br>${escapeHtml(url)}</p>
+<p style="font-size: 13px; color: #6b7280;">${escapeHtml(note)}</p>
+<p>— The ${PRODUCT} team</p>
+</body></html>
+`;
+  return { subject, text, html };
+}
+
+export function confirmEmailMail({ url, validHours }: { url: string; validHours: number }) {
+  return linkMail({
+    subject: `Confirm your e-mail address for ${PRODUCT}`,
+    intro: `Welcome to ${PRODUCT}! Please confirm your e-mail address to finish creating your account.`,
+    action: 'Confirm my e-mail address',
+    url,
+    note: `The link is valid for ${validHours} hours. If you did not create an account, you can ignore this e-mail.`,
+  });
+}
+
+export function resetPasswordMail({ url, validMinutes }: { url: string; validMinutes: number }) {
+  return linkMail({
+    subject: `Reset your ${PRODUCT} password`,
+    intro: `We received a request to reset the password of your ${PRODUCT} account.`,
+    action: 'Choose a new password',
+    url,
+    note: `The link expires after ${validMinutes} minutes and works once. If you did not ask for this, ignore this e-mail: your password stays as it is.`,
+  });
+}

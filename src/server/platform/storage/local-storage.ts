@@ -1,0 +1,46 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Storage } from './storage.ts';
+
+// Path segments of letters, digits, dot, dash and underscore, none starting with a dot: no way out of the directory.
+const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** Files on the local disk; each file's content type is kept beside it in `<file>.meta.json`. */
+export function createLocalStorage(dir: string): Storage {
+  const fileFor = (key: string) => {
+    if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${key}`);
+    return path.join(dir, key);
+  };
+  const metaFor = (file: string) => `${file}.meta.json`;
+
+  return {
+    async put(key, bytes, contentType) {
+      const file = fileFor(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(metaFor(file), JSON.stringify({ contentType }));
+      // Written aside and renamed, so a reader never sees half a file.
+      await writeFile(`${file}.partial`, bytes);
+      await rename(`${file}.partial`, file);
+    },
+
+    async get(key) {
+      const file = fileFor(key);
+      try {
+        const [meta, info] = await Promise.all([readFile(metaFor(file), 'utf8'), stat(file)]);
+        const { contentType } = JSON.parse(meta) as { contentType: string };
+        return { stream: createReadStream(file), contentType, size: info.size };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+
+    async delete(key) {
+      const file = fileFor(key);
+      await Promise.all([rm(file, { force: true }), rm(metaFor(file), { force: true })]);
+    },
+  };
+}
