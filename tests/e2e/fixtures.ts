@@ -15,9 +15,16 @@ type Fixtures = {
   db: ReturnType<typeof connectToServerDatabase>['db'];
   /** Creates a user of that role and signs the page's browser context in as them. */
   signInAs: (role: Role) => Promise<Awaited<ReturnType<typeof createUser>>>;
+  /**
+   * Lets this test expect one kind of console error: the browser logs every 4xx answer as
+   * "Failed to load resource", so a journey that provokes one on purpose names it here.
+   */
+  allowConsoleError: (pattern: RegExp) => void;
 };
 
-export const test = base.extend<Fixtures & { failOnConsoleErrors: void }>({
+type InternalFixtures = { failOnConsoleErrors: void; allowedConsoleErrors: RegExp[] };
+
+export const test = base.extend<Fixtures & InternalFixtures>({
   db: async ({}, use) => {
     const { pool, db } = connectToServerDatabase();
     await use(db);
@@ -31,16 +38,25 @@ export const test = base.extend<Fixtures & { failOnConsoleErrors: void }>({
       return user;
     });
   },
-  // Any console error or uncaught exception in the page fails the test.
+  allowedConsoleErrors: async ({}, use) => {
+    await use([]);
+  },
+  allowConsoleError: async ({ allowedConsoleErrors }, use) => {
+    await use((pattern) => {
+      allowedConsoleErrors.push(pattern);
+    });
+  },
+  // Any console error or uncaught exception in the page fails the test (unless the test allowed it).
   failOnConsoleErrors: [
-    async ({ page }, use) => {
+    async ({ page, allowedConsoleErrors }, use) => {
       const errors: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text());
       });
       page.on('pageerror', (error) => errors.push(error.message));
       await use();
-      expect(errors, 'console errors in the page').toEqual([]);
+      const unexpected = errors.filter((error) => !allowedConsoleErrors.some((pattern) => pattern.test(error)));
+      expect(unexpected, 'console errors in the page').toEqual([]);
     },
     { auto: true },
   ],

@@ -1,22 +1,24 @@
 import { desc, eq } from 'drizzle-orm';
+import type { Role } from '#shared/constants.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import { expect, test } from './fixtures.ts';
 
-// Every route of SPEC.md §2, each with the heading a visitor should see first.
-const ROUTES: Array<[path: string, heading: RegExp]> = [
+// Every route of SPEC.md §2, each with the heading a visitor should see first, and who may see it
+// (guarded pages are seen signed in with that role; signed out they lead to sign-in, see accounts.spec.ts).
+const ROUTES: Array<[path: string, heading: RegExp, role?: Role]> = [
   ['/', /verified expert tutors/i],
   ['/auth/login', /sign in|log in/i],
   ['/auth/register', /create your account/i],
   ['/auth/forgot-password', /reset your password/i],
   ['/auth/reset-password', /password/i],
-  ['/chat', /chat/i],
-  ['/profile', /profile/i],
-  ['/search-student', /student/i],
-  ['/search-experts', /expert/i],
-  ['/report-user/00000000-0000-0000-0000-000000000001', /report/i],
-  ['/student/posts', /my requests/i],
-  ['/student/offers/00000000-0000-0000-0000-000000000001', /offers/i],
-  ['/teacher/jobs', /jobs/i],
+  ['/chat', /chat/i, 'student'],
+  ['/profile', /profile/i, 'student'],
+  ['/search-student', /student/i, 'teacher'],
+  ['/search-experts', /expert/i, 'student'],
+  ['/report-user/00000000-0000-0000-0000-000000000001', /report/i, 'student'],
+  ['/student/posts', /my requests/i, 'student'],
+  ['/student/offers/00000000-0000-0000-0000-000000000001', /offers/i, 'student'],
+  ['/teacher/jobs', /jobs/i, 'teacher'],
   ['/about', /about/i],
   ['/contact', /contact/i],
   ['/privacy-policy', /privacy policy/i],
@@ -30,8 +32,9 @@ const ROUTES: Array<[path: string, heading: RegExp]> = [
 ];
 
 test.describe('every route', () => {
-  for (const [path, heading] of ROUTES) {
-    test(`${path} renders its page`, async ({ page }) => {
+  for (const [path, heading, role] of ROUTES) {
+    test(`${path} renders its page`, async ({ page, signInAs }) => {
+      if (role) await signInAs(role);
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
       await expect(page.getByRole('contentinfo')).toBeVisible();
@@ -45,7 +48,8 @@ test.describe('every route', () => {
     await expect(page).toHaveURL('/');
   });
 
-  test('/search-tutors leads to the expert search', async ({ page }) => {
+  test('/search-tutors leads to the expert search', async ({ page, signInAs }) => {
+    await signInAs('student');
     await page.goto('/search-tutors');
     await expect(page).toHaveURL('/search-experts');
   });

@@ -1,4 +1,5 @@
 import { createBrowserRouter, replace, type RouteObject } from 'react-router';
+import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 import { RootLayout } from './layout/root-layout.tsx';
 import { PageFallback } from './page-fallback.tsx';
 import { paths } from './paths.ts';
@@ -11,13 +12,19 @@ const pageRoutes: RouteObject[] = [
     lazy: async () => ({ Component: (await import('#web/features/pages/pages/home-page.tsx')).HomePage }),
   },
 
+  // Signed-in users have no business on these two: RedirectIfSignedIn sends them on.
   {
-    path: paths.auth.login.path,
-    lazy: async () => ({ Component: (await import('#web/features/auth/pages/login-page.tsx')).LoginPage }),
-  },
-  {
-    path: paths.auth.register.path,
-    lazy: async () => ({ Component: (await import('#web/features/auth/pages/register-page.tsx')).RegisterPage }),
+    element: <RedirectIfSignedIn />,
+    children: [
+      {
+        path: paths.auth.login.path,
+        lazy: async () => ({ Component: (await import('#web/features/auth/pages/login-page.tsx')).LoginPage }),
+      },
+      {
+        path: paths.auth.register.path,
+        lazy: async () => ({ Component: (await import('#web/features/auth/pages/register-page.tsx')).RegisterPage }),
+      },
+    ],
   },
   {
     path: paths.auth.forgotPassword.path,
@@ -32,50 +39,67 @@ const pageRoutes: RouteObject[] = [
     }),
   },
 
+  // Pages for any signed-in user.
   {
-    path: paths.chat.path,
-    lazy: async () => ({ Component: (await import('#web/features/chat/pages/chat-page.tsx')).ChatPage }),
-  },
-  {
-    path: paths.profile.path,
-    lazy: async () => ({ Component: (await import('#web/features/profiles/pages/profile-page.tsx')).ProfilePage }),
-  },
-
-  {
-    path: paths.search.students.path,
-    lazy: async () => ({
-      Component: (await import('#web/features/search/pages/search-students-page.tsx')).SearchStudentsPage,
-    }),
-  },
-  {
-    path: paths.search.experts.path,
-    lazy: async () => ({
-      Component: (await import('#web/features/search/pages/search-experts-page.tsx')).SearchExpertsPage,
-    }),
+    element: <RequireAuth />,
+    children: [
+      {
+        path: paths.chat.path,
+        lazy: async () => ({ Component: (await import('#web/features/chat/pages/chat-page.tsx')).ChatPage }),
+      },
+      {
+        path: paths.profile.path,
+        lazy: async () => ({ Component: (await import('#web/features/profiles/pages/profile-page.tsx')).ProfilePage }),
+      },
+      {
+        path: paths.search.experts.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/search/pages/search-experts-page.tsx')).SearchExpertsPage,
+        }),
+      },
+      {
+        path: paths.reportUser.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/moderation/pages/report-user-page.tsx')).ReportUserPage,
+        }),
+      },
+    ],
   },
   // ARCHITECTURE.md §5: the old student nav link lands on the one real search page.
   { path: paths.search.tutors.path, loader: () => replace(paths.search.experts.getHref()) },
 
+  // Teachers only.
   {
-    path: paths.reportUser.path,
-    lazy: async () => ({
-      Component: (await import('#web/features/moderation/pages/report-user-page.tsx')).ReportUserPage,
-    }),
+    element: <RequireAuth role="teacher" />,
+    children: [
+      {
+        path: paths.search.students.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/search/pages/search-students-page.tsx')).SearchStudentsPage,
+        }),
+      },
+      {
+        path: paths.teacher.jobs.path,
+        lazy: async () => ({ Component: (await import('#web/features/requests/pages/jobs-page.tsx')).JobsPage }),
+      },
+    ],
   },
 
+  // Students only.
   {
-    path: paths.student.posts.path,
-    lazy: async () => ({
-      Component: (await import('#web/features/requests/pages/my-requests-page.tsx')).MyRequestsPage,
-    }),
-  },
-  {
-    path: paths.student.offers.path,
-    lazy: async () => ({ Component: (await import('#web/features/requests/pages/offers-page.tsx')).OffersPage }),
-  },
-  {
-    path: paths.teacher.jobs.path,
-    lazy: async () => ({ Component: (await import('#web/features/requests/pages/jobs-page.tsx')).JobsPage }),
+    element: <RequireAuth role="student" />,
+    children: [
+      {
+        path: paths.student.posts.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/requests/pages/my-requests-page.tsx')).MyRequestsPage,
+        }),
+      },
+      {
+        path: paths.student.offers.path,
+        lazy: async () => ({ Component: (await import('#web/features/requests/pages/offers-page.tsx')).OffersPage }),
+      },
+    ],
   },
 
   {

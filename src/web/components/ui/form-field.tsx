@@ -35,9 +35,10 @@ export function FormField({ label, children, error, description, id, className, 
         {children}
       </Slot.Root>
       {description && (
-        <p id={descriptionId} className="text-sm text-muted-foreground">
+        // A <div>, so a description may hold a list (a password checklist) or a live status line.
+        <div id={descriptionId} className="text-sm text-muted-foreground">
           {description}
-        </p>
+        </div>
       )}
       {error && (
         <p id={errorId} className="text-sm font-medium text-error">

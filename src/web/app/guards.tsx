@@ -1,0 +1,73 @@
+import { ShieldX } from 'lucide-react';
+import { Link, Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import type { Role } from '#shared/constants.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Container } from '#web/components/ui/container.tsx';
+import { useSession } from '#web/lib/auth-client.ts';
+import { signInDestination } from '#web/lib/redirect.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { PageFallback } from './page-fallback.tsx';
+import { paths } from './paths.ts';
+
+const refusals: Record<Role, { title: string; text: string }> = {
+  teacher: {
+    title: 'This page is for teachers',
+    text: 'You are signed in with a student account, so this page is not available to you. Teachers use it to find jobs and students. You can keep chatting with your tutors, post requests and look at the offers you received.',
+  },
+  student: {
+    title: 'This page is for students',
+    text: 'You are signed in with a teacher account, so this page is not available to you. Students use it to post their requests and compare offers. You can find open requests in your subjects under Find Jobs.',
+  },
+};
+
+/** Shown in place of a page that belongs to the other role: says why, and where to go instead. */
+function RoleRefusal({ role }: { role: Role }) {
+  const { title, text } = refusals[role];
+  useDocumentTitle(title);
+  return (
+    <Container className="flex flex-1 flex-col items-center justify-center py-20 text-center sm:py-28">
+      <div
+        aria-hidden="true"
+        className="mb-6 flex size-14 items-center justify-center rounded-full bg-amber-50 text-amber-700 dark:bg-amber-950 dark:text-amber-300"
+      >
+        <ShieldX className="size-7" />
+      </div>
+      <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">{title}</h1>
+      <p className="mt-3 max-w-lg text-base text-muted-foreground text-pretty">{text}</p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <Button asChild>
+          <Link to={paths.chat.getHref()}>Go to Chat</Link>
+        </Button>
+        <Button asChild variant="outline">
+          <Link to={paths.home.getHref()}>Go to Home</Link>
+        </Button>
+      </div>
+    </Container>
+  );
+}
+
+/**
+ * Layout route for pages that need a signed-in user (optionally of one role). Signed out: to the
+ * sign-in page, which brings the user back here afterwards. Wrong role: a clear refusal.
+ */
+export function RequireAuth({ role }: { role?: Role }) {
+  const { user, isPending } = useSession();
+  const location = useLocation();
+  if (isPending) return <PageFallback />;
+  if (!user) {
+    return <Navigate to={paths.auth.login.getHref(`${location.pathname}${location.search}`)} replace />;
+  }
+  if (role && user.role !== role) return <RoleRefusal role={role} />;
+  return <Outlet />;
+}
+
+/** Layout route for the sign-in and registration pages: a signed-in user goes on to where they were headed. */
+export function RedirectIfSignedIn() {
+  const { user, isPending } = useSession();
+  const [searchParams] = useSearchParams();
+  if (isPending) return <PageFallback />;
+  if (user) {
+    return <Navigate to={signInDestination(searchParams.get('redirectTo'))} replace />;
+  }
+  return <Outlet />;
+}

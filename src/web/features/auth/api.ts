@@ -1,0 +1,105 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import type { Role } from '#shared/constants.ts';
+import type { Availability, ForgotPasswordInput, LoginInput, RegisterResponse } from '#shared/schemas/auth.ts';
+import { paths } from '#web/app/paths.ts';
+import { apiFetch } from '#web/lib/api.ts';
+
+// Where the links in better-auth's mails return to (pages of this app).
+const CONFIRMED_CALLBACK = `${paths.auth.login.getHref()}?confirmed=1`;
+const RESET_PAGE = paths.auth.resetPassword.getHref();
+
+// --- Sign in -------------------------------------------------------------------------------------
+
+export function signIn(input: LoginInput) {
+  return apiFetch<unknown>('/api/auth/sign-in/email', { method: 'POST', body: input });
+}
+
+export function useSignIn() {
+  return useMutation({ mutationFn: signIn });
+}
+
+/** Sends a fresh confirmation link (sign-in also sends one when it refuses an unconfirmed address). */
+export function sendConfirmationEmail(email: string) {
+  return apiFetch<unknown>('/api/auth/send-verification-email', {
+    method: 'POST',
+    body: { email, callbackURL: CONFIRMED_CALLBACK },
+  });
+}
+
+export function useSendConfirmationEmail() {
+  return useMutation({ mutationFn: sendConfirmationEmail });
+}
+
+// --- Password reset ------------------------------------------------------------------------------
+
+/** Always succeeds for a well-formed address, whether or not an account has it. */
+export function requestPasswordReset(input: ForgotPasswordInput) {
+  return apiFetch<unknown>('/api/auth/request-password-reset', {
+    method: 'POST',
+    body: { email: input.email, redirectTo: RESET_PAGE },
+  });
+}
+
+export function useRequestPasswordReset() {
+  return useMutation({ mutationFn: requestPasswordReset });
+}
+
+export function resetPassword(input: { newPassword: string; token: string }) {
+  return apiFetch<unknown>('/api/auth/reset-password', { method: 'POST', body: input });
+}
+
+export function useResetPassword() {
+  return useMutation({ mutationFn: resetPassword });
+}
+
+// --- Registration --------------------------------------------------------------------------------
+
+export type RegisterRequest = {
+  name: string;
+  email: string;
+  password: string;
+  role: Role;
+  specializations: string[];
+  avatar?: File | undefined;
+};
+
+/** multipart/form-data, as the avatar needs: checkboxes as "true", one field per subject id. */
+export function register(input: RegisterRequest) {
+  const body = new FormData();
+  body.append('name', input.name);
+  body.append('email', input.email);
+  body.append('password', input.password);
+  body.append('role', input.role);
+  body.append('acceptTerms', 'true');
+  body.append('acceptPrivacy', 'true');
+  if (input.role === 'teacher') {
+    for (const subjectId of input.specializations) body.append('specializations', subjectId);
+  }
+  if (input.avatar) body.append('avatar', input.avatar);
+  return apiFetch<RegisterResponse>('/api/accounts/register', { method: 'POST', body });
+}
+
+export function useRegister() {
+  return useMutation({ mutationFn: register });
+}
+
+// --- Availability of a username or an e-mail address ---------------------------------------------
+
+export type AvailabilityField = 'username' | 'email';
+
+export function fetchAvailability(field: AvailabilityField, value: string, signal?: AbortSignal) {
+  const query = new URLSearchParams({ [field]: value });
+  return apiFetch<Availability>(`/api/accounts/availability?${query.toString()}`, { signal });
+}
+
+export const availabilityQueryKey = (field: AvailabilityField, value: string) =>
+  ['accounts', 'availability', field, value] as const;
+
+export const availabilityQueryOptions = (field: AvailabilityField, value: string) =>
+  queryOptions({
+    queryKey: availabilityQueryKey(field, value),
+    queryFn: ({ signal }) => fetchAvailability(field, value, signal),
+    // Someone else may take the name meanwhile: the check is repeated on submit anyway.
+    staleTime: 30 * 1000,
+    retry: false,
+  });

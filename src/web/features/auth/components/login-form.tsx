@@ -1,0 +1,153 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CircleCheck, MailWarning, TriangleAlert } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import type { z } from 'zod';
+import { loginSchema, type LoginInput } from '#shared/schemas/auth.ts';
+import { paths } from '#web/app/paths.ts';
+import { Alert } from '#web/components/ui/alert.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { FormField } from '#web/components/ui/form-field.tsx';
+import { Input } from '#web/components/ui/input.tsx';
+import { PasswordInput } from '#web/components/ui/password-input.tsx';
+import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { notifyAuthChanged } from '#web/lib/auth-client.ts';
+import { signInDestination } from '#web/lib/redirect.ts';
+import { useSendConfirmationEmail, useSignIn } from '../api.ts';
+import { authLinkClasses } from './auth-page-shell.tsx';
+
+type LoginFormValues = z.input<typeof loginSchema>;
+
+const fieldNames = ['email', 'password'] as const;
+const isFieldName = (name: string): name is (typeof fieldNames)[number] => (fieldNames as readonly string[]).includes(name);
+
+/** The note shown after following the link of a confirmation mail (?confirmed=1, with ?error= when it failed). */
+function ConfirmationNote({ searchParams }: { searchParams: URLSearchParams }) {
+  if (searchParams.get('confirmed') !== '1') return null;
+  if (searchParams.has('error')) {
+    return (
+      <Alert variant="warning" role="status" icon={<TriangleAlert aria-hidden="true" />} title="This confirmation link did not work">
+        <p>It is invalid or has expired. Sign in with your e-mail and password and we will send you a new one.</p>
+      </Alert>
+    );
+  }
+  return (
+    <Alert variant="success" role="status" icon={<CircleCheck aria-hidden="true" />}>
+      <p>Your e-mail is confirmed. You can sign in now.</p>
+    </Alert>
+  );
+}
+
+export function LoginForm() {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  // Registration passes the new address along, so only the password is left to type.
+  const state: unknown = location.state;
+  const prefilledEmail =
+    typeof state === 'object' && state !== null && 'email' in state && typeof state.email === 'string' ? state.email : '';
+
+  const form = useForm<LoginFormValues, unknown, LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: prefilledEmail, password: '' },
+  });
+  const { errors } = form.formState;
+  const signIn = useSignIn();
+  const resend = useSendConfirmationEmail();
+  const [unconfirmedEmail, setUnconfirmedEmail] = useState<string | null>(null);
+  const [isRedirecting, setRedirecting] = useState(false);
+
+  const onSubmit = form.handleSubmit((values) => {
+    setUnconfirmedEmail(null);
+    signIn.mutate(values, {
+      onSuccess: async () => {
+        setRedirecting(true);
+        toast.success('Logged in successfully! Redirecting to chat...');
+        // The guarded page must see the new session before it renders, or it would send us back here.
+        await notifyAuthChanged();
+        await navigate(signInDestination(searchParams.get('redirectTo')), { replace: true });
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') {
+          setUnconfirmedEmail(values.email);
+          return;
+        }
+        const fieldErrors =
+          error instanceof ApiError && error.status === 400 && error.fields
+            ? Object.entries(error.fields).filter(([name]) => isFieldName(name))
+            : [];
+        if (fieldErrors.length > 0) {
+          fieldErrors.forEach(([name, message], index) => {
+            if (isFieldName(name)) form.setError(name, { message }, { shouldFocus: index === 0 });
+          });
+          return;
+        }
+        toast.error('Error', { description: error instanceof ApiError && error.message ? error.message : 'Invalid credentials' });
+      },
+    });
+  });
+
+  const resendConfirmation = () => {
+    if (!unconfirmedEmail) return;
+    resend.mutate(unconfirmedEmail, {
+      onSuccess: () =>
+        toast.success('Confirmation e-mail sent', {
+          description: `We sent a new link to ${unconfirmedEmail}. Please check your inbox and spam folder.`,
+        }),
+      onError: (error) => toast.error('Error', { description: errorMessage(error) }),
+    });
+  };
+
+  const isBusy = signIn.isPending || isRedirecting;
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <ConfirmationNote searchParams={searchParams} />
+
+      {unconfirmedEmail && (
+        <Alert
+          role="alert"
+          variant="warning"
+          icon={<MailWarning aria-hidden="true" />}
+          title="Please confirm your e-mail address"
+        >
+          <p>
+            You need to confirm <strong className="font-semibold break-all">{unconfirmedEmail}</strong> before you can
+            sign in. We have just sent you a new confirmation link: open it, then sign in again.
+          </p>
+          <Button
+            variant="outline"
+            size="sm"
+            className="mt-3 bg-background/60"
+            loading={resend.isPending}
+            onClick={resendConfirmation}
+          >
+            Resend confirmation e-mail
+          </Button>
+        </Alert>
+      )}
+
+      <FormField label="Email" error={errors.email?.message} required>
+        <Input type="email" autoComplete="email" inputMode="email" maxLength={254} {...form.register('email')} />
+      </FormField>
+
+      <div className="relative">
+        <FormField label="Password" error={errors.password?.message} required>
+          <PasswordInput autoComplete="current-password" maxLength={128} {...form.register('password')} />
+        </FormField>
+        <Link
+          to={paths.auth.forgotPassword.getHref()}
+          className={`absolute -top-0.5 right-0 text-sm ${authLinkClasses}`}
+        >
+          Forgot your password?
+        </Link>
+      </div>
+
+      <Button type="submit" size="lg" className="mt-1 w-full" loading={isBusy}>
+        {isBusy ? 'Signing in...' : 'Sign in'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,443 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { GraduationCap, Presentation, type LucideIcon } from 'lucide-react';
+import { useId, useState, type ReactNode } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import type { z } from 'zod';
+import { DEFAULT_ROLE, type Role } from '#shared/constants.ts';
+import { registerSchema } from '#shared/schemas/auth.ts';
+import { specializationMessages, specializationProblem, type Subject } from '#shared/schemas/profiles.ts';
+import { paths } from '#web/app/paths.ts';
+import { AvatarPicker } from '#web/components/avatar-picker.tsx';
+import { SubjectPicker } from '#web/components/subject-picker.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Checkbox } from '#web/components/ui/checkbox.tsx';
+import { FormField } from '#web/components/ui/form-field.tsx';
+import { Input } from '#web/components/ui/input.tsx';
+import { Label } from '#web/components/ui/label.tsx';
+import { PasswordInput } from '#web/components/ui/password-input.tsx';
+import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group.tsx';
+import { ApiError, CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
+import { avatarFileSchema, avatarProblem } from '#web/lib/avatar.ts';
+import { useSubjects } from '#web/lib/subjects.ts';
+import { useRegister } from '../api.ts';
+import { authLinkClasses } from './auth-page-shell.tsx';
+import { AvailabilityStatus } from './availability-status.tsx';
+import { basicPasswordRules, PasswordChecklist } from './password-checklist.tsx';
+import { AccountExistsDialog, ProfileCreationIssueDialog } from './register-dialogs.tsx';
+import { useAvailability } from './use-availability.ts';
+
+const registerFormSchema = registerSchema.extend({ avatar: avatarFileSchema.optional() });
+
+type RegisterFormValues = {
+  name: string;
+  email: string;
+  password: string;
+  role: Role;
+  specializations: string[];
+  acceptTerms: boolean;
+  acceptPrivacy: boolean;
+  avatar: File | undefined;
+};
+type RegisterFormOutput = z.output<typeof registerFormSchema>;
+
+const fieldNames = [
+  'name',
+  'email',
+  'password',
+  'role',
+  'specializations',
+  'acceptTerms',
+  'acceptPrivacy',
+  'avatar',
+] as const satisfies readonly (keyof RegisterFormValues)[];
+type FieldName = (typeof fieldNames)[number];
+/** The form field a server field path belongs to ("specializations.0" → "specializations"). */
+const toFieldName = (path: string): FieldName | null => {
+  const root = path.split('.')[0] ?? '';
+  return (fieldNames as readonly string[]).includes(root) ? (root as FieldName) : null;
+};
+
+// The checkboxes start unticked, which the shared schema's `true` literal does not describe.
+type ResolverContext = { subjects: Subject[] };
+const schemaResolver = zodResolver(registerFormSchema) as unknown as Resolver<RegisterFormValues, ResolverContext, RegisterFormOutput>;
+
+/** A teacher's subjects must follow the category rule; checked here too so every problem shows at once. */
+function teacherSubjectsProblem(values: RegisterFormValues, subjects: Subject[]) {
+  if (values.role !== 'teacher') return null;
+  const categories = values.specializations.map((id) => subjects.find((subject) => subject.id === id)?.category);
+  if (categories.some((category) => category === undefined)) return specializationMessages.unknown;
+  return specializationProblem(categories as string[]);
+}
+
+const resolver: Resolver<RegisterFormValues, ResolverContext, RegisterFormOutput> = async (values, context, options) => {
+  const result = await schemaResolver(values, context, options);
+  const problem = teacherSubjectsProblem(values, context?.subjects ?? []);
+  if (!problem) return result;
+  return { values: {}, errors: { ...result.errors, specializations: { type: 'custom', message: problem } } };
+};
+
+const roleOptions: { value: Role; label: string; text: string; icon: LucideIcon }[] = [
+  { value: 'student', label: 'Student', text: 'I want help with my studies', icon: GraduationCap },
+  { value: 'teacher', label: 'Teacher', text: 'I want to teach and find students', icon: Presentation },
+];
+
+function roleFromSearch(value: string | null): Role {
+  return value === 'teacher' || value === 'student' ? value : DEFAULT_ROLE;
+}
+
+type ConsentCheckboxProps = {
+  id: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  onBlur: () => void;
+  ref: (element: HTMLButtonElement | null) => void;
+  error: string | undefined;
+  children: ReactNode;
+};
+
+function ConsentCheckbox({ id, checked, onCheckedChange, onBlur, ref, error, children }: ConsentCheckboxProps) {
+  const errorId = `${id}-error`;
+  return (
+    <div className="flex flex-col gap-1.5">
+      <div className="flex items-start gap-3">
+        <Checkbox
+          ref={ref}
+          id={id}
+          checked={checked}
+          onCheckedChange={(value) => onCheckedChange(value === true)}
+          onBlur={onBlur}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="mt-0.5"
+        />
+        <Label htmlFor={id} className="block text-sm leading-snug font-normal">
+          {children}
+        </Label>
+      </div>
+      {error && (
+        <p id={errorId} className="pl-8 text-sm font-medium text-error md:pl-7">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A link in a label that opens in a new tab, so the half-filled form stays. */
+function NewTabLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <a href={to} target="_blank" rel="noopener noreferrer" className={authLinkClasses}>
+      {children}
+      <span className="sr-only"> (opens in a new tab)</span>
+    </a>
+  );
+}
+
+export function RegisterForm() {
+  const baseId = useId();
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const registerAccount = useRegister();
+  const [dialog, setDialog] = useState<'accountExists' | 'profileError' | null>(null);
+  const [isLeaving, setLeaving] = useState(false);
+
+  const { data: subjects = [] } = useSubjects();
+  const form = useForm<RegisterFormValues, ResolverContext, RegisterFormOutput>({
+    resolver,
+    context: { subjects },
+    mode: 'onTouched',
+    defaultValues: {
+      name: '',
+      email: '',
+      password: '',
+      role: roleFromSearch(searchParams.get('role')),
+      specializations: [],
+      acceptTerms: false,
+      acceptPrivacy: false,
+      avatar: undefined,
+    },
+  });
+  const { errors } = form.formState;
+  const [name, email, password, role] = useWatch({ control: form.control, name: ['name', 'email', 'password', 'role'] });
+
+  const username = useAvailability('username', name);
+  const emailCheck = useAvailability('email', email);
+  const isUnavailable = username.state === 'unavailable' || emailCheck.state === 'unavailable';
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    // SPEC.md §5: the availability checks are repeated on submit.
+    const [nameAnswer, emailAnswer] = await Promise.all([username.recheck(), emailCheck.recheck()]);
+    if (nameAnswer && !nameAnswer.available) {
+      form.setFocus('name');
+      return;
+    }
+    if (emailAnswer && !emailAnswer.available) {
+      // Taken since the live check said otherwise: the same dialog as a refusal by the server.
+      setDialog('accountExists');
+      return;
+    }
+
+    registerAccount.mutate(values, {
+      onSuccess: async ({ requiresEmailConfirmation, user }) => {
+        setLeaving(true);
+        toast.success('Account created', {
+          description: requiresEmailConfirmation
+            ? `Please check your e-mail (${user.email}) and open the confirmation link, then sign in.`
+            : 'You can sign in now.',
+        });
+        await navigate(paths.auth.login.getHref(), { state: { email: user.email } });
+      },
+      onError: (error) => {
+        if (!(error instanceof ApiError)) {
+          toast.error('Error', { description: 'Registration failed. Please try again.' });
+          return;
+        }
+        if (error.code === 'EMAIL_TAKEN') {
+          emailCheck.markUnavailable(error.fields?.email ?? error.message);
+          setDialog('accountExists');
+          return;
+        }
+        if (error.code === 'USERNAME_TAKEN') {
+          username.markUnavailable(error.fields?.name ?? error.message);
+          form.setFocus('name');
+          return;
+        }
+        if (error.status >= 500) {
+          setDialog('profileError');
+          return;
+        }
+        const fieldErrors = error.status === 400 && error.fields ? Object.entries(error.fields) : [];
+        let focused = false;
+        for (const [path, message] of fieldErrors) {
+          const field = toFieldName(path);
+          if (!field) continue;
+          form.setError(field, { message }, { shouldFocus: !focused });
+          focused = true;
+        }
+        if (focused) return;
+        if (error.isNetworkError) {
+          toast.error('Error', { description: CONNECTION_ERROR_MESSAGE });
+        } else if (error.status === 429) {
+          toast.error('Error', { description: error.message });
+        } else {
+          toast.error('Error', { description: 'Registration failed. Please try again.' });
+        }
+      },
+    });
+  });
+
+  const isBusy = form.formState.isSubmitting || registerAccount.isPending || isLeaving;
+  const goToSignIn = () => void navigate(paths.auth.login.getHref(), { state: { email: form.getValues('email') } });
+
+  return (
+    <>
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
+        <FormField
+          label="Username"
+          error={errors.name?.message}
+          required
+          description={
+            <div className="flex flex-col gap-1.5">
+              <p>Only lowercase letters and numbers allowed, no spaces or special characters</p>
+              <AvailabilityStatus state={username.state} message={username.message} />
+            </div>
+          }
+        >
+          <Input
+            autoComplete="username"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            maxLength={30}
+            aria-invalid={errors.name || username.state === 'unavailable' ? true : undefined}
+            {...form.register('name')}
+          />
+        </FormField>
+
+        <FormField
+          label="Email"
+          error={errors.email?.message}
+          required
+          description={
+            <div className="flex flex-col gap-1.5">
+              <AvailabilityStatus state={emailCheck.state} message={emailCheck.message} />
+              {emailCheck.state === 'unavailable' && (
+                <p>
+                  Is it yours?{' '}
+                  <Link to={paths.auth.login.getHref()} state={{ email }} className={authLinkClasses}>
+                    Sign in instead
+                  </Link>
+                </p>
+              )}
+            </div>
+          }
+        >
+          <Input
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            maxLength={254}
+            aria-invalid={errors.email || emailCheck.state === 'unavailable' ? true : undefined}
+            {...form.register('email')}
+          />
+        </FormField>
+
+        <FormField
+          label="Password"
+          error={errors.password?.message}
+          required
+          description={<PasswordChecklist password={password} rules={basicPasswordRules} />}
+        >
+          <PasswordInput autoComplete="new-password" maxLength={128} {...form.register('password')} />
+        </FormField>
+
+        <Controller
+          control={form.control}
+          name="role"
+          render={({ field }) => (
+            <fieldset className="flex flex-col gap-3">
+              <legend className="mb-3 text-sm font-medium">I am a</legend>
+              <RadioGroup
+                value={field.value}
+                onValueChange={(value) => {
+                  field.onChange(value);
+                  if (value !== 'teacher') form.clearErrors('specializations');
+                }}
+                className="grid-cols-1 sm:grid-cols-2"
+              >
+                {roleOptions.map(({ value, label, text, icon: Icon }) => {
+                  const itemId = `${baseId}-role-${value}`;
+                  return (
+                    <div
+                      key={value}
+                      className="relative flex items-start gap-3 rounded-lg border p-4 transition-colors has-data-[state=checked]:border-primary has-data-[state=checked]:bg-primary-soft/60"
+                    >
+                      <RadioGroupItem id={itemId} value={value} className="mt-0.5" aria-describedby={`${itemId}-text`} />
+                      <div className="flex min-w-0 flex-1 flex-col gap-1">
+                        <Label htmlFor={itemId} className="cursor-pointer after:absolute after:inset-0 after:content-['']">
+                          <Icon aria-hidden="true" className="size-4 text-primary" />
+                          {label}
+                        </Label>
+                        <p id={`${itemId}-text`} className="text-sm text-muted-foreground">
+                          {text}
+                        </p>
+                      </div>
+                    </div>
+                  );
+                })}
+              </RadioGroup>
+            </fieldset>
+          )}
+        />
+
+        {role === 'teacher' && (
+          <Controller
+            control={form.control}
+            name="specializations"
+            render={({ field, fieldState }) => (
+              <div className="rounded-lg border bg-surface p-4">
+                <SubjectPicker
+                  ref={field.ref}
+                  value={field.value}
+                  onChange={field.onChange}
+                  error={fieldState.error?.message}
+                />
+              </div>
+            )}
+          />
+        )}
+
+        <Controller
+          control={form.control}
+          name="avatar"
+          render={({ field, fieldState }) => (
+            <FormField
+              label="Profile picture (optional)"
+              error={fieldState.error?.message}
+              description="JPG, PNG or WebP, up to 5 MB."
+            >
+              <AvatarPicker
+                ref={field.ref}
+                displayName={name}
+                file={field.value}
+                isFileValid={field.value ? avatarProblem(field.value) === null : false}
+                onFileChange={(file) => {
+                  field.onChange(file);
+                  void form.trigger('avatar');
+                }}
+                onBlur={field.onBlur}
+              />
+            </FormField>
+          )}
+        />
+
+        <div className="flex flex-col gap-4">
+          <Controller
+            control={form.control}
+            name="acceptTerms"
+            render={({ field, fieldState }) => (
+              <ConsentCheckbox
+                id={`${baseId}-terms`}
+                ref={field.ref}
+                checked={field.value}
+                onCheckedChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              >
+                I accept the <NewTabLink to={paths.terms.getHref()}>Terms and Conditions</NewTabLink>
+              </ConsentCheckbox>
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="acceptPrivacy"
+            render={({ field, fieldState }) => (
+              <ConsentCheckbox
+                id={`${baseId}-privacy`}
+                ref={field.ref}
+                checked={field.value}
+                onCheckedChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              >
+                I accept the <NewTabLink to={paths.privacyPolicy.getHref()}>Privacy Policy</NewTabLink>
+              </ConsentCheckbox>
+            )}
+          />
+        </div>
+
+        <div className="flex flex-col gap-2">
+          <Button type="submit" size="lg" className="w-full" loading={isBusy} disabled={isUnavailable}>
+            {isBusy ? 'Creating account...' : 'Create account'}
+          </Button>
+          {isUnavailable && (
+            <p className="text-center text-sm text-muted-foreground">
+              {username.state === 'unavailable'
+                ? 'Choose a different username to continue.'
+                : 'Use a different e-mail address, or sign in instead.'}
+            </p>
+          )}
+        </div>
+      </form>
+
+      <AccountExistsDialog
+        open={dialog === 'accountExists'}
+        email={email}
+        onOpenChange={(open) => {
+          if (open) return;
+          setDialog(null);
+        }}
+        onGoToSignIn={goToSignIn}
+        onUseDifferentEmail={() => form.setFocus('email', { shouldSelect: true })}
+      />
+      <ProfileCreationIssueDialog
+        open={dialog === 'profileError'}
+        onOpenChange={(open) => {
+          if (!open) setDialog(null);
+        }}
+      />
+    </>
+  );
+}

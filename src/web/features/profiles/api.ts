@@ -1,0 +1,46 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Profile, Subject } from '#shared/schemas/profiles.ts';
+import { apiFetch } from '#web/lib/api.ts';
+
+export const profileQueryKey = ['profile', 'me'] as const;
+
+export function fetchProfile({ signal }: { signal?: AbortSignal } = {}) {
+  return apiFetch<Profile>('/api/profile', { signal });
+}
+
+export const profileQueryOptions = queryOptions({
+  queryKey: profileQueryKey,
+  queryFn: ({ signal }) => fetchProfile({ signal }),
+});
+
+export function useProfile() {
+  return useQuery(profileQueryOptions);
+}
+
+/** Teachers only; the answer carries the saved subjects (and may carry the whole profile). */
+export function updateSpecializations(subjectIds: string[]) {
+  return apiFetch<{ specializations: Subject[] } & Partial<Profile>>('/api/profile/specializations', {
+    method: 'PUT',
+    body: { subjectIds },
+  });
+}
+
+export function useUpdateSpecializations() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateSpecializations,
+    onSuccess: ({ specializations }) => {
+      queryClient.setQueryData(profileQueryKey, (profile) => (profile ? { ...profile, specializations } : profile));
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: profileQueryKey }),
+  });
+}
+
+/** After a new avatar: the profile shows it at once, then is fetched again. */
+export function useSetProfileImage() {
+  const queryClient = useQueryClient();
+  return (image: string) => {
+    queryClient.setQueryData(profileQueryKey, (profile) => (profile ? { ...profile, image } : profile));
+    void queryClient.invalidateQueries({ queryKey: profileQueryKey });
+  };
+}
