@@ -1,0 +1,2 @@
+ALTER TABLE "tutoring_requests" ADD COLUMN "support_type" text;--> statement-breakpoint
+ALTER TABLE "tutoring_requests" ADD CONSTRAINT "tutoring_requests_support_type_check" CHECK ("tutoring_requests"."support_type" is null or "tutoring_requests"."support_type" in ('exam_prep', 'general_support'));

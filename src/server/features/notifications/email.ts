@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import type { Role } from '#shared/constants.ts';
+import type { Executor } from '../../db/client.ts';
+import { emailLogs, mailOutbox } from '../../db/schema/notifications.ts';
+import { escapeHtml } from '../../platform/mail/templates.ts';
+
+// E-mail for notifications, with the semantics of SPEC.md §7 "send-notification-email": recipient, username,
+// type, message, link, role, sender, timestamp; each outcome is logged in email_logs.
+
+const NOTIFICATION_EMAIL_TYPES = {
+  new_job: 'New job available',
+  new_offer: 'New offer on your request',
+  offer_accepted: 'Your offer was accepted',
+} as const;
+export type NotificationEmailType = keyof typeof NOTIFICATION_EMAIL_TYPES;
+
+export type NotificationEmail = {
+  recipient: string;
+  username: string;
+  type: NotificationEmailType;
+  message: string;
+  /** A path of the web app, such as /teacher/jobs?highlight=…; made absolute with PUBLIC_URL. */
+  link: string;
+  role: Role;
+  sender: string;
+  timestamp: Date;
+  /** The notification row the mail is about, for email_logs. */
+  notificationId: string;
+};
+
+export const INVALID_EMAIL_FORMAT = 'Invalid email format';
+// "Looks like an e-mail" (SPEC.md §5 Notifications): something@something.tld, no spaces.
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function notificationMail(email: NotificationEmail, publicUrl: string) {
+  const url = `${publicUrl}${email.link}`;
+  const subject = `${NOTIFICATION_EMAIL_TYPES[email.type]} - Virtual Help`;
+  const footer = `Sent by ${email.sender} on ${email.timestamp.toUTCString()}. You receive this e-mail because you have a ${email.role} account on Virtual Help.`;
+  const text = `Hello ${email.username},\n\n${email.message}\n\nOpen it in Virtual Help:\n${url}\n\n${footer}\n\n— The Virtual Help team\n`;
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family: Arial, sans-serif; color: #1f2937; line-height: 1.5;">
+<p>Hello ${escapeHtml(email.username)},</p>
+<p>${escapeHtml(email.message)}</p>
+<p><a href="${escapeHtml(url)}" style="display: inline-block; padding: 10px 18px; background: #2563eb; color: #ffffff; border-radius: 6px; text-decoration: none;">Open in Virtual Help</a></p>
+<p style="font-size: 13px; color: #6b7280;">${escapeHtml(footer)}</p>
+<p>— The Virtual Help team</p>
+</body></html>
+`;
+  return { subject, text, html };
+}
+
+/**
+ * Queues the mails of valid recipients and logs every one (queued, or failed with "Invalid email format"),
+ * in the caller's transaction: two statements whatever the number of mails (arrays unnested into rows), so a
+ * job for 1,000 teachers costs the same two round trips as one. An invalid address is never an error for the caller.
+ */
+export async function queueNotificationEmails({ db, publicUrl, emails }: { db: Executor; publicUrl: string; emails: NotificationEmail[] }) {
+  if (emails.length === 0) return;
+  const valid = new Set(emails.filter((email) => EMAIL_SHAPE.test(email.recipient)));
+  if (valid.size > 0) {
+    const mails = [...valid].map((email) => ({ to: email.recipient, ...notificationMail(email, publicUrl) }));
+    await db.execute(sql`
+      insert into ${mailOutbox} (${sql.identifier(mailOutbox.toAddress.name)}, ${sql.identifier(mailOutbox.subject.name)},
+        ${sql.identifier(mailOutbox.textBody.name)}, ${sql.identifier(mailOutbox.htmlBody.name)})
+      select * from unnest(${sql.param(mails.map((mail) => mail.to))}::text[], ${sql.param(mails.map((mail) => mail.subject))}::text[],
+        ${sql.param(mails.map((mail) => mail.text))}::text[], ${sql.param(mails.map((mail) => mail.html))}::text[])`);
+  }
+  const isValid = (email: NotificationEmail) => valid.has(email);
+  await db.execute(sql`
+    insert into ${emailLogs} (${sql.identifier(emailLogs.recipientEmail.name)}, ${sql.identifier(emailLogs.notificationType.name)},
+      ${sql.identifier(emailLogs.status.name)}, ${sql.identifier(emailLogs.notificationId.name)}, ${sql.identifier(emailLogs.error.name)})
+    select * from unnest(${sql.param(emails.map((email) => email.recipient))}::text[], ${sql.param(emails.map((email) => email.type))}::text[],
+      ${sql.param(emails.map((email) => (isValid(email) ? 'queued' : 'failed')))}::text[],
+      ${sql.param(emails.map((email) => email.notificationId))}::uuid[],
+      ${sql.param(emails.map((email) => (isValid(email) ? null : INVALID_EMAIL_FORMAT)))}::text[])`);
+}

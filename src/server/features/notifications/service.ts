@@ -1,0 +1,321 @@
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
+import { NOTIFICATION_DESCRIPTION_LENGTH, NOTIFICATION_LIST_LIMIT, type NotificationKind, type RequestType } from '#shared/constants.ts';
+import { formatAmount, formatBudget } from '#shared/rules/budget.ts';
+import { truncateText } from '#shared/rules/text.ts';
+import type { AppNotification, NotificationList } from '#shared/schemas/notifications.ts';
+import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema/auth.ts';
+import { notifications, studentNotifications, teacherNotifications } from '../../db/schema/notifications.ts';
+import { teacherSpecializations } from '../../db/schema/subjects.ts';
+import { AppError } from '../../http/errors.ts';
+import { queueNotificationEmails, type NotificationEmail, type NotificationEmailType } from './email.ts';
+
+// In-app notifications (three tables, one bell) and their e-mails. Callers publish the realtime
+// `notification:new` event after their transaction commits.
+
+const jobLink = (requestId: string) => `/teacher/jobs?highlight=${requestId}`;
+const offersLink = (requestId: string) => `/student/offers/${requestId}`;
+
+const typeLabels: Record<RequestType, string> = { tutoring: 'tutoring', assignment: 'assignment help' };
+
+export type NewRequestNotice = {
+  id: string;
+  type: RequestType;
+  subjectId: string;
+  subjectName: string;
+  description: string;
+  budgetMin: number;
+  budgetMax: number;
+  studentId: string;
+  studentName: string;
+  createdAt: Date;
+};
+
+/**
+ * Tells every teacher of the request's subject, in one set-based statement: insert … select from
+ * teacher_specializations join users, returning who was told (confirmed teacher accounts only, never the
+ * author), then queues their e-mails in one more. Returns the ids of the teachers told.
+ */
+export async function notifyTeachersOfRequest({ db, publicUrl, request }: { db: Executor; publicUrl: string; request: NewRequestNotice }) {
+  const budget = formatBudget(request.budgetMin, request.budgetMax);
+  const description = truncateText(request.description, NOTIFICATION_DESCRIPTION_LENGTH);
+  const link = jobLink(request.id);
+  // insert … select lists every column: id, read and created_at repeat their defaults.
+  const told = db.$with('told').as(
+    db
+      .insert(teacherNotifications)
+      .select((qb) =>
+        qb
+          .select({
+            id: sql<string>`gen_random_uuid()`.as('id'),
+            teacherId: teacherSpecializations.teacherId,
+            requestId: sql<string>`${request.id}::uuid`.as('request_id'),
+            subjectTitle: sql<string>`${request.subjectName}::text`.as('subject_title'),
+            budget: sql<string>`${budget}::text`.as('budget'),
+            description: sql<string>`${description}::text`.as('description'),
+            jobUrl: sql<string>`${link}::text`.as('job_url'),
+            read: sql<boolean>`false`.as('read'),
+            teacherEmail: users.email,
+            createdAt: sql<Date>`now()`.as('created_at'),
+          })
+          .from(teacherSpecializations)
+          .innerJoin(users, eq(users.id, teacherSpecializations.teacherId))
+          .where(
+            and(
+              eq(teacherSpecializations.subjectId, request.subjectId),
+              eq(users.role, 'teacher'),
+              eq(users.emailVerified, true),
+              sql`${users.id} <> ${request.studentId}`,
+            ),
+          ),
+      )
+      .onConflictDoNothing()
+      .returning({ id: teacherNotifications.id, teacherId: teacherNotifications.teacherId, email: teacherNotifications.teacherEmail }),
+  );
+  const teachers = await db
+    .with(told)
+    .select({ id: told.id, teacherId: told.teacherId, email: told.email, username: users.username })
+    .from(told)
+    .innerJoin(users, eq(users.id, told.teacherId));
+
+  const message = `${request.studentName} posted a new ${typeLabels[request.type]} request in ${request.subjectName} (${budget}): ${description}`;
+  await queueNotificationEmails({
+    db,
+    publicUrl,
+    emails: teachers.map((teacher) => ({
+      recipient: teacher.email ?? '',
+      username: teacher.username,
+      type: 'new_job',
+      message,
+      link,
+      role: 'teacher',
+      sender: request.studentName,
+      timestamp: request.createdAt,
+      notificationId: teacher.id,
+    })),
+  });
+  return teachers.map((teacher) => teacher.teacherId);
+}
+
+/** Queues the e-mail of one user's notification, addressed from the user's account. */
+async function emailUser({ db, publicUrl, userId, email }: { db: Executor; publicUrl: string; userId: string; email: Omit<NotificationEmail, 'recipient' | 'username' | 'role'> }) {
+  const [recipient] = await db.select({ email: users.email, username: users.username, role: users.role }).from(users).where(eq(users.id, userId));
+  if (!recipient) throw new AppError('NOT_FOUND');
+  await queueNotificationEmails({ db, publicUrl, emails: [{ ...email, recipient: recipient.email, username: recipient.username, role: recipient.role }] });
+}
+
+export type NewBidNotice = {
+  studentId: string;
+  requestId: string;
+  subjectName: string;
+  tutor: { id: string; username: string; image: string | null; vhNumber: number };
+  amount: number;
+  message: string | null;
+  createdAt: Date;
+};
+
+/** The student's "new offer" notification with a snapshot of the tutor, and its e-mail. */
+export async function notifyStudentOfBid({ db, publicUrl, bid }: { db: Executor; publicUrl: string; bid: NewBidNotice }) {
+  const [notification] = await db
+    .insert(studentNotifications)
+    .values({
+      studentId: bid.studentId,
+      requestId: bid.requestId,
+      tutorId: bid.tutor.id,
+      tutorName: bid.tutor.username,
+      tutorAvatar: bid.tutor.image,
+      tutorVhNumber: bid.tutor.vhNumber,
+      bidAmount: bid.amount,
+      bidMessage: bid.message,
+    })
+    .returning({ id: studentNotifications.id });
+  await emailUser({
+    db,
+    publicUrl,
+    userId: bid.studentId,
+    email: {
+      type: 'new_offer',
+      message: `${bid.tutor.username} (VH ${bid.tutor.vhNumber}) offered ${formatAmount(bid.amount)} on your ${bid.subjectName} request.${bid.message ? ` Message: ${bid.message}` : ''}`,
+      link: offersLink(bid.requestId),
+      sender: bid.tutor.username,
+      timestamp: bid.createdAt,
+      notificationId: notification!.id,
+    },
+  });
+}
+
+/** A generic notification (message and link) for one user, and its e-mail. */
+export async function createNotification({
+  db,
+  publicUrl,
+  userId,
+  message,
+  link,
+  email,
+}: {
+  db: Executor;
+  publicUrl: string;
+  userId: string;
+  message: string;
+  link: string;
+  email: { type: NotificationEmailType; sender: string };
+}) {
+  const [notification] = await db.insert(notifications).values({ userId, message, link }).returning({ id: notifications.id, createdAt: notifications.createdAt });
+  await emailUser({
+    db,
+    publicUrl,
+    userId,
+    email: { ...email, message, link, timestamp: notification!.createdAt, notificationId: notification!.id },
+  });
+}
+
+// The three kinds share one row shape so that one union query returns the latest 20 of all of them.
+const none = {
+  text: sql<string | null>`null::text`,
+  uuid: sql<string | null>`null::uuid`,
+  smallint: sql<number | null>`null::smallint`,
+  numeric: sql<number | null>`null::numeric`,
+};
+const jobColumns = { subjectTitle: none.text, budget: none.text, description: none.text };
+const offerColumns = { tutorId: none.uuid, tutorName: none.text, tutorAvatar: none.text, tutorVhNumber: none.smallint, bidAmount: none.numeric, bidMessage: none.text };
+
+function latestNotifications({ db, userId }: { db: Executor; userId: string }) {
+  const jobs = db
+    .select({
+      id: teacherNotifications.id,
+      kind: sql<NotificationKind>`'job'`.as('kind'),
+      // The first branch types the union's rows: columns that other branches leave null are typed nullable.
+      requestId: sql<string | null>`${teacherNotifications.requestId}`.as('request_id'),
+      message: none.text,
+      link: sql<string | null>`${teacherNotifications.jobUrl}`.as('link'),
+      read: teacherNotifications.read,
+      createdAt: teacherNotifications.createdAt,
+      subjectTitle: sql<string | null>`${teacherNotifications.subjectTitle}`.as('subject_title'),
+      budget: sql<string | null>`${teacherNotifications.budget}`.as('budget'),
+      description: sql<string | null>`${teacherNotifications.description}`.as('description'),
+      ...offerColumns,
+    })
+    .from(teacherNotifications)
+    .where(eq(teacherNotifications.teacherId, userId))
+    .orderBy(desc(teacherNotifications.createdAt))
+    .limit(NOTIFICATION_LIST_LIMIT);
+  const offers = db
+    .select({
+      id: studentNotifications.id,
+      kind: sql<NotificationKind>`'offer'`.as('kind'),
+      requestId: studentNotifications.requestId,
+      message: none.text,
+      link: none.text,
+      read: studentNotifications.read,
+      createdAt: studentNotifications.createdAt,
+      ...jobColumns,
+      tutorId: studentNotifications.tutorId,
+      tutorName: studentNotifications.tutorName,
+      tutorAvatar: studentNotifications.tutorAvatar,
+      tutorVhNumber: studentNotifications.tutorVhNumber,
+      bidAmount: studentNotifications.bidAmount,
+      bidMessage: studentNotifications.bidMessage,
+    })
+    .from(studentNotifications)
+    .where(eq(studentNotifications.studentId, userId))
+    .orderBy(desc(studentNotifications.createdAt))
+    .limit(NOTIFICATION_LIST_LIMIT);
+  const general = db
+    .select({
+      id: notifications.id,
+      kind: sql<NotificationKind>`'general'`.as('kind'),
+      requestId: none.uuid,
+      message: notifications.message,
+      link: notifications.link,
+      read: notifications.read,
+      createdAt: notifications.createdAt,
+      ...jobColumns,
+      ...offerColumns,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt))
+    .limit(NOTIFICATION_LIST_LIMIT);
+  return unionAll(jobs, offers, general).orderBy(desc(sql`created_at`)).limit(NOTIFICATION_LIST_LIMIT);
+}
+
+/** How many teachers were told about a request, as a subquery for the caller's select (`requestId`: its column). */
+export const notifiedTeachersCount = (requestId: SQL) =>
+  sql<number>`(select count(*)::int from ${teacherNotifications} where ${teacherNotifications.requestId} = ${requestId})`;
+
+type NotificationRow = Awaited<ReturnType<typeof latestNotifications>>[number];
+
+function toNotification(row: NotificationRow): AppNotification {
+  const common = { id: row.id, read: row.read, createdAt: new Date(row.createdAt).toISOString() };
+  if (row.kind === 'job') {
+    return {
+      ...common,
+      kind: 'job',
+      requestId: row.requestId!,
+      message: `New job in ${row.subjectTitle} - ${row.budget}`,
+      link: jobLink(row.requestId!),
+      subjectTitle: row.subjectTitle!,
+      budget: row.budget!,
+      description: row.description!,
+    };
+  }
+  if (row.kind === 'offer') {
+    return {
+      ...common,
+      kind: 'offer',
+      requestId: row.requestId!,
+      message: `${row.tutorName} offered ${formatAmount(Number(row.bidAmount))} on your request`,
+      link: offersLink(row.requestId!),
+      tutorId: row.tutorId,
+      tutorName: row.tutorName!,
+      tutorAvatar: row.tutorAvatar,
+      tutorVhNumber: row.tutorVhNumber === null ? null : Number(row.tutorVhNumber),
+      bidAmount: Number(row.bidAmount),
+      bidMessage: row.bidMessage,
+    };
+  }
+  return { ...common, kind: 'general', requestId: null, message: row.message!, link: row.link };
+}
+
+/** The unread notifications of every kind, counted exactly (the bell shows 99+). */
+async function countUnread({ db, userId }: { db: Executor; userId: string }) {
+  const result = await db.execute<{ unread: number }>(sql`
+    select (select count(*) from ${teacherNotifications} where ${teacherNotifications.teacherId} = ${userId} and not ${teacherNotifications.read})
+         + (select count(*) from ${studentNotifications} where ${studentNotifications.studentId} = ${userId} and not ${studentNotifications.read})
+         + (select count(*) from ${notifications} where ${notifications.userId} = ${userId} and not ${notifications.read}) as unread`);
+  return Number(result.rows[0]!.unread);
+}
+
+/** The latest 20 notifications of the user (job, offer and general), newest first, and the exact unread count. */
+export async function listNotifications({ db, userId }: { db: Executor; userId: string }): Promise<NotificationList> {
+  const [rows, unreadCount] = await Promise.all([latestNotifications({ db, userId }), countUnread({ db, userId })]);
+  return { notifications: rows.map(toNotification), unreadCount };
+}
+
+/**
+ * Marks the user's notifications read in one statement across the three tables: the one with this id (no row
+ * when it is not theirs), or every unread one. Returns how many changed.
+ */
+async function markRead({ db, userId, id }: { db: Executor; userId: string; id?: string }) {
+  const which = (table: typeof teacherNotifications | typeof studentNotifications | typeof notifications) =>
+    id ? sql`${table.id} = ${id}` : sql`not ${table.read}`;
+  const result = await db.execute<{ updated: number }>(sql`
+    with jobs as (update ${teacherNotifications} set read = true
+                  where ${teacherNotifications.teacherId} = ${userId} and ${which(teacherNotifications)} returning 1),
+         offers as (update ${studentNotifications} set read = true
+                  where ${studentNotifications.studentId} = ${userId} and ${which(studentNotifications)} returning 1),
+         general as (update ${notifications} set read = true
+                  where ${notifications.userId} = ${userId} and ${which(notifications)} returning 1)
+    select (select count(*) from jobs) + (select count(*) from offers) + (select count(*) from general) as updated`);
+  return Number(result.rows[0]!.updated);
+}
+
+/** Marks one of the user's notifications read; another user's (or an unknown) id is a 404. */
+export async function markNotificationRead({ db, userId, id }: { db: Executor; userId: string; id: string }) {
+  if ((await markRead({ db, userId, id })) === 0) throw new AppError('NOT_FOUND');
+}
+
+export async function markAllNotificationsRead({ db, userId }: { db: Executor; userId: string }) {
+  return { updated: await markRead({ db, userId }) };
+}

@@ -1,0 +1,440 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailLogs, mailOutbox, teacherNotifications } from '../../db/schema/notifications.ts';
+import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
+import { teacherSpecializations } from '../../db/schema/subjects.ts';
+import { createRequest, createSubject, createTeacher, createUser } from '../../../../tests/support/factories.ts';
+import { TINY_PNG, pngOfSize } from '../../../../tests/support/files.ts';
+import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
+import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR_MS);
+
+// Request creation is rate limited per address: each call speaks from its own.
+let lastAddress = 0;
+const post = (t: TestApp, caller: Caller | undefined, payload: object | FormData) =>
+  call(t, caller, 'POST', '/api/requests', payload as object, { remoteAddress: `10.1.${Math.floor(++lastAddress / 250)}.${lastAddress % 250}` });
+
+/** A multipart request form with these files in "attachments". */
+function requestForm(fields: Record<string, string | number>, files: { bytes: Uint8Array; filename: string; type?: string }[]) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
+  for (const file of files) form.append('attachments', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.filename);
+  return form;
+}
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+const ZIP = Buffer.from('504b0304140000000800', 'hex');
+
+describe('posting a request', () => {
+  let t: TestApp;
+  let url: string;
+  let subjectId: string;
+  let valid: { type: string; subjectId: string; description: string; budgetMin: number; budgetMax: number };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    subjectId = (await createSubject(t.db)).id;
+    valid = { type: 'tutoring', subjectId, description: 'I need help with quadratic equations', budgetMin: 8, budgetMax: 15 };
+  });
+  afterAll(() => t.close());
+
+  const requestCount = () => t.db.$count(tutoringRequests);
+
+  it('answers 401 without a session and 403 to a teacher, writing nothing', async () => {
+    const before = await requestCount();
+    const signedOut = await post(t, undefined, valid);
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.json()).toEqual({ code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    const teacher = await post(t, await signedInTeacher(t, [subjectId]), valid);
+    expect(teacher.statusCode).toBe(403);
+    expect(teacher.json()).toMatchObject({ code: 'FORBIDDEN', message: 'Only students can do this.' });
+    expect(await requestCount()).toBe(before);
+  });
+
+  it('stores an open request and tells exactly the confirmed teachers of its subject, in the same transaction', async () => {
+    const subject = await createSubject(t.db, { name: 'Organic Synthesis' });
+    const other = await createSubject(t.db);
+    const teachers = await Promise.all([1, 2, 3].map(() => createTeacher(t.db, { subjectIds: [subject.id, other.id] })));
+    await createTeacher(t.db, { subjectIds: [other.id] });
+    await createTeacher(t.db, { subjectIds: [subject.id], emailVerified: false });
+    // A student holding a stale specialization row is no teacher.
+    const strayStudent = await createUser(t.db, { role: 'student' });
+    await t.db.insert(teacherSpecializations).values({ teacherId: strayStudent.id, subjectId: subject.id });
+    const student = await signedInStudent(t);
+    const description = `${'Stereochemistry of ring closures, step by step. '.repeat(3)}End.`;
+
+    const response = await post(t, student, { ...valid, subjectId: subject.id, type: 'assignment', budgetMin: 5, description, level: 'graduate', topic: 'Ring closures' });
+    expect(response.statusCode).toBe(201);
+    const { request, notifiedCount } = response.json();
+    expect(notifiedCount).toBe(3);
+    expect(request).toMatchObject({
+      type: 'assignment',
+      subjectId: subject.id,
+      subjectName: 'Organic Synthesis',
+      description,
+      budgetMin: 5,
+      budgetMax: 15,
+      status: 'open',
+      level: 'graduate',
+      topic: 'Ring closures',
+      attachments: [],
+      acceptedBidId: null,
+    });
+    const [stored] = await t.db.select().from(tutoringRequests).where(eq(tutoringRequests.id, request.id));
+    expect(stored).toMatchObject({ studentId: student.user.id, status: 'open' });
+
+    const told = await t.db.select().from(teacherNotifications).where(eq(teacherNotifications.requestId, request.id));
+    expect(told.map((row) => row.teacherId).sort()).toEqual(teachers.map((teacher) => teacher.id).sort());
+    const first = told.find((row) => row.teacherId === teachers[0]!.id)!;
+    expect(first).toMatchObject({
+      subjectTitle: 'Organic Synthesis',
+      budget: '$5 - $15',
+      description: `${description.slice(0, 100).trimEnd()}…`,
+      jobUrl: `/teacher/jobs?highlight=${request.id}`,
+      teacherEmail: teachers[0]!.email,
+      read: false,
+    });
+  });
+
+  it('describes an open-ended budget as "$5+" and keeps a short description whole', async () => {
+    const subject = await createSubject(t.db);
+    await createTeacher(t.db, { subjectIds: [subject.id] });
+    const response = await post(t, await signedInStudent(t), { ...valid, subjectId: subject.id, type: 'assignment', budgetMin: 5, budgetMax: undefined, description: 'Essay on Kant' });
+    expect(response.json().request.budgetMax).toBe(9999);
+    const [row] = await t.db.select().from(teacherNotifications).where(eq(teacherNotifications.requestId, response.json().request.id));
+    expect(row).toMatchObject({ budget: '$5+', description: 'Essay on Kant' });
+  });
+
+  it('queues one e-mail per teacher told and logs each, logging an invalid address as failed without troubling the student', async () => {
+    const subject = await createSubject(t.db, { name: 'Topology' });
+    const good = await createTeacher(t.db, { subjectIds: [subject.id] });
+    const bad = await createTeacher(t.db, { subjectIds: [subject.id], email: `not-an-address-${Date.now()}` });
+    const student = await signedInStudent(t);
+    const response = await post(t, student, { ...valid, subjectId: subject.id });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().notifiedCount).toBe(2);
+    const requestId = response.json().request.id;
+
+    const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, good.email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('New job available - Virtual Help');
+    expect(mails[0]!.textBody).toContain(`Hello ${good.username},`);
+    expect(mails[0]!.textBody).toContain(`${student.user.username} posted a new tutoring request in Topology ($8 - $15)`);
+    expect(mails[0]!.textBody).toContain(`${t.config.publicUrl}/teacher/jobs?highlight=${requestId}`);
+    expect(mails[0]!.textBody).toContain(`Sent by ${student.user.username}`);
+    expect(mails[0]!.textBody).toContain('you have a teacher account');
+    expect(await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, bad.email))).toBe(0);
+
+    const notificationIds = (await t.db.select({ id: teacherNotifications.id }).from(teacherNotifications).where(eq(teacherNotifications.requestId, requestId))).map((row) => row.id);
+    const logs = await t.db.select().from(emailLogs).where(sql`${emailLogs.notificationId} in ${notificationIds}`);
+    expect(logs.map(({ recipientEmail, notificationType, status, error }) => ({ recipientEmail, notificationType, status, error })).sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+      { recipientEmail: bad.email, notificationType: 'new_job', status: 'failed', error: 'Invalid email format' },
+      { recipientEmail: good.email, notificationType: 'new_job', status: 'queued', error: null },
+    ]);
+  });
+
+  it('fans out in a fixed number of statements, whatever the number of teachers', async () => {
+    const statementsFor = async (teacherCount: number) => {
+      const subject = await createSubject(t.db);
+      for (let i = 0; i < teacherCount; i++) await createTeacher(t.db, { subjectIds: [subject.id] });
+      const student = await signedInStudent(t);
+      const seen: string[] = [];
+      const original = pg.Client.prototype.query;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+        if (text && /^\s*(insert|with)/i.test(text)) seen.push(text);
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+      try {
+        const response = await post(t, student, { ...valid, subjectId: subject.id });
+        expect(response.json().notifiedCount).toBe(teacherCount);
+      } finally {
+        pg.Client.prototype.query = original;
+      }
+      return {
+        writes: seen.length,
+        teacherNotificationWrites: seen.filter((text) => text.includes('insert into "teacher_notifications"')).length,
+        mailWrites: seen.filter((text) => text.includes('insert into "mail_outbox"')).length,
+      };
+    };
+    const few = await statementsFor(1);
+    const many = await statementsFor(25);
+    expect(many).toEqual(few);
+    expect(many.teacherNotificationWrites).toBe(1);
+    expect(many.mailWrites).toBe(1);
+  });
+
+  it('tells the matching teachers live: job:new and notification:new, and no one else', async () => {
+    const subject = await createSubject(t.db);
+    const teacher = await signedInTeacher(t, [subject.id]);
+    const outsider = await signedInTeacher(t, [(await createSubject(t.db)).id]);
+    const [teacherSocket, outsiderSocket] = await Promise.all([connectSocket(url, { cookie: teacher.cookie }), connectSocket(url, { cookie: outsider.cookie })]);
+    let outsiderHeard = false;
+    outsiderSocket.on('job:new', () => (outsiderHeard = true));
+    const job = nextEvent(teacherSocket, 'job:new');
+    const notification = nextEvent(teacherSocket, 'notification:new');
+    const response = await post(t, await signedInStudent(t), { ...valid, subjectId: subject.id });
+    const requestId = response.json().request.id;
+    expect(await job).toEqual([{ requestId, subjectId: subject.id, type: 'tutoring' }]);
+    expect(await notification).toEqual([{ kind: 'job', requestId }]);
+    expect(outsiderHeard).toBe(false);
+    teacherSocket.close();
+    outsiderSocket.close();
+  });
+
+  it.each([
+    ['type', { type: 'lesson' }, 'Please choose a request type'],
+    ['subjectId', { subjectId: 'maths' }, 'Please choose a subject'],
+    ['subjectId', { subjectId: '2b0b3b1e-6a4f-4f7e-9a55-000000000000' }, 'Unknown subject'],
+    ['description', { description: 'Too short' }, 'Description must be at least 10 characters'],
+    ['budgetMin', { budgetMin: -1 }, 'Budget must be 0 or more'],
+    ['budgetMax', { budgetMin: 14, budgetMax: 9 }, 'Maximum budget must be greater than or equal to minimum budget'],
+    ['budgetMin', { budgetMin: 7 }, 'Budget must be within allowed range for the selected request type'],
+    ['budgetMax', { budgetMax: 20 }, 'Budget must be within allowed range for the selected request type'],
+    ['budgetMax', { type: 'assignment', budgetMin: 5, budgetMax: 6000 }, 'Budget must be within allowed range for the selected request type'],
+    ['deadline', { deadline: '2020-01-01T00:00:00Z' }, 'Deadline must be in the future'],
+    ['level', { level: 'primary' }, 'Please choose an education level'],
+  ])('refuses a bad %s with the SPEC message and writes nothing', async (field, change, message) => {
+    const before = await requestCount();
+    const response = await post(t, await signedInStudent(t), { ...valid, ...change });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', message, fields: { [field]: message } });
+    expect(await requestCount()).toBe(before);
+  });
+
+  describe('with attachments (multipart)', () => {
+    const uploadsDir = () => (t.config.storage.kind === 'local' ? path.join(t.config.storage.dir, 'request-attachments') : '');
+    const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).filter((name) => !name.endsWith('.meta.json')) : []);
+
+    it('stores images and documents typed from their bytes, and lists them with download links', async () => {
+      const student = await signedInStudent(t);
+      const form = requestForm({ ...valid, budgetMax: '' }, [
+        { bytes: TINY_PNG, filename: 'diagram.png', type: 'image/png' },
+        { bytes: PDF, filename: 'notes.pdf', type: 'application/pdf' },
+        // Text dressed up as an image: stored as what it is.
+        { bytes: Buffer.from('x² + 3x − 4 = 0\n'), filename: 'equation.png', type: 'image/png' },
+      ]);
+      const response = await post(t, student, form);
+      expect(response.statusCode).toBe(201);
+      const { request } = response.json();
+      expect(request.budgetMax).toBe(15);
+      expect(request.attachments).toEqual([
+        { index: 0, name: 'diagram.png', type: 'image/png', size: TINY_PNG.length, url: `/api/requests/${request.id}/attachments/0` },
+        { index: 1, name: 'notes.pdf', type: 'application/pdf', size: PDF.length, url: `/api/requests/${request.id}/attachments/1` },
+        { index: 2, name: 'equation.png', type: 'text/plain', size: Buffer.byteLength('x² + 3x − 4 = 0\n'), url: `/api/requests/${request.id}/attachments/2` },
+      ]);
+
+      const download = await call(t, student, 'GET', request.attachments[2].url);
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-type']).toMatch(/^text\/plain/);
+      expect(download.headers['x-content-type-options']).toBe('nosniff');
+      expect(download.headers['content-disposition']).toBe(`attachment; filename="equation.png"; filename*=UTF-8''equation.png`);
+      expect(download.body).toBe('x² + 3x − 4 = 0\n');
+    });
+
+    it.each([
+      ['more than 10 files', Array.from({ length: 11 }, (_, i) => ({ bytes: TINY_PNG, filename: `p${i}.png` })), 'Maximum files reached - You can only upload up to 10 files.'],
+      ['a file over 10 MB', [{ bytes: TINY_PNG, filename: 'ok.png' }, { bytes: pngOfSize(10 * 1024 * 1024 + 10), filename: 'huge.png' }], 'File too large - Maximum file size is 10MB. Your file is over 10 MB.'],
+      ['an archive', [{ bytes: ZIP, filename: 'homework.zip' }], 'Invalid file type - Only images and documents are allowed.'],
+      ['binary bytes of no known type', [{ bytes: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]), filename: 'data.bin' }], 'Invalid file type - Only images and documents are allowed.'],
+    ])('refuses %s with the SPEC message, leaving no request and no file', async (_case, files, message) => {
+      const before = { requests: await requestCount(), files: storedFiles().length };
+      const response = await post(t, await signedInStudent(t), requestForm(valid, files));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe(message);
+      expect(response.json().fields).toBeDefined();
+      expect({ requests: await requestCount(), files: storedFiles().length }).toEqual(before);
+    });
+
+    it('removes the stored files again when the request is refused after the upload', async () => {
+      const before = { requests: await requestCount(), files: storedFiles().length };
+      const form = requestForm({ ...valid, subjectId: '2b0b3b1e-6a4f-4f7e-9a55-000000000001' }, [{ bytes: TINY_PNG, filename: 'a.png' }]);
+      const response = await post(t, await signedInStudent(t), form);
+      expect(response.json()).toMatchObject({ fields: { subjectId: 'Unknown subject' } });
+      expect({ requests: await requestCount(), files: storedFiles().length }).toEqual(before);
+    });
+  });
+});
+
+describe('a student’s requests and offers', () => {
+  let t: TestApp;
+  let subjectId: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    subjectId = (await createSubject(t.db, { name: 'Microeconomics' })).id;
+  });
+  afterAll(() => t.close());
+
+  it('answers 401 without a session and 403 to a teacher on every student route', async () => {
+    const student = await signedInStudent(t);
+    const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
+    const teacher = await signedInTeacher(t, [subjectId]);
+    for (const route of ['/api/requests/mine', `/api/requests/${request.id}`, `/api/requests/${request.id}/bids`]) {
+      expect((await call(t, undefined, 'GET', route)).statusCode).toBe(401);
+      expect((await call(t, teacher, 'GET', route)).statusCode).toBe(403);
+    }
+  });
+
+  it('lists only the student’s own requests, newest first, split into Live and Expired, with subject name and bid count', async () => {
+    const student = await signedInStudent(t);
+    const other = await signedInStudent(t);
+    await createRequest(t.db, { studentId: other.user.id, subjectId });
+    const live = await createRequest(t.db, { studentId: student.user.id, subjectId, createdAt: hoursAgo(2) });
+    const newest = await createRequest(t.db, { studentId: student.user.id, subjectId, status: 'accepted', createdAt: hoursAgo(1) });
+    const old = await createRequest(t.db, { studentId: student.user.id, subjectId, createdAt: hoursAgo(49) });
+    const closed = await createRequest(t.db, { studentId: student.user.id, subjectId, status: 'closed', createdAt: hoursAgo(3) });
+    const bidder = await createTeacher(t.db, { subjectIds: [subjectId] });
+    await t.db.insert(tutorBids).values({ requestId: live.id, tutorId: bidder.id, amount: 9 });
+
+    const liveTab = await call(t, student, 'GET', '/api/requests/mine');
+    expect(liveTab.statusCode).toBe(200);
+    expect(liveTab.json().requests.map((r: { id: string }) => r.id)).toEqual([newest.id, live.id]);
+    expect(liveTab.json().requests[1]).toMatchObject({ subjectName: 'Microeconomics', bidCount: 1, status: 'open' });
+    expect(liveTab.json().nextCursor).toBeNull();
+
+    const expiredTab = await call(t, student, 'GET', '/api/requests/mine?status=expired');
+    expect(expiredTab.json().requests.map((r: { id: string }) => r.id)).toEqual([closed.id, old.id]);
+  });
+
+  it('pages through many requests created at the same instant without skipping or repeating one', async () => {
+    const student = await signedInStudent(t);
+    const createdAt = new Date();
+    for (let i = 0; i < 45; i++) await createRequest(t.db, { studentId: student.user.id, subjectId, createdAt });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const response = await call(t, student, 'GET', `/api/requests/mine${cursor ? `?cursor=${cursor}` : ''}`);
+      seen.push(...response.json().requests.map((r: { id: string }) => r.id));
+      cursor = response.json().nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(45);
+    expect(seen).toHaveLength(45);
+  });
+
+  it('refuses a forged cursor with a 400', async () => {
+    const student = await signedInStudent(t);
+    for (const cursor of ['nonsense', Buffer.from('["x","y"]').toString('base64url')]) {
+      const response = await call(t, student, 'GET', `/api/requests/mine?cursor=${cursor}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ fields: { cursor: 'Invalid page cursor' } });
+    }
+  });
+
+  it('shows the owner a request with its offers summary and reach, and anyone else a 404', async () => {
+    const student = await signedInStudent(t);
+    const request = await createRequest(t.db, { studentId: student.user.id, subjectId, type: 'assignment', budgetMin: 5, budgetMax: 9999 });
+    const [a, b] = await Promise.all([createTeacher(t.db, { subjectIds: [subjectId] }), createTeacher(t.db, { subjectIds: [subjectId] })]);
+    await t.db.insert(tutorBids).values([
+      { requestId: request.id, tutorId: a.id, amount: 40 },
+      { requestId: request.id, tutorId: b.id, amount: 25.5 },
+    ]);
+    await t.db.insert(teacherNotifications).values(
+      [a, b].map((teacher) => ({ teacherId: teacher.id, requestId: request.id, subjectTitle: 'x', budget: '$5+', description: 'x', jobUrl: '/x' })),
+    );
+
+    const response = await call(t, student, 'GET', `/api/requests/${request.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      request: { id: request.id, subjectName: 'Microeconomics', budgetMax: 9999, status: 'open' },
+      offers: { count: 2, lowest: 25.5, highest: 40 },
+      notifiedCount: 2,
+    });
+
+    const stranger = await signedInStudent(t);
+    for (const path of [`/api/requests/${request.id}`, `/api/requests/${request.id}/bids`]) {
+      const notYours = await call(t, stranger, 'GET', path);
+      expect(notYours.statusCode).toBe(404);
+      expect(notYours.json()).toEqual({ code: 'NOT_FOUND', message: 'Request not found' });
+    }
+    expect((await call(t, student, 'GET', '/api/requests/2b0b3b1e-6a4f-4f7e-9a55-000000000000')).statusCode).toBe(404);
+    expect((await call(t, student, 'GET', '/api/requests/not-a-uuid')).statusCode).toBe(400);
+  });
+
+  it('lists the offers with each tutor’s public profile, newest first, and an empty list without offers', async () => {
+    const student = await signedInStudent(t);
+    const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
+    expect((await call(t, student, 'GET', `/api/requests/${request.id}/bids`)).json()).toEqual({ offers: [] });
+    const tutor = await createTeacher(t.db, { subjectIds: [subjectId], image: '/api/files/avatars/x.png' });
+    const later = await createTeacher(t.db, { subjectIds: [subjectId] });
+    await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: tutor.id, amount: 9, message: 'I teach this daily', createdAt: hoursAgo(1) });
+    await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: later.id, amount: 12 });
+
+    const { offers } = (await call(t, student, 'GET', `/api/requests/${request.id}/bids`)).json();
+    expect(offers.map((offer: { tutorId: string }) => offer.tutorId)).toEqual([later.id, tutor.id]);
+    expect(offers[1]).toEqual({
+      id: expect.any(String),
+      tutorId: tutor.id,
+      username: tutor.username,
+      image: '/api/files/avatars/x.png',
+      vhNumber: tutor.vhNumber,
+      amount: 9,
+      message: 'I teach this daily',
+      status: 'pending',
+      createdAt: expect.any(String),
+    });
+    expect(offers[1]).not.toHaveProperty('email');
+  });
+});
+
+describe('request attachments', () => {
+  let t: TestApp;
+  let subjectId: string;
+  let owner: Caller;
+  let requestId: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    subjectId = (await createSubject(t.db)).id;
+    owner = await signedInStudent(t);
+    const response = await post(t, owner, requestForm({ type: 'tutoring', subjectId, description: 'Please check my notes', budgetMin: 8, budgetMax: 15 }, [{ bytes: TINY_PNG, filename: 'page one.png' }]));
+    requestId = response.json().request.id;
+  });
+  afterAll(() => t.close());
+
+  const download = (caller: Caller | undefined, index = 0) => call(t, caller, 'GET', `/api/requests/${requestId}/attachments/${index}`);
+
+  it('serves a file to its student and to teachers who can see the job, as a download with its detected type', async () => {
+    for (const caller of [owner, await signedInTeacher(t, [subjectId])]) {
+      const response = await download(caller);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('image/png');
+      expect(response.headers['content-disposition']).toBe(`attachment; filename="page one.png"; filename*=UTF-8''page%20one.png`);
+      expect(response.rawPayload.equals(TINY_PNG)).toBe(true);
+    }
+  });
+
+  it('answers 401 signed out, and 404 to other students, teachers of other subjects and unknown files', async () => {
+    expect((await download(undefined)).statusCode).toBe(401);
+    expect((await download(await signedInStudent(t))).statusCode).toBe(404);
+    expect((await download(await signedInTeacher(t, [(await createSubject(t.db)).id]))).statusCode).toBe(404);
+    expect((await download(owner, 1)).statusCode).toBe(404);
+    expect((await download(owner, 99)).statusCode).toBe(400);
+  });
+
+  it('keeps the file for teachers who bid once the job is gone, and hides it from the others', async () => {
+    const bidder = await signedInTeacher(t, [subjectId]);
+    const onlooker = await signedInTeacher(t, [subjectId]);
+    await t.db.insert(tutorBids).values({ requestId, tutorId: bidder.user.id, amount: 10 });
+    await t.db.update(tutoringRequests).set({ status: 'closed' }).where(and(eq(tutoringRequests.id, requestId)));
+    expect((await download(bidder)).statusCode).toBe(200);
+    expect((await download(onlooker)).statusCode).toBe(404);
+    expect((await download(owner)).statusCode).toBe(200);
+  });
+
+  it('is documented in the OpenAPI document with every marketplace route', async () => {
+    const { paths } = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    for (const route of ['/api/requests', '/api/requests/mine', '/api/requests/{id}', '/api/requests/{id}/bids', '/api/requests/{id}/bids/{bidId}/accept', '/api/requests/{id}/attachments/{index}', '/api/jobs', '/api/jobs/{requestId}/bids', '/api/notifications', '/api/notifications/{id}/read', '/api/notifications/read-all']) {
+      expect(paths[route], route).toBeDefined();
+    }
+    expect(paths['/api/requests'].post.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['type', 'subjectId', 'description', 'budgetMin']));
+  });
+});

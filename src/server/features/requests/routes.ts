@@ -1,0 +1,240 @@
+import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { REQUEST_FILE, type Role } from '#shared/constants.ts';
+import {
+  acceptBidResponseSchema,
+  attachmentListSchema,
+  attachmentMessages,
+  bidSchema,
+  createRequestFieldsSchema,
+  createRequestResponseSchema,
+  jobsPageSchema,
+  jobsQuerySchema,
+  myRequestsPageSchema,
+  myRequestsQuerySchema,
+  offerSchema,
+  placeBidSchema,
+  requestDetailSchema,
+  withBudgetRules,
+} from '#shared/schemas/requests.ts';
+import type { Database } from '../../db/client.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
+import { requireUser } from '../../http/session.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import { uploadLimits } from '../../platform/storage/upload.ts';
+import { attachmentUploadSchema } from './attachments.ts';
+import {
+  acceptBid,
+  createRequest,
+  getRequestAttachment,
+  getRequestDetail,
+  listJobs,
+  listMyRequests,
+  listOffers,
+  placeBid,
+} from './service.ts';
+
+const roleMessages: Record<Role, string> = {
+  student: 'Only students can do this.',
+  teacher: 'Only teachers can do this.',
+};
+
+/** The signed-in user in this role: signed out 401, the other role 403. */
+async function requireRole(request: FastifyRequest, role: Role) {
+  const user = await requireUser(request);
+  if (user.role !== role) throw new AppError('FORBIDDEN', { message: roleMessages[role] });
+  return user;
+}
+
+// Multipart sends every field as text: an empty field is no answer, numbers arrive as digits, one file alone.
+const fromText = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const fromNumberText = (value: unknown) => {
+  const present = fromText(value);
+  return typeof present === 'string' ? Number(present) : present;
+};
+const asList = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+const fields = createRequestFieldsSchema.shape;
+/** The request form as JSON, or as multipart/form-data with up to 10 files in the field "attachments". */
+const createRequestBodySchema = withBudgetRules(
+  createRequestFieldsSchema.extend({
+    budgetMin: z.preprocess(fromNumberText, fields.budgetMin),
+    budgetMax: z.preprocess(fromNumberText, fields.budgetMax),
+    deadline: z.preprocess(fromText, fields.deadline),
+    level: z.preprocess(fromText, fields.level),
+    supportType: z.preprocess(fromText, fields.supportType),
+    attachments: z
+      .preprocess(asList, attachmentListSchema(attachmentUploadSchema).meta({ description: 'Files (multipart only)', items: { type: 'string', format: 'binary' } }))
+      .default([]),
+  }),
+);
+
+const requestParams = z.object({ id: z.uuid() });
+
+export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage; realtime: Realtime; publicUrl: string }> = async (
+  app,
+  { db, storage, realtime, publicUrl },
+) => {
+  app.post(
+    '/api/requests',
+    {
+      config: {
+        // Each request can mail every teacher of a subject: a per-address ceiling keeps that from becoming spam.
+        rateLimit: { max: 20, timeWindow: '10 minutes' },
+        multipartOptions: uploadLimits({ maxBytes: REQUEST_FILE.maxBytes, files: REQUEST_FILE.maxFiles }),
+      },
+      schema: {
+        summary: 'Post a tutoring or assignment request (students); the teachers of its subject are notified',
+        description:
+          'JSON, or multipart/form-data with the same fields plus up to 10 files in "attachments" (10 MB each; images, PDF, Word, Excel, plain text, typed from their bytes). ' +
+          'budgetMax left out stores 15 for tutoring and 9999 ("no maximum") for assignments. The wizard posts the same body (see wizardRequestToInput).',
+        tags: ['requests'],
+        consumes: ['application/json', 'multipart/form-data'],
+        body: createRequestBodySchema,
+        response: { 201: createRequestResponseSchema },
+      },
+      // Refused before any file is read: signed out, or not a student.
+      onRequest: async (request) => {
+        await requireRole(request, 'student');
+      },
+      // More files than allowed stop the upload itself; say so with the form's message.
+      errorHandler: (error: FastifyError) => {
+        if (error.code === 'FST_FILES_LIMIT') throw fieldError('attachments', attachmentMessages.tooMany);
+        throw error;
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      const { attachments, ...input } = request.body;
+      return reply.status(201).send(await createRequest({ db, storage, realtime, publicUrl, student, input, uploads: attachments }));
+    },
+  );
+
+  app.get(
+    '/api/requests/mine',
+    {
+      schema: {
+        summary: 'The signed-in student’s requests, newest first: the Live or the Expired tab, a page at a time',
+        tags: ['requests'],
+        querystring: myRequestsQuerySchema,
+        response: { 200: myRequestsPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      reply.header('cache-control', 'no-store');
+      return listMyRequests({ db, studentId: student.id, ...request.query });
+    },
+  );
+
+  app.get(
+    '/api/requests/:id',
+    {
+      schema: {
+        summary: 'One of the signed-in student’s requests with its offers summary and how many tutors were notified',
+        tags: ['requests'],
+        params: requestParams,
+        response: { 200: requestDetailSchema },
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      reply.header('cache-control', 'no-store');
+      return getRequestDetail({ db, studentId: student.id, requestId: request.params.id });
+    },
+  );
+
+  app.get(
+    '/api/requests/:id/bids',
+    {
+      schema: {
+        summary: 'The offers on one of the signed-in student’s requests, newest first, with each tutor’s public profile',
+        tags: ['requests'],
+        params: requestParams,
+        response: { 200: z.object({ offers: z.array(offerSchema) }) },
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      reply.header('cache-control', 'no-store');
+      return { offers: await listOffers({ db, studentId: student.id, requestId: request.params.id }) };
+    },
+  );
+
+  app.post(
+    '/api/requests/:id/bids/:bidId/accept',
+    {
+      schema: {
+        summary: 'Accept an offer while the request is open or pending and not expired; opens the chat with the tutor',
+        description: 'A second acceptance of another offer answers 409 OFFER_ALREADY_ACCEPTED; an expired or closed request 409 REQUEST_CLOSED.',
+        tags: ['requests'],
+        params: z.object({ id: z.uuid(), bidId: z.uuid() }),
+        response: { 200: acceptBidResponseSchema },
+      },
+    },
+    async (request) => {
+      const student = await requireRole(request, 'student');
+      return acceptBid({ db, realtime, publicUrl, student, requestId: request.params.id, bidId: request.params.bidId });
+    },
+  );
+
+  app.get(
+    '/api/requests/:id/attachments/:index',
+    {
+      schema: {
+        summary: 'Download a request’s file (its student, teachers who can see the job, teachers who bid on it)',
+        tags: ['requests'],
+        params: z.object({ id: z.uuid(), index: z.coerce.number().int().min(0).max(REQUEST_FILE.maxFiles - 1) }),
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { file, filename } = await getRequestAttachment({ db, storage, user, requestId: request.params.id, index: request.params.index });
+      // Always a download with the detected type, never rendered from our origin.
+      return reply
+        .type(file.contentType)
+        .header('content-length', file.size)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`)
+        .send(file.stream);
+    },
+  );
+
+  app.get(
+    '/api/jobs',
+    {
+      schema: {
+        summary: 'Open requests in the signed-in teacher’s subjects, newest first, a page at a time, with the tab counts',
+        tags: ['requests'],
+        querystring: jobsQuerySchema,
+        response: { 200: jobsPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const teacher = await requireRole(request, 'teacher');
+      reply.header('cache-control', 'no-store');
+      return listJobs({ db, teacherId: teacher.id, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/jobs/:requestId/bids',
+    {
+      schema: {
+        summary: 'Bid on a job in one of the signed-in teacher’s subjects (one bid per request)',
+        description: 'An amount outside the budget answers 400 with fields.amount "Your bid must be between {min} and {max}."; a second bid 409 ALREADY_BID.',
+        tags: ['requests'],
+        params: z.object({ requestId: z.uuid() }),
+        body: placeBidSchema,
+        response: { 201: bidSchema },
+      },
+    },
+    async (request, reply) => {
+      const teacher = await requireRole(request, 'teacher');
+      return reply.status(201).send(await placeBid({ db, realtime, publicUrl, teacher, requestId: request.params.requestId, input: request.body }));
+    },
+  );
+};

@@ -1,0 +1,31 @@
+import { REQUEST_EXPIRY_MS, type RequestStatus } from '#shared/constants.ts';
+
+// Request expiry (SPEC.md §4, ARCHITECTURE.md rule 6): one rule, used by the server's bid and accept paths,
+// its periodic expiry job (through the same constant) and the web's countdowns and tabs.
+
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+const timeOf = (value: Date | string | number) => new Date(value).getTime();
+
+/** An open request expires 48 hours after it was created. */
+export function isRequestExpired(createdAt: Date | string | number, now: Date | number = Date.now()) {
+  return timeOf(now) - timeOf(createdAt) >= REQUEST_EXPIRY_MS;
+}
+
+/** The countdown of an open request: "Closes in N hours", "Closes in N minutes" (a started minute counts), "Closed". */
+export function closesIn(createdAt: Date | string | number, now: Date | number = Date.now()) {
+  const left = timeOf(createdAt) + REQUEST_EXPIRY_MS - timeOf(now);
+  if (left <= 0) return 'Closed';
+  if (left >= HOUR_MS) {
+    const hours = Math.floor(left / HOUR_MS);
+    return `Closes in ${hours} ${hours === 1 ? 'hour' : 'hours'}`;
+  }
+  const minutes = Math.ceil(left / MINUTE_MS);
+  return `Closes in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
+/** Shown as closed (Expired tab, no countdown) when older than 48 hours or completed or closed. */
+export function isClosedForDisplay(request: { createdAt: Date | string | number; status: RequestStatus }, now: Date | number = Date.now()) {
+  return request.status === 'completed' || request.status === 'closed' || isRequestExpired(request.createdAt, now);
+}

@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import {
+  BID_STATUSES,
+  DESCRIPTION_MIN_LENGTH,
+  EDUCATION_LEVELS,
+  MIB,
+  REQUEST_ATTACHMENT_TYPES,
+  REQUEST_FILE,
+  REQUEST_STATUSES,
+  REQUEST_TYPES,
+  SUPPORT_TYPES,
+  type EducationLevel,
+  type RequestType,
+  type SupportType,
+} from '#shared/constants.ts';
+import { budgetMessages, budgetProblem, fallbackMaxBudget, wizardBudget } from '#shared/rules/budget.ts';
+import type { FileLike } from '#shared/schemas/profiles.ts';
+
+// Requests, bids, offers and jobs (SPEC.md §5 "Standard request form", "Wizard budgets", "Bid",
+// "Request attachments"), shared by the API and the web forms.
+
+export const requestMessages = {
+  type: 'Please choose a request type',
+  subject: 'Please choose a subject',
+  description: `Description must be at least ${DESCRIPTION_MIN_LENGTH} characters`,
+  descriptionMax: 'Description must be at most 5000 characters',
+  budget: 'Please enter a budget',
+  deadline: 'Please enter a valid deadline',
+  deadlinePast: 'Deadline must be in the future',
+  level: 'Please choose an education level',
+  supportType: 'Please choose exam preparation or general support',
+  bidAmount: 'Please enter a valid bid amount.',
+  cursor: 'Invalid page cursor',
+  ...budgetMessages,
+} as const;
+
+export const attachmentMessages = {
+  /** The server receives a large file cut just past the limit: a size that rounds to the limit reads "over 10". */
+  tooLarge: (sizeBytes: number) => {
+    const limit = REQUEST_FILE.maxBytes / MIB;
+    const size = (sizeBytes / MIB).toFixed(1);
+    return `File too large - Maximum file size is ${limit}MB. Your file is ${Number(size) <= limit ? `over ${limit}` : size} MB.`;
+  },
+  tooMany: `Maximum files reached - You can only upload up to ${REQUEST_FILE.maxFiles} files.`,
+  badType: 'Invalid file type - Only images and documents are allowed.',
+} as const;
+
+/** Adds the per-file rules to a file schema: `z.instanceof(File)` in the browser (the browser's type), the upload on the server (the detected type). */
+export const withAttachmentRules = <T extends FileLike>(file: z.ZodType<T>) =>
+  file
+    .refine((value) => value.size <= REQUEST_FILE.maxBytes, { error: (issue) => attachmentMessages.tooLarge((issue.input as T).size) })
+    .refine((value) => (REQUEST_ATTACHMENT_TYPES as readonly string[]).includes(value.type), attachmentMessages.badType);
+
+/** At most 10 files, each checked by `file`. */
+export const attachmentListSchema = <T extends FileLike>(file: z.ZodType<T>) =>
+  z.array(withAttachmentRules(file)).max(REQUEST_FILE.maxFiles, attachmentMessages.tooMany);
+
+// Optional free text: trimmed, and an empty answer is no answer.
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .optional()
+    .transform((value) => value || undefined);
+
+const budgetAmount = z.number({ error: requestMessages.budget }).min(0, budgetMessages.negative).max(99_999, budgetMessages.range);
+
+/**
+ * The fields of a new request, without the cross-field budget rules (forms `.pick()` from here).
+ * The assistant wizard's answers map onto the same fields (see `wizardRequestToInput`).
+ */
+export const createRequestFieldsSchema = z.object({
+  type: z.enum(REQUEST_TYPES, { error: requestMessages.type }),
+  subjectId: z.uuid({ error: requestMessages.subject }),
+  description: z
+    .string({ error: requestMessages.description })
+    .trim()
+    .min(DESCRIPTION_MIN_LENGTH, requestMessages.description)
+    .max(5000, requestMessages.descriptionMax),
+  budgetMin: budgetAmount,
+  /** Left out: 15 for tutoring, 9999 ("no maximum", shown as "$5+") for assignments. */
+  budgetMax: budgetAmount.optional(),
+  /** ISO 8601 with an offset or Z, in the future. */
+  deadline: z
+    .iso.datetime({ offset: true, error: requestMessages.deadline })
+    .refine((value) => new Date(value).getTime() > Date.now(), requestMessages.deadlinePast)
+    .optional(),
+  level: z.enum(EDUCATION_LEVELS, { error: requestMessages.level }).optional(),
+  topic: optionalText(200, 'Topic'),
+  requirements: optionalText(2000, 'Requirements'),
+  schedule: optionalText(500, 'Schedule'),
+  supportType: z.enum(SUPPORT_TYPES, { error: requestMessages.supportType }).optional(),
+});
+
+/**
+ * Adds the budget rules (max >= min, the type's range) and fills a missing maximum. The issue goes on the
+ * field at fault: the order rule and a too-high maximum on budgetMax, a too-low minimum on budgetMin.
+ */
+export const withBudgetRules = <T extends { type: RequestType; budgetMin: number; budgetMax?: number | undefined }>(schema: z.ZodType<T>) =>
+  schema
+    .superRefine((value, ctx) => {
+      const max = value.budgetMax ?? fallbackMaxBudget(value.type);
+      const problem = budgetProblem({ type: value.type, min: value.budgetMin, max });
+      // A negative amount is already reported on its own field.
+      if (!problem || problem === budgetMessages.negative) return;
+      const onMin = problem === budgetMessages.range && budgetProblem({ type: value.type, min: value.budgetMin, max: value.budgetMin }) !== null;
+      ctx.addIssue({ code: 'custom', message: problem, path: [onMin ? 'budgetMin' : 'budgetMax'] });
+    })
+    .transform((value) => ({ ...value, budgetMax: value.budgetMax ?? fallbackMaxBudget(value.type) }));
+
+export const createRequestSchema = withBudgetRules(createRequestFieldsSchema);
+
+export type CreateRequestFields = z.input<typeof createRequestFieldsSchema>;
+export type CreateRequestInput = z.output<typeof createRequestSchema>;
+
+/** The assistant wizard's answers, per first-step choice (SPEC.md §2 "Assistant wizard"). */
+export type WizardAnswers =
+  | { type: 'tutoring'; level: EducationLevel; subjectId: string; topic: string; supportType: SupportType; schedule: string }
+  | {
+      type: 'assignment';
+      topic: string;
+      subjectId: string;
+      level: EducationLevel;
+      /** ISO 8601 with offset. */
+      deadline: string;
+      /** The maximum entered on the budget step; null when left empty. */
+      budgetMax: number | null;
+      budgetSkipped: boolean;
+    };
+
+const supportLabels: Record<SupportType, string> = { exam_prep: 'exam preparation', general_support: 'general support' };
+
+/**
+ * Maps the wizard's answers onto the create-request fields, so both forms post the same body:
+ * level, subject, topic, schedule, deadline map to their fields; "exam prep or general support" to supportType;
+ * the budget follows the wizard rules (`wizardBudget`); the description, which the wizard does not ask for, is
+ * written from the answers ("Tutoring in Algebra (exam preparation). Preferred schedule: …").
+ */
+export function wizardRequestToInput(answers: WizardAnswers): CreateRequestFields {
+  if (answers.type === 'tutoring') {
+    const budget = wizardBudget({ type: 'tutoring' });
+    return {
+      type: 'tutoring',
+      subjectId: answers.subjectId,
+      level: answers.level,
+      topic: answers.topic,
+      supportType: answers.supportType,
+      schedule: answers.schedule,
+      description: `Tutoring in ${answers.topic.trim()} (${supportLabels[answers.supportType]}). Preferred schedule: ${answers.schedule.trim()}.`,
+      budgetMin: budget.min,
+      budgetMax: budget.max,
+    };
+  }
+  const budget = wizardBudget({ type: 'assignment', enteredMax: answers.budgetMax, skipped: answers.budgetSkipped });
+  return {
+    type: 'assignment',
+    subjectId: answers.subjectId,
+    level: answers.level,
+    topic: answers.topic,
+    deadline: answers.deadline,
+    description: `Assignment help: ${answers.topic.trim()}.`,
+    budgetMin: budget.min,
+    budgetMax: budget.max,
+  };
+}
+
+export const placeBidSchema = z.object({
+  amount: z.number({ error: requestMessages.bidAmount }).positive(requestMessages.bidAmount).max(1_000_000, requestMessages.bidAmount),
+  message: z
+    .string()
+    .trim()
+    .max(2000, 'Message must be at most 2000 characters')
+    .nullish()
+    .transform((value) => value || null),
+});
+export type PlaceBidInput = z.output<typeof placeBidSchema>;
+
+// Answers.
+
+const isoDate = z.iso.datetime({ offset: true });
+
+/** A request's file: `url` downloads it (owner, teachers who see the job, bidders). */
+export const attachmentSchema = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  type: z.string(),
+  size: z.number().int(),
+  url: z.string(),
+});
+
+/** What a request card shows (My Requests, the offers page, job cards). */
+export const requestCardSchema = z.object({
+  id: z.uuid(),
+  type: z.enum(REQUEST_TYPES),
+  subjectId: z.uuid(),
+  subjectName: z.string(),
+  description: z.string(),
+  budgetMin: z.number(),
+  /** 999 or 9999 mean "no maximum": display with `formatBudget`. */
+  budgetMax: z.number(),
+  status: z.enum(REQUEST_STATUSES),
+  deadline: isoDate.nullable(),
+  level: z.enum(EDUCATION_LEVELS).nullable(),
+  topic: z.string().nullable(),
+  requirements: z.string().nullable(),
+  schedule: z.string().nullable(),
+  supportType: z.enum(SUPPORT_TYPES).nullable(),
+  attachments: z.array(attachmentSchema),
+  acceptedBidId: z.uuid().nullable(),
+  createdAt: isoDate,
+});
+
+export const myRequestSchema = requestCardSchema.extend({ bidCount: z.number().int() });
+
+export const createRequestResponseSchema = z.object({
+  request: requestCardSchema,
+  /** Teachers of the subject who were told about it. */
+  notifiedCount: z.number().int(),
+});
+
+export const myRequestsQuerySchema = z.object({
+  /** live: not closed for display (see isClosedForDisplay); expired: the rest. */
+  status: z.enum(['live', 'expired']).default('live'),
+  cursor: z.string().max(200).optional(),
+});
+
+export const myRequestsPageSchema = z.object({ requests: z.array(myRequestSchema), nextCursor: z.string().nullable() });
+
+export const requestDetailSchema = z.object({
+  request: requestCardSchema,
+  offers: z.object({ count: z.number().int(), lowest: z.number().nullable(), highest: z.number().nullable() }),
+  notifiedCount: z.number().int(),
+});
+
+export const offerSchema = z.object({
+  id: z.uuid(),
+  tutorId: z.uuid(),
+  username: z.string(),
+  image: z.string().nullable(),
+  vhNumber: z.number().int(),
+  amount: z.number(),
+  message: z.string().nullable(),
+  status: z.enum(BID_STATUSES),
+  createdAt: isoDate,
+});
+
+export const acceptBidResponseSchema = z.object({
+  requestId: z.uuid(),
+  bidId: z.uuid(),
+  /** Open the chat with `/chat?tutorId={tutorId}`. */
+  tutorId: z.uuid(),
+  roomId: z.uuid(),
+});
+
+export const jobsQuerySchema = z.object({
+  subjectId: z.uuid({ error: requestMessages.subject }).optional(),
+  type: z.enum(REQUEST_TYPES, { error: requestMessages.type }).optional(),
+  cursor: z.string().max(200).optional(),
+});
+
+export const jobSchema = requestCardSchema.omit({ acceptedBidId: true }).extend({
+  attachmentCount: z.number().int(),
+  /** This teacher has bid already (button "Already Bid"). */
+  alreadyBid: z.boolean(),
+});
+
+export const jobsPageSchema = z.object({
+  jobs: z.array(jobSchema),
+  nextCursor: z.string().nullable(),
+  /** Tab counts for the current subject filter, whatever the type filter and page. */
+  counts: z.object({ all: z.number().int(), tutoring: z.number().int(), assignment: z.number().int() }),
+});
+
+export const bidSchema = z.object({
+  id: z.uuid(),
+  requestId: z.uuid(),
+  amount: z.number(),
+  message: z.string().nullable(),
+  status: z.enum(BID_STATUSES),
+  createdAt: isoDate,
+});
+
+export type Attachment = z.infer<typeof attachmentSchema>;
+export type RequestCard = z.infer<typeof requestCardSchema>;
+export type MyRequest = z.infer<typeof myRequestSchema>;
+export type MyRequestsPage = z.infer<typeof myRequestsPageSchema>;
+export type RequestDetail = z.infer<typeof requestDetailSchema>;
+export type Offer = z.infer<typeof offerSchema>;
+export type AcceptBidResponse = z.infer<typeof acceptBidResponseSchema>;
+export type Job = z.infer<typeof jobSchema>;
+export type JobsPage = z.infer<typeof jobsPageSchema>;
+export type Bid = z.infer<typeof bidSchema>;
