@@ -1,5 +1,7 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each.
 import { existsSync } from 'node:fs';
+import { benchChat } from './chat.ts';
+import { benchMarketplace } from './marketplace.ts';
 import { benchStartup } from './startup.ts';
 
 if (!existsSync('dist/server/main.js')) {
@@ -9,3 +11,12 @@ if (!existsSync('dist/server/main.js')) {
 
 console.log('\nStartup (time to the first answered /api/health)');
 console.table(await benchStartup());
+
+console.log('\nMarketplace (embedded database: jobs page among 100,000 requests, one request notifying 1,000 teachers)');
+console.table(await benchMarketplace());
+
+const chat = await benchChat();
+console.log(`\nChat over sockets (${chat.database}): pairs of users sending messages, send to the partner's message:new`);
+console.table(chat.load);
+console.log(`\nChat history (${chat.database}): the first page of a conversation`);
+console.table(chat.open);

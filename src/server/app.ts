@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
@@ -10,18 +11,32 @@ import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTyp
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
-import { authRoutes } from './features/auth/routes.ts';
+import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
+import { chatRoutes } from './features/chat/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
+import { profilesRoutes } from './features/profiles/routes.ts';
+import { notificationsRoutes } from './features/notifications/routes.ts';
+import { requestsRoutes } from './features/requests/routes.ts';
+import { requestExpiryJob } from './features/requests/service.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerSession } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
+import { devMailboxRoutes } from './platform/mail/dev-mailbox.ts';
+import { createMailer } from './platform/mail/mailer.ts';
+import { DEFAULT_MAIL_OUTBOX_TIMING, startMailOutbox, type MailOutboxTiming } from './platform/mail/outbox.ts';
+import { startIntervalJobs } from './platform/jobs/interval-jobs.ts';
+import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
+import { createStorage } from './platform/storage/storage.ts';
+import { readUpload } from './platform/storage/upload.ts';
 
 export type AppDependencies = {
   /** An open database; when omitted the app opens one from the config and closes it on shutdown. */
   database?: DatabaseHandle;
   /** Where the built web app lives; defaults to dist/web. */
   webDir?: string;
+  /** How often the mail outbox polls and how long its first retry waits; tests shorten both. */
+  mailOutbox?: Partial<MailOutboxTiming>;
 };
 
 const isSource = import.meta.url.endsWith('.ts');
@@ -36,6 +51,13 @@ function resolveAuthSecret(config: Config) {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Pushes events to signed-in users' sockets; features receive it as a plugin option. */
+    realtime: Realtime;
+  }
 }
 
 export async function buildApp(config: Config, dependencies: AppDependencies = {}) {
@@ -55,14 +77,32 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   if (!dependencies.database) app.addHook('onClose', () => database.close());
   const { db } = database;
   const auth = createAuth({ config, db, secret: resolveAuthSecret(config) });
+  const storage = createStorage(config.storage);
+  const mailer = createMailer(config.mail);
+  let outbox: ReturnType<typeof startMailOutbox> | undefined;
+  app.addHook('onReady', async () => {
+    outbox = startMailOutbox({ db, mailer, log: app.log, ...DEFAULT_MAIL_OUTBOX_TIMING, ...dependencies.mailOutbox });
+  });
+  app.addHook('onClose', async () => {
+    await outbox?.stop();
+    mailer.close();
+  });
+  // Periodic database jobs (one node at a time runs each, see interval-jobs.ts).
+  let intervalJobs: ReturnType<typeof startIntervalJobs> | undefined;
+  app.addHook('onReady', async () => {
+    intervalJobs = startIntervalJobs({ db, log: app.log, jobs: [requestExpiryJob] });
+  });
+  app.addHook('onClose', async () => {
+    await intervalJobs?.stop();
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        // Radix positions popovers and sonner adds its stylesheet at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        // No <style> element is added at run time (see vite.config.ts); style attributes set through the CSSOM are allowed.
+        styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],
@@ -76,6 +116,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, { global: false });
+  // Files arrive in memory as Uploads with their detected type; upload routes raise the size limit (uploadLimits).
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', onFile: readUpload });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -85,11 +127,22 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     transform: jsonSchemaTransform,
   });
   registerSession(app, auth);
+  const realtime = await createRealtime({ server: app.server, auth, config, database, log: app.log });
+  app.decorate('realtime', realtime);
+  app.addHook('onClose', () => realtime.close());
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(healthRoutes, { db });
   await app.register(authRoutes, { auth });
   await app.register(pagesRoutes, { db, config });
+  await app.register(accountsRoutes, { db, auth, config, storage });
+  await app.register(profilesRoutes, { db, storage });
+  await app.register(requestsRoutes, { db, storage, realtime, publicUrl: config.publicUrl });
+  await app.register(notificationsRoutes, { db });
+  await app.register(chatRoutes, { db, storage, realtime, config });
+  if (!config.isProduction) {
+    await app.register(devMailboxRoutes, { dir: config.mail.outboxDir, smtpConfigured: Boolean(config.mail.smtpUrl) });
+  }
 
   await registerSpa(app, dependencies.webDir ?? defaultWebDir);
   return app;

@@ -14,6 +14,19 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const EDUCATION_LEVELS = ['high_school', 'undergraduate', 'graduate', 'phd'] as const;
 export type EducationLevel = (typeof EDUCATION_LEVELS)[number];
 
+/** Requests a teacher may still bid on and a student may still accept an offer on (while not expired). */
+export const OPEN_REQUEST_STATUSES = ['open', 'pending'] as const satisfies readonly RequestStatus[];
+
+/** The wizard's "exam preparation or general support" answer for tutoring. */
+export const SUPPORT_TYPES = ['exam_prep', 'general_support'] as const;
+export type SupportType = (typeof SUPPORT_TYPES)[number];
+
+/** The periodic job that closes expired requests runs this often (and once at start). */
+export const REQUEST_EXPIRY_JOB_INTERVAL_MS = 60_000;
+/** Page sizes of the student's request list and the teacher's job list. */
+export const REQUESTS_PAGE_SIZE = 20;
+export const JOBS_PAGE_SIZE = 20;
+
 // Budgets in USD (SPEC §5 "Standard request form" and "Wizard budgets").
 export const TUTORING_BUDGET = { min: 8, max: 15 } as const;
 export const ASSIGNMENT_BUDGET = { min: 5, max: 5000, defaultMax: 100 } as const;
@@ -39,12 +52,60 @@ export type BidStatus = (typeof BID_STATUSES)[number];
 // Uploads (SPEC §5 "Request attachments", "Uploads in chat", §9 avatar limit).
 export const MIB = 1024 * 1024;
 export const REQUEST_FILE = { maxBytes: 10 * MIB, maxFiles: 10 } as const;
+/** Request attachments: images, PDF, Word, Excel and plain text (SPEC §5), as the browser names them. */
+export const REQUEST_ATTACHMENT_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'image/heic',
+  'image/avif',
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'text/plain',
+] as const;
 export const AVATAR = {
   maxBytes: 5 * MIB,
   types: ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'],
 } as const;
 export type AvatarType = (typeof AVATAR.types)[number];
 export const ATTACHMENT_NAME_SHORTEN_AT = 20;
+
+// Chat (SPEC §2 "Chat", §5 "Uploads in chat"). SPEC gives no size limit for chat files: 25 MB holds a phone
+// photo or a scanned document comfortably while keeping one upload in memory cheap.
+export const CHAT_ATTACHMENT = {
+  maxBytes: 25 * MIB,
+  types: [
+    'image/jpeg',
+    'image/png',
+    'image/gif',
+    'image/webp',
+    'image/svg+xml',
+    'application/pdf',
+    'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'application/vnd.ms-excel',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    'application/vnd.ms-powerpoint',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    'text/plain',
+  ],
+  /** Raster images are shown inline; everything else (SVG included) is only ever downloaded. */
+  inlineTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+  /** The composer's document picker (SPEC §2). */
+  documentExtensions: ['.pdf', '.doc', '.docx', '.xls', '.xlsx', '.ppt', '.pptx', '.txt'],
+} as const;
+export type ChatAttachmentType = (typeof CHAT_ATTACHMENT.types)[number];
+export const CHAT_MESSAGE_MAX_LENGTH = 10_000;
+/** Room list and message history pages: default and largest page size. */
+export const CHAT_ROOMS_PAGE = { defaultLimit: 30, maxLimit: 100 } as const;
+export const CHAT_MESSAGES_PAGE = { defaultLimit: 50, maxLimit: 100 } as const;
+/** The room list shows this much of the last message. */
+export const CHAT_PREVIEW_LENGTH = 100;
 
 // Accounts (SPEC §5 Login / Register / New password).
 export const PASSWORD_MIN = 6;
@@ -72,10 +133,17 @@ export const MEETING_JOIN_WINDOW = {
 } as const;
 export const MEETING_STATUS_REFRESH_MS = 30_000;
 export const RECENT_MEETINGS_LIMIT = 5;
+/** A start time this little in the past still counts as "now" (the picker's minimum, late by the request's trip). */
+export const MEETING_START_GRACE_MS = 60_000;
+export const MEETING_TITLE_MAX_LENGTH = 200;
+export const MEETING_DESCRIPTION_MAX_LENGTH = 2_000;
 
 // Notifications (SPEC §9).
 export const NOTIFICATION_LIST_LIMIT = 20;
 export const NOTIFICATION_BADGE_MAX = 99;
+/** job: a new request for a teacher; offer: a bid for a student; general: anything else (e.g. an accepted offer). */
+export const NOTIFICATION_KINDS = ['job', 'offer', 'general'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const BACKGROUND_MESSAGE_TEXT_LENGTH = 50;
 export const MAIL_OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
 export type MailOutboxStatus = (typeof MAIL_OUTBOX_STATUSES)[number];

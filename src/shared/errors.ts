@@ -5,6 +5,14 @@ export const errorMessages = {
   FORBIDDEN: 'You are not allowed to do this.',
   NOT_FOUND: 'Not found',
   CONFLICT: 'This conflicts with something that already exists.',
+  USERNAME_TAKEN: 'This username is already taken',
+  EMAIL_TAKEN: 'An account with this email already exists',
+  EMAIL_NOT_VERIFIED: 'Please confirm your e-mail address first. We have sent you a new confirmation link.',
+  INVALID_TOKEN: 'The password reset link is invalid or has expired.',
+  ALREADY_BID: 'You have already placed a bid on this request.',
+  OFFER_ALREADY_ACCEPTED: 'An offer on this request has already been accepted.',
+  REQUEST_CLOSED: 'This request is closed: it has expired or is no longer open.',
+  MESSAGE_BLOCKED: 'This message contains inappropriate content.',
   PAYLOAD_TOO_LARGE: 'The upload is too large.',
   RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
@@ -18,4 +26,6 @@ export type ApiErrorBody = {
   message: string;
   /** Field name (dot path) to the message for that field. */
   fields?: Record<string, string>;
+  /** Extra facts some codes carry for the client, e.g. MESSAGE_BLOCKED's category and the offending spans. */
+  details?: Record<string, unknown>;
 };

@@ -3,6 +3,8 @@ import { hashPassword } from 'better-auth/crypto';
 import type { Role } from '#shared/constants.ts';
 import type { Executor } from '../../src/server/db/client.ts';
 import { accounts, sessions, users, type NewUser } from '../../src/server/db/schema/auth.ts';
+import { tutoringRequests, type NewTutoringRequest } from '../../src/server/db/schema/requests.ts';
+import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
 import { TEST_AUTH_SECRET } from './test-config.ts';
 
 export const DEFAULT_TEST_PASSWORD = 'Password1';
@@ -43,3 +45,32 @@ export async function createSessionCookie(db: Executor, userId: string, secret =
   const signature = createHmac('sha256', secret).update(token).digest('base64');
   return { name: SESSION_COOKIE, value: encodeURIComponent(`${token}.${signature}`), header: `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${signature}`)}` };
 }
+
+/** A subject of its own (unique name), so a test knows exactly which teachers teach it. */
+export async function createSubject(db: Executor, overrides: Partial<typeof subjects.$inferInsert> = {}) {
+  const [subject] = await db
+    .insert(subjects)
+    .values({ name: `Subject ${unique()}`, category: 'Test subjects', ...overrides })
+    .returning();
+  return subject!;
+}
+
+/** A confirmed teacher who teaches these subjects (teacher_specializations rows). */
+export async function createTeacher(db: Executor, { subjectIds, ...overrides }: Partial<NewUser> & { subjectIds: string[] }) {
+  const teacher = await createUser(db, { ...overrides, role: 'teacher' });
+  if (subjectIds.length > 0) await db.insert(teacherSpecializations).values(subjectIds.map((subjectId) => ({ teacherId: teacher.id, subjectId })));
+  return teacher;
+}
+
+/** A request written straight to the database (no notifications): a valid open tutoring request unless overridden. */
+export async function createRequest(db: Executor, overrides: Partial<NewTutoringRequest> & { studentId: string; subjectId: string }) {
+  const [request] = await db
+    .insert(tutoringRequests)
+    .values({ type: 'tutoring', description: `Help me understand ${unique()}`, budgetMin: 8, budgetMax: 15, ...overrides })
+    .returning();
+  return request!;
+}
+
+let clientAddresses = 0;
+/** A client address not used before in this test file: rate-limited routes give each address its own budget. */
+export const freshClientAddress = () => `10.${Math.floor(++clientAddresses / 62500) % 250}.${Math.floor(clientAddresses / 250) % 250}.${(clientAddresses % 250) + 1}`;

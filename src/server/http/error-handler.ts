@@ -8,7 +8,9 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      return reply.status(error.statusCode).send({ code: error.code, message: error.message, fields: error.fields } satisfies ApiErrorBody);
+      return reply
+        .status(error.statusCode)
+        .send({ code: error.code, message: error.message, fields: error.fields, details: error.details } satisfies ApiErrorBody);
     }
 
     if (hasZodFastifySchemaValidationErrors(error)) {

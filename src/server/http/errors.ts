@@ -6,24 +6,34 @@ const statusByCode: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  USERNAME_TAKEN: 409,
+  EMAIL_TAKEN: 409,
+  EMAIL_NOT_VERIFIED: 403,
+  INVALID_TOKEN: 400,
+  ALREADY_BID: 409,
+  OFFER_ALREADY_ACCEPTED: 409,
+  REQUEST_CLOSED: 409,
+  MESSAGE_BLOCKED: 400,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
 };
 
-/** Thrown by services; the error handler turns it into `{ code, message, fields? }` with the matching status. */
+/** Thrown by services; the error handler turns it into `{ code, message, fields?, details? }` with the matching status. */
 export class AppError extends Error {
   readonly statusCode: number;
   readonly fields?: Record<string, string>;
+  readonly details?: Record<string, unknown>;
 
   constructor(
     readonly code: ErrorCode,
-    options: { message?: string; fields?: Record<string, string>; status?: number } = {},
+    options: { message?: string; fields?: Record<string, string>; details?: Record<string, unknown>; status?: number } = {},
   ) {
     super(options.message ?? errorMessages[code]);
     this.name = 'AppError';
     this.statusCode = options.status ?? statusByCode[code];
     this.fields = options.fields;
+    this.details = options.details;
   }
 }
 

@@ -48,7 +48,7 @@ export function toHeaders(raw: FastifyRequest['headers']) {
   return headers;
 }
 
-function toSessionUser(user: Record<string, unknown>): SessionUser {
+export function toSessionUser(user: Record<string, unknown>): SessionUser {
   return {
     id: String(user.id),
     email: String(user.email),

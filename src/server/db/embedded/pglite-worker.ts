@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ExclusiveQueryQueue } from './query-queue.ts';
 
 export type EmbeddedWorkerData = {
   /** Directory holding the database files; undefined keeps it in memory. */
@@ -28,6 +29,8 @@ try {
   const loadDataDir = options.templateFile ? new Blob([await readFile(options.templateFile)]) : undefined;
   const db = await PGlite.create(options.dataDir, { loadDataDir });
   const server = new PGLiteSocketServer({ db, path: options.socketPath, maxConnections: options.maxConnections });
+  // The stock queue interleaves concurrent connections' queries (see query-queue.ts); handlers take the server's.
+  Object.assign(server, { queryQueue: new ExclusiveQueryQueue(db) });
   await server.start();
   port.postMessage({ type: 'ready' } satisfies EmbeddedWorkerReply);
 

@@ -9,3 +9,4 @@ export * from './notifications.ts';
 export * from './moderation.ts';
 export * from './admin.ts';
 export * from './pages.ts';
+export * from './realtime.ts';

@@ -121,6 +121,8 @@ export const mailOutbox = pgTable(
     index('mail_outbox_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
+    // The per-recipient abuse limit counts the recent mail to one address.
+    index('mail_outbox_recipient_created_idx').on(t.toAddress, t.createdAt),
   ],
 );
 

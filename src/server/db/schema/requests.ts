@@ -11,7 +11,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { BID_STATUSES, EDUCATION_LEVELS, REQUEST_STATUSES, REQUEST_TYPES } from '#shared/constants.ts';
+import { BID_STATUSES, EDUCATION_LEVELS, REQUEST_STATUSES, REQUEST_TYPES, SUPPORT_TYPES } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { createdAt, id, inList, timestamptz } from './columns.ts';
 import { subjects } from './subjects.ts';
@@ -48,6 +48,8 @@ export const tutoringRequests = pgTable(
     topic: text('topic'),
     requirements: text('requirements'),
     schedule: text('schedule'),
+    // The wizard's "exam preparation or general support" answer (tutoring only).
+    supportType: text('support_type', { enum: SUPPORT_TYPES }),
     attachments: jsonb('attachments')
       .$type<RequestAttachment[]>()
       .notNull()
@@ -62,6 +64,7 @@ export const tutoringRequests = pgTable(
     check('tutoring_requests_type_check', inList(t.type, REQUEST_TYPES)),
     check('tutoring_requests_status_check', inList(t.status, REQUEST_STATUSES)),
     check('tutoring_requests_level_check', sql`${t.level} is null or ${inList(t.level, EDUCATION_LEVELS)}`),
+    check('tutoring_requests_support_type_check', sql`${t.supportType} is null or ${inList(t.supportType, SUPPORT_TYPES)}`),
     check('tutoring_requests_budget_min_check', sql`${t.budgetMin} >= 0`),
     check('tutoring_requests_budget_range_check', sql`${t.budgetMax} >= ${t.budgetMin}`),
     index('tutoring_requests_student_created_idx').on(t.studentId, t.createdAt.desc().nullsFirst()),

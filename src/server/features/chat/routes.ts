@@ -1,0 +1,234 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CHAT_ATTACHMENT } from '#shared/constants.ts';
+import {
+  chatErrorSchema,
+  createMeetingSchema,
+  listMessagesQuerySchema,
+  listRoomsQuerySchema,
+  messagePageSchema,
+  messageParamsSchema,
+  messageSchema,
+  openRoomSchema,
+  receiptSchema,
+  roomPageSchema,
+  roomParamsSchema,
+  roomSchema,
+  sendMessageSchema,
+  uploadedFileSchema,
+  type ReceiptStatus,
+} from '#shared/schemas/chat.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { requireUser } from '../../http/session.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
+import { storeChatUpload } from './attachments.ts';
+import { createModeration } from './moderation.ts';
+import { createMeeting, getMessageFile, getRoomSummary, listMessages, listRooms, markRoom, openRoom, sendMessage } from './service.ts';
+import { registerChatSocketHandlers } from './socket.ts';
+
+const tags = ['chat'];
+
+/** `attachment; filename="ascii fallback"; filename*=UTF-8''…` (RFC 6266), so any file name survives the header. */
+function contentDisposition(type: 'inline' | 'attachment', filename: string) {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+export const chatRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage; realtime: Realtime; config: Config }> = async (
+  app,
+  { db, storage, realtime, config },
+) => {
+  const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
+  registerChatSocketHandlers({ db, storage, realtime, moderation, log: app.log });
+
+  app.get(
+    '/api/chat/rooms',
+    {
+      schema: {
+        summary: 'The signed-in user’s chat rooms, most recent activity first, with partner, last message and unread count',
+        tags,
+        querystring: listRoomsQuerySchema,
+        response: { 200: roomPageSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return listRooms({ db, userId: user.id, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/chat/rooms',
+    {
+      schema: {
+        summary: 'Open the room with a partner, creating it when absent (Connect, chat with a tutor)',
+        description: '201 when the room was created ("Connected!"), 200 when it existed ("Already connected"). Unknown partner: 404.',
+        tags,
+        body: openRoomSchema,
+        response: { 200: z.object({ room: roomSchema, created: z.boolean() }), 201: z.object({ room: roomSchema, created: z.boolean() }) },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const opened = await openRoom({ db, realtime, userId: user.id, partnerId: request.body.partnerId });
+      return reply.status(opened.created ? 201 : 200).send(opened);
+    },
+  );
+
+  app.get(
+    '/api/chat/rooms/:roomId/messages',
+    {
+      schema: {
+        summary: 'One page of a room’s messages: the newest page first, then older pages with ?before=nextCursor',
+        tags,
+        params: roomParamsSchema,
+        querystring: listMessagesQuerySchema,
+        response: { 200: messagePageSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return listMessages({ db, userId: user.id, roomId: request.params.roomId, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/chat/messages',
+    {
+      schema: {
+        summary: 'Send a message (the same as the socket event message:send)',
+        description:
+          'The answer is the acknowledgement: the message is committed. Retry with the same clientId until answered; a retry returns the stored message with 200 instead of 201. ' +
+          'The room is created on the first message (not for Guru AI, receiverId all zeros, whose messages have roomId null and skip moderation). ' +
+          'Blocked by moderation: 400 MESSAGE_BLOCKED with the category text as message and details { category, matches: [{ start, end }] } (offsets into content); nothing is stored. ' +
+          'An attachment is a fileKey from POST /api/chat/uploads by the same user.',
+        tags,
+        body: sendMessageSchema,
+        response: { 200: messageSchema, 201: messageSchema, 400: chatErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { message, created } = await sendMessage({ db, storage, realtime, moderation, sender: user, input: request.body });
+      return reply.status(created ? 201 : 200).send(message);
+    },
+  );
+
+  for (const status of ['delivered', 'read'] as const satisfies ReceiptStatus[]) {
+    app.post(
+      `/api/chat/rooms/:roomId/${status}`,
+      {
+        schema: {
+          summary: `Mark every message the partner sent in this room as ${status}`,
+          description: `The partner's sockets get message:status { roomId, status: '${status}', upTo }.`,
+          tags,
+          params: roomParamsSchema,
+          response: { 200: receiptSchema },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(request);
+        return markRoom({ db, realtime, userId: user.id, roomId: request.params.roomId, status });
+      },
+    );
+  }
+
+  app.post(
+    '/api/chat/uploads',
+    {
+      config: { multipartOptions: uploadLimits({ maxBytes: CHAT_ATTACHMENT.maxBytes }) },
+      schema: {
+        summary: 'Upload a chat attachment (multipart field "file"); send it with POST /api/chat/messages',
+        description: `Types are detected from the bytes: ${CHAT_ATTACHMENT.types.join(', ')}; at most ${CHAT_ATTACHMENT.maxBytes / 1024 / 1024} MB.`,
+        tags,
+        consumes: ['multipart/form-data'],
+        body: z.object({ file: uploadSchema }),
+        response: { 201: uploadedFileSchema },
+      },
+      // Signed-out uploads are refused before their bytes are read.
+      onRequest: async (request) => {
+        await requireUser(request);
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      return reply.status(201).send(await storeChatUpload({ storage, uploaderId: user.id, upload: request.body.file }));
+    },
+  );
+
+  app.get(
+    '/api/chat/files/:messageId',
+    {
+      schema: {
+        summary: 'Download a message’s attachment (sender and receiver only)',
+        description: 'Served with its detected type; raster images inline, everything else (SVG included) as a download, sandboxed.',
+        tags,
+        params: messageParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const file = await getMessageFile({ db, storage, userId: user.id, messageId: request.params.messageId });
+      const inline = (CHAT_ATTACHMENT.inlineTypes as readonly string[]).includes(file.contentType);
+      return (
+        reply
+          .type(file.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : file.contentType)
+          .header('content-length', file.size)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.originalFilename))
+          // Even if a browser rendered it, it would run nothing and reach nothing of ours.
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          // A message's file never changes, but it is private.
+          .header('cache-control', 'private, max-age=86400')
+          .send(file.stream)
+      );
+    },
+  );
+
+  app.post(
+    '/api/chat/rooms/:roomId/meetings',
+    {
+      schema: {
+        summary: 'Schedule a video meeting in a room (teachers only)',
+        description: 'Creates the meeting and its chat message ("📹 Scheduled meeting: {title}"); the message is returned and published as message:new.',
+        tags,
+        params: roomParamsSchema,
+        body: createMeetingSchema,
+        response: { 201: messageSchema, 400: chatErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const message = await createMeeting({
+        db,
+        realtime,
+        moderation,
+        jitsiDomain: config.jitsiDomain,
+        user,
+        roomId: request.params.roomId,
+        input: request.body,
+      });
+      return reply.status(201).send(message);
+    },
+  );
+
+  app.get(
+    '/api/chat/rooms/:roomId',
+    {
+      schema: {
+        summary: 'One room of the signed-in user (as in the room list)',
+        tags,
+        params: roomParamsSchema,
+        response: { 200: roomSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return getRoomSummary({ db, userId: user.id, roomId: request.params.roomId });
+    },
+  );
+};

@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import { errorMessages } from '#shared/errors.ts';
+import type { SendMessageAck } from '#shared/realtime-events.ts';
+import { sendMessageSchema, type ChatError } from '#shared/schemas/chat.ts';
+import type { Database } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import type { Moderation } from './moderation.ts';
+import { sendMessage } from './service.ts';
+
+/** The failure answer of an acknowledgement, shaped like the HTTP error body (5xx details stay in the log). */
+function failureAck(error: unknown, log: FastifyBaseLogger): SendMessageAck {
+  if (error instanceof z.ZodError) {
+    const fields: Record<string, string> = {};
+    for (const issue of error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
+    return { ok: false, code: 'VALIDATION_FAILED', message: error.issues[0]?.message ?? errorMessages.VALIDATION_FAILED, fields };
+  }
+  if (error instanceof AppError && error.statusCode < 500) {
+    return { ok: false, code: error.code, message: error.message, fields: error.fields, details: error.details as ChatError['details'] };
+  }
+  log.error({ err: error }, 'socket message:send failed');
+  return { ok: false, code: 'INTERNAL', message: errorMessages.INTERNAL };
+}
+
+/** `message:send` over the socket: the same service as POST /api/chat/messages, answered through the ack. */
+export function registerChatSocketHandlers({
+  db,
+  storage,
+  realtime,
+  moderation,
+  log,
+}: {
+  db: Database;
+  storage: Storage;
+  realtime: Realtime;
+  moderation: Moderation;
+  log: FastifyBaseLogger;
+}) {
+  realtime.onConnection((socket) => {
+    socket.on('message:send', async (payload, ack) => {
+      // Without a callback the sender could never learn the outcome, and a send must be acknowledged to count.
+      if (typeof ack !== 'function') return;
+      try {
+        const input = sendMessageSchema.parse(payload);
+        const { message } = await sendMessage({ db, storage, realtime, moderation, sender: socket.data.user, input });
+        ack({ ok: true, message });
+      } catch (error) {
+        ack(failureAck(error, log));
+      }
+    });
+  });
+}

@@ -1,0 +1,128 @@
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
+import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
+import type { FastifyBaseLogger } from 'fastify';
+import { createClient } from 'redis';
+import { Server, type Socket } from 'socket.io';
+import type { ClientToServerEvents, ServerToClientEvents } from '#shared/realtime-events.ts';
+import type { Config } from '../../config.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import type { Auth } from '../../features/auth/auth.ts';
+import { toHeaders, toSessionUser, type SessionUser } from '../../http/session.ts';
+
+type SocketData = { user: SessionUser; sessionId: string };
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export const userRoom = (userId: string) => `user:${userId}`;
+const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+export type Realtime = {
+  io: RealtimeServer;
+  /** Emits to every socket of these users, on every server node. Call only after the change is committed. */
+  toUsers<E extends keyof ServerToClientEvents>(userIds: string[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  /** Tells the sockets of an ended session so, then disconnects them (on every node). */
+  endSession(sessionId: string): void;
+  /** Runs for every authenticated socket of this node: features attach their client-to-server handlers here. */
+  onConnection(handler: (socket: RealtimeSocket) => void): void;
+  close(): Promise<void>;
+};
+
+/**
+ * Socket.IO on the app's HTTP server. The handshake must come from our own origin and carry a valid session
+ * cookie; each socket joins a room for its user. Across nodes, rooms fan out through Redis (REDIS_URL) or
+ * PostgreSQL (DATABASE_URL); one node with the embedded database keeps them in memory.
+ */
+export async function createRealtime(options: {
+  server: HttpServer;
+  auth: Auth;
+  config: Config;
+  database: DatabaseHandle;
+  log: FastifyBaseLogger;
+}): Promise<Realtime> {
+  const { auth, config, database, log } = options;
+  const trustedOrigins = new Set(auth.options.trustedOrigins as string[]);
+
+  const io: RealtimeServer = new Server(options.server, {
+    serveClient: false,
+    // Browsers always send Origin on a WebSocket or cross-origin request: refuse other sites (socket hijacking).
+    allowRequest: (request, callback) => {
+      const origin = request.headers.origin;
+      callback(null, origin === undefined || trustedOrigins.has(origin));
+    },
+  });
+
+  const closeAdapter = await attachAdapter(io, config, database, log);
+
+  io.use(async (socket, next) => {
+    try {
+      const result = await auth.api.getSession({ headers: toHeaders(socket.request.headers) });
+      if (!result) return next(new Error('UNAUTHENTICATED'));
+      socket.data.user = toSessionUser(result.user);
+      socket.data.sessionId = result.session.id;
+      await socket.join([userRoom(socket.data.user.id), sessionRoom(result.session.id)]);
+      next();
+    } catch (error) {
+      log.warn({ err: error }, 'socket handshake failed');
+      next(new Error('UNAUTHENTICATED'));
+    }
+  });
+
+  const connectionHandlers: Array<(socket: RealtimeSocket) => void> = [];
+  io.on('connection', (socket) => {
+    for (const handler of connectionHandlers) handler(socket);
+  });
+
+  return {
+    io,
+    onConnection(handler) {
+      connectionHandlers.push(handler);
+    },
+    toUsers(userIds, event, ...args) {
+      if (userIds.length === 0) return;
+      io.to(userIds.map(userRoom)).emit(event, ...args);
+    },
+    endSession(sessionId) {
+      io.to(sessionRoom(sessionId)).emit('session:ended');
+      io.in(sessionRoom(sessionId)).disconnectSockets(true);
+    },
+    async close() {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await closeAdapter();
+    },
+  };
+}
+
+async function attachAdapter(io: RealtimeServer, config: Config, database: DatabaseHandle, log: FastifyBaseLogger) {
+  if (config.redisUrl) {
+    const publisher = createClient({ url: config.redisUrl });
+    const subscriber = publisher.duplicate();
+    publisher.on('error', (error) => log.error({ err: error }, 'redis publisher error'));
+    subscriber.on('error', (error) => log.error({ err: error }, 'redis subscriber error'));
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    io.adapter(createRedisAdapter(publisher, subscriber));
+    return async () => {
+      await Promise.all([publisher.quit(), subscriber.quit()]);
+    };
+  }
+  // LISTEN/NOTIFY does not cross the embedded database's socket, so only a real server fans out.
+  // Its socket_io_attachments table (large payloads) comes with the migrations (db/schema/realtime.ts).
+  if (database.kind === 'postgres') {
+    io.adapter(createPostgresAdapter(database.pool, { errorHandler: (error) => log.error({ err: error }, 'realtime adapter error') }));
+    await untilListening(io);
+  }
+  return async () => undefined;
+}
+
+/**
+ * The PostgreSQL adapter takes its LISTEN connection from the pool in the background. Closing before it has
+ * one would leak that connection and hang shutdown, so start-up waits for it (reading the adapter's own state).
+ */
+async function untilListening(io: RealtimeServer, timeoutMs = 10_000) {
+  const pubSub = (io.of('/').adapter as unknown as { client?: { client?: unknown } }).client;
+  const deadline = Date.now() + timeoutMs;
+  while (pubSub && !pubSub.client) {
+    if (Date.now() > deadline) throw new Error('The realtime adapter could not LISTEN on PostgreSQL');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
