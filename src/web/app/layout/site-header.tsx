@@ -15,6 +15,11 @@ import { displayName } from './display-name.ts';
 // The menu's Radix code is only needed once someone is signed in: keep it out of the first download.
 const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).UserMenu }));
 
+// The bell brings the socket and the popover: loaded once someone is signed in.
+const NotificationBell = lazy(async () => ({
+  default: (await import('#web/features/notifications/components/notification-bell.tsx')).NotificationBell,
+}));
+
 const MOBILE_MENU_ID = 'mobile-menu';
 
 const desktopLinkClasses = cn(
@@ -144,7 +149,14 @@ export function SiteHeader() {
         </nav>
 
         {/* Fixed width while the first session check runs, so nothing jumps when the buttons appear. */}
-        <div className="ml-auto hidden min-w-44 items-center justify-end md:flex">
+        {/* One bell for every width: on phones it sits beside the menu button. */}
+        {user && (
+          <Suspense fallback={<span className="ml-auto size-11 md:size-10" />}>
+            <NotificationBell userId={user.id} role={user.role} className="ml-auto" />
+          </Suspense>
+        )}
+
+        <div className={cn('hidden min-w-44 items-center justify-end md:flex', !user && 'ml-auto')}>
           {isPending ? null : user ? (
             <Suspense fallback={<UserMenuPlaceholder user={user} />}>
               <UserMenu user={user} />
@@ -158,7 +170,7 @@ export function SiteHeader() {
           ref={menuButtonRef}
           variant="ghost"
           size="icon"
-          className="ml-auto md:hidden"
+          className={cn('md:hidden', !user && 'ml-auto')}
           aria-expanded={isMenuOpen}
           aria-controls={MOBILE_MENU_ID}
           aria-label={isMenuOpen ? 'Close menu' : 'Open menu'}

@@ -8,7 +8,7 @@ type EmptyStateProps = Omit<ComponentProps<'div'>, 'title'> & {
   /** A button or link that gets the user going. */
   action?: ReactNode;
   /** Heading level of the title within the page. */
-  headingLevel?: 'h2' | 'h3';
+  headingLevel?: 'h1' | 'h2' | 'h3';
 };
 
 export function EmptyState({

@@ -1,5 +1,277 @@
-import { ComingSoon } from '#web/components/coming-soon.tsx';
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleAlert, Copy, Download, Paperclip, RotateCw, Briefcase } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { JOB_CARD_DESCRIPTION_LENGTH, type RequestType } from '#shared/constants.ts';
+import { formatBudget } from '#shared/rules/budget.ts';
+import { isRequestExpired } from '#shared/rules/expiry.ts';
+import type { Attachment, Job } from '#shared/schemas/requests.ts';
+import { paths } from '#web/app/paths.ts';
+import { Alert } from '#web/components/ui/alert.tsx';
+import { Badge } from '#web/components/ui/badge.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Card } from '#web/components/ui/card.tsx';
+import { Container } from '#web/components/ui/container.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '#web/components/ui/dropdown-menu.tsx';
+import { EmptyState } from '#web/components/ui/empty-state.tsx';
+import { NativeSelect } from '#web/components/ui/native-select.tsx';
+import { PageHeader } from '#web/components/ui/page-header.tsx';
+import { Skeleton } from '#web/components/ui/skeleton.tsx';
+import { Tabs, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
+import { errorMessage } from '#web/lib/api.ts';
+import { useSocketEvent } from '#web/lib/socket.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { cn } from '#web/lib/utils.ts';
+import { requestsKeys, useJobs, useTeacherSubjects } from '../api.ts';
+import { BidDialog } from '../components/bid-dialog.tsx';
+import { formatDate, levelLabels, requestTypeTitles } from '../components/request-display.tsx';
+import { UserHeader } from '../components/user-header.tsx';
+
+type Tab = 'all' | RequestType;
+
+const emptyTexts: Record<Tab, string> = {
+  all: 'No jobs available in your subjects.',
+  tutoring: 'No tutoring requests available.',
+  assignment: 'No assignment requests available.',
+};
+
+const cut = (text: string) =>
+  text.length > JOB_CARD_DESCRIPTION_LENGTH ? `${text.slice(0, JOB_CARD_DESCRIPTION_LENGTH).trimEnd()}...` : text;
+
+async function downloadAttachment(attachment: Attachment) {
+  try {
+    const response = await fetch(attachment.url, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(String(response.status));
+    const href = URL.createObjectURL(await response.blob());
+    const link = document.createElement('a');
+    link.href = href;
+    link.download = attachment.name;
+    link.click();
+    URL.revokeObjectURL(href);
+    toast.success('File downloaded successfully');
+  } catch {
+    toast.error('Download failed');
+  }
+}
+
+async function copyAttachmentUrl(attachment: Attachment) {
+  try {
+    await navigator.clipboard.writeText(new URL(attachment.url, window.location.origin).href);
+    toast.success('URL copied to clipboard');
+  } catch {
+    toast.error('Failed to copy URL');
+  }
+}
+
+function JobCard({
+  job,
+  isHighlighted,
+  hasBid,
+  onBid,
+}: {
+  job: Job;
+  isHighlighted: boolean;
+  hasBid: boolean;
+  onBid: () => void;
+}) {
+  const isExpired = isRequestExpired(job.createdAt) || job.status === 'closed';
+  return (
+    <li id={`job-${job.id}`} className="scroll-mt-24">
+      <Card
+        role="article"
+        aria-label={`${requestTypeTitles[job.type]}: ${job.subjectName}`}
+        aria-current={isHighlighted || undefined}
+        className={cn('gap-3 px-5', isHighlighted && 'ring-2 ring-primary ring-offset-2 ring-offset-background')}
+      >
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge variant={job.type === 'tutoring' ? 'info' : 'secondary'}>{requestTypeTitles[job.type]}</Badge>
+          {isExpired && <Badge variant="danger">Expired</Badge>}
+          {job.attachmentCount > 0 && (
+            <Badge variant="outline">
+              <Paperclip aria-hidden="true" />
+              {job.attachmentCount} {job.attachmentCount === 1 ? 'file' : 'files'}
+            </Badge>
+          )}
+        </div>
+        <h3 className="text-lg font-semibold">{job.subjectName}</h3>
+        <p className="text-sm break-words">{cut(job.description)}</p>
+        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
+          <div className="flex gap-1">
+            <dt>Budget:</dt>
+            <dd className="font-medium text-foreground">{formatBudget(job.budgetMin, job.budgetMax)}</dd>
+          </div>
+          {job.deadline && (
+            <div className="flex gap-1">
+              <dt>Due:</dt>
+              <dd>{formatDate(job.deadline)}</dd>
+            </div>
+          )}
+          {job.level && (
+            <div className="flex gap-1">
+              <dt>Level:</dt>
+              <dd>{levelLabels[job.level]}</dd>
+            </div>
+          )}
+          <div>
+            <dt className="sr-only">Posted</dt>
+            <dd>{isRequestExpired(job.createdAt) ? 'Posted more than 48 hours ago' : `Posted ${formatDate(job.createdAt)}`}</dd>
+          </div>
+        </dl>
+        {job.attachments.length > 0 && (
+          <ul className="flex flex-wrap gap-2" aria-label="Attachments">
+            {job.attachments.map((attachment) => (
+              <li key={attachment.index}>
+                <DropdownMenu>
+                  <DropdownMenuTrigger asChild>
+                    <Button variant="outline" size="sm" className="max-w-56">
+                      <Paperclip aria-hidden="true" />
+                      <span className="truncate">{attachment.name}</span>
+                    </Button>
+                  </DropdownMenuTrigger>
+                  <DropdownMenuContent align="start">
+                    <DropdownMenuItem onSelect={() => void downloadAttachment(attachment)}>
+                      <Download aria-hidden="true" />
+                      Download
+                    </DropdownMenuItem>
+                    <DropdownMenuItem onSelect={() => void copyAttachmentUrl(attachment)}>
+                      <Copy aria-hidden="true" />
+                      Copy URL
+                    </DropdownMenuItem>
+                  </DropdownMenuContent>
+                </DropdownMenu>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div>
+          {isExpired ? (
+            <Button disabled variant="secondary">
+              Expired
+            </Button>
+          ) : hasBid ? (
+            <Button disabled variant="secondary">
+              Already Bid
+            </Button>
+          ) : (
+            <Button onClick={onBid}>Submit Bid</Button>
+          )}
+        </div>
+      </Card>
+    </li>
+  );
+}
 
 export function JobsPage() {
-  return <ComingSoon title="Available Jobs in Your Subjects" />;
+  useDocumentTitle('Available Jobs');
+  const [searchParams] = useSearchParams();
+  const highlight = searchParams.get('highlight');
+  const queryClient = useQueryClient();
+  const subjects = useTeacherSubjects();
+  const [subjectId, setSubjectId] = useState('');
+  const [tab, setTab] = useState<Tab>('all');
+  const [bidJob, setBidJob] = useState<Job | null>(null);
+  // Bids answered "already bid" before the list refetches.
+  const [alreadyBid, setAlreadyBid] = useState<Set<string>>(() => new Set());
+  const jobs = useJobs({ subjectId: subjectId || undefined, type: tab === 'all' ? undefined : tab });
+
+  useSocketEvent('job:new', () => void queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll }));
+
+  const list = jobs.data?.pages.flatMap((page) => page.jobs) ?? [];
+  const counts = jobs.data?.pages[0]?.counts;
+  const isHighlightShown = highlight !== null && list.some((job) => job.id === highlight);
+
+  useEffect(() => {
+    if (!isHighlightShown) return;
+    document.getElementById(`job-${highlight}`)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  }, [highlight, isHighlightShown]);
+
+  const teacherSubjects = subjects.data ?? [];
+
+  return (
+    <Container className="flex max-w-4xl flex-col gap-6 py-8">
+      <UserHeader backTo={paths.chat.getHref()} backLabel="Back to chat" />
+      <PageHeader
+        title="Available Jobs in Your Subjects"
+        description="Open requests from students in the subjects you teach, newest first."
+      />
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <Tabs value={tab} onValueChange={(value) => setTab(value as Tab)}>
+          <TabsList>
+            <TabsTrigger value="all">All Jobs ({counts?.all ?? 0})</TabsTrigger>
+            <TabsTrigger value="tutoring">Tutoring ({counts?.tutoring ?? 0})</TabsTrigger>
+            <TabsTrigger value="assignment">Assignments ({counts?.assignment ?? 0})</TabsTrigger>
+          </TabsList>
+        </Tabs>
+        {teacherSubjects.length > 1 && (
+          <NativeSelect
+            aria-label="Subject"
+            className="sm:w-56"
+            value={subjectId}
+            onChange={(event) => setSubjectId(event.target.value)}
+          >
+            <option value="">All Subjects</option>
+            {teacherSubjects.map((subject) => (
+              <option key={subject.id} value={subject.id}>
+                {subject.name}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </div>
+
+      {jobs.isPending ? (
+        <div className="flex flex-col gap-3">
+          <span role="status" className="sr-only">
+            Loading jobs
+          </span>
+          {[0, 1, 2].map((key) => (
+            <Skeleton key={key} className="h-44 w-full rounded-xl" />
+          ))}
+        </div>
+      ) : jobs.isError ? (
+        <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load jobs">
+          <p>{errorMessage(jobs.error)}</p>
+          <Button variant="outline" size="sm" className="mt-2" onClick={() => void jobs.refetch()}>
+            <RotateCw aria-hidden="true" />
+            Try again
+          </Button>
+        </Alert>
+      ) : list.length === 0 ? (
+        <EmptyState icon={<Briefcase />} headingLevel="h2" title={emptyTexts[tab]} />
+      ) : (
+        <div className="flex flex-col gap-4">
+          <ul className="flex flex-col gap-3">
+            {list.map((job) => (
+              <JobCard
+                key={job.id}
+                job={job}
+                isHighlighted={job.id === highlight}
+                hasBid={job.alreadyBid || alreadyBid.has(job.id)}
+                onBid={() => setBidJob(job)}
+              />
+            ))}
+          </ul>
+          {jobs.hasNextPage && (
+            <Button variant="outline" className="self-center" loading={jobs.isFetchingNextPage} onClick={() => void jobs.fetchNextPage()}>
+              Load more
+            </Button>
+          )}
+        </div>
+      )}
+
+      {bidJob && (
+        <BidDialog
+          job={bidJob}
+          onClose={() => setBidJob(null)}
+          onAlreadyBid={() => setAlreadyBid((current) => new Set(current).add(bidJob.id))}
+        />
+      )}
+    </Container>
+  );
 }

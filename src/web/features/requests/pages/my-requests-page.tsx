@@ -1,5 +1,151 @@
-import { ComingSoon } from '#web/components/coming-soon.tsx';
+import { CalendarClock, CircleAlert, Clock, Inbox, RotateCw } from 'lucide-react';
+import { Link } from 'react-router';
+import { isClosedForDisplay } from '#shared/rules/expiry.ts';
+import { formatBudget } from '#shared/rules/budget.ts';
+import type { MyRequest } from '#shared/schemas/requests.ts';
+import { paths } from '#web/app/paths.ts';
+import { Alert } from '#web/components/ui/alert.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Card } from '#web/components/ui/card.tsx';
+import { Container } from '#web/components/ui/container.tsx';
+import { EmptyState } from '#web/components/ui/empty-state.tsx';
+import { PageHeader } from '#web/components/ui/page-header.tsx';
+import { Skeleton } from '#web/components/ui/skeleton.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
+import { errorMessage } from '#web/lib/api.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { useMyRequests } from '../api.ts';
+import { NewRequestDialog } from '../components/new-request-dialog.tsx';
+import {
+  Countdown,
+  formatDate,
+  offersLabel,
+  RequestStatusBadge,
+  requestTypeTitles,
+} from '../components/request-display.tsx';
+import { UserHeader } from '../components/user-header.tsx';
+
+function RequestCardItem({ request }: { request: MyRequest }) {
+  const isLive = !isClosedForDisplay(request) && (request.status === 'open' || request.status === 'pending');
+  return (
+    <li>
+      <Link
+        to={paths.student.offers.getHref(request.id)}
+        className="block rounded-xl focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+      >
+        <Card className="gap-3 px-5 transition-colors hover:border-primary/50 hover:bg-accent/40">
+          <div className="flex flex-wrap items-start justify-between gap-2">
+            <div className="min-w-0">
+              <h3 className="font-semibold">{requestTypeTitles[request.type]}</h3>
+              <p className="text-sm text-muted-foreground">{request.subjectName}</p>
+            </div>
+            <div className="flex items-center gap-2">
+              <span className="text-sm font-medium">{offersLabel(request.bidCount)}</span>
+              <RequestStatusBadge status={request.status} createdAt={request.createdAt} />
+            </div>
+          </div>
+          <p className="line-clamp-3 text-sm break-words">{request.description}</p>
+          <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
+            <div className="flex gap-1">
+              <dt>Budget:</dt>
+              <dd className="font-medium text-foreground">{formatBudget(request.budgetMin, request.budgetMax)}</dd>
+            </div>
+            {request.deadline && (
+              <div className="flex gap-1">
+                <dt>Deadline:</dt>
+                <dd>{formatDate(request.deadline)}</dd>
+              </div>
+            )}
+            {isLive && (
+              <div className="flex items-center gap-1">
+                <dt>
+                  <Clock aria-hidden="true" className="size-4" />
+                  <span className="sr-only">Countdown</span>
+                </dt>
+                <dd>
+                  <Countdown createdAt={request.createdAt} />
+                </dd>
+              </div>
+            )}
+            <div className="flex items-center gap-1">
+              <dt>
+                <CalendarClock aria-hidden="true" className="size-4" />
+                <span className="sr-only">Posted</span>
+              </dt>
+              <dd>Posted {formatDate(request.createdAt)}</dd>
+            </div>
+          </dl>
+        </Card>
+      </Link>
+    </li>
+  );
+}
+
+function RequestList({ status, emptyText }: { status: 'live' | 'expired'; emptyText: string }) {
+  const query = useMyRequests(status);
+  if (query.isPending) {
+    return (
+      <div className="flex flex-col gap-3">
+        <span role="status" className="sr-only">
+          Loading requests
+        </span>
+        {[0, 1, 2].map((key) => (
+          <Skeleton key={key} className="h-36 w-full rounded-xl" />
+        ))}
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Error fetching requests">
+        <p>{errorMessage(query.error)}</p>
+        <Button variant="outline" size="sm" className="mt-2" onClick={() => void query.refetch()}>
+          <RotateCw aria-hidden="true" />
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  const requests = query.data.pages.flatMap((page) => page.requests);
+  if (requests.length === 0) return <EmptyState icon={<Inbox />} title={emptyText} headingLevel="h3" />;
+  return (
+    <div className="flex flex-col gap-4">
+      <ul className="flex flex-col gap-3">
+        {requests.map((request) => (
+          <RequestCardItem key={request.id} request={request} />
+        ))}
+      </ul>
+      {query.hasNextPage && (
+        <Button variant="outline" className="self-center" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+          Load more
+        </Button>
+      )}
+    </div>
+  );
+}
 
 export function MyRequestsPage() {
-  return <ComingSoon title="My Requests" />;
+  useDocumentTitle('My Requests');
+  return (
+    <Container className="flex max-w-4xl flex-col gap-6 py-8">
+      <UserHeader backTo={paths.chat.getHref()} backLabel="Back to chat" />
+      <PageHeader
+        title="My Requests"
+        description="Open requests will automatically close after 48 hours if no tutor is assigned."
+        actions={<NewRequestDialog />}
+      />
+      <Tabs defaultValue="live" className="flex flex-col gap-4">
+        <TabsList className="self-start">
+          <TabsTrigger value="live">Live Requests</TabsTrigger>
+          <TabsTrigger value="expired">Expired Requests</TabsTrigger>
+        </TabsList>
+        <TabsContent value="live">
+          <RequestList status="live" emptyText="No live requests. Create one to get started!" />
+        </TabsContent>
+        <TabsContent value="expired">
+          <RequestList status="expired" emptyText="No expired requests yet." />
+        </TabsContent>
+      </Tabs>
+    </Container>
+  );
 }

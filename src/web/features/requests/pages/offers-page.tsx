@@ -1,5 +1,274 @@
-import { ComingSoon } from '#web/components/coming-soon.tsx';
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleAlert, FileQuestion, MessageSquare, RotateCw, Users } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { formatAmount, formatBudget } from '#shared/rules/budget.ts';
+import { isRequestExpired } from '#shared/rules/expiry.ts';
+import type { Offer, RequestCard } from '#shared/schemas/requests.ts';
+import { paths } from '#web/app/paths.ts';
+import { Alert } from '#web/components/ui/alert.tsx';
+import { Avatar } from '#web/components/ui/avatar.tsx';
+import { Badge } from '#web/components/ui/badge.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Card } from '#web/components/ui/card.tsx';
+import { Container } from '#web/components/ui/container.tsx';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '#web/components/ui/dialog.tsx';
+import { EmptyState } from '#web/components/ui/empty-state.tsx';
+import { Skeleton } from '#web/components/ui/skeleton.tsx';
+import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { useSocketEvent } from '#web/lib/socket.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { cn } from '#web/lib/utils.ts';
+import { requestsKeys, useAcceptBid, useOffers, useRequestDetail } from '../api.ts';
+import { formatDate, formatDateTime, RequestStatusBadge, requestTypeTitles } from '../components/request-display.tsx';
+import { UserHeader } from '../components/user-header.tsx';
+
+const REDIRECT_AFTER_ACCEPT_MS = 1500;
+
+function RequestSummary({ request, notifiedCount, offers }: { request: RequestCard; notifiedCount: number; offers: { count: number; lowest: number | null; highest: number | null } }) {
+  return (
+    <Card className="gap-3 px-5">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">{requestTypeTitles[request.type]}</h1>
+          <p className="text-sm text-muted-foreground">
+            {request.subjectName} · Posted {formatDateTime(request.createdAt)}
+          </p>
+        </div>
+        <RequestStatusBadge status={request.status} createdAt={request.createdAt} />
+      </div>
+      <p className="text-sm break-words whitespace-pre-line">{request.description}</p>
+      <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
+        <div className="flex gap-1">
+          <dt>Budget:</dt>
+          <dd className="font-medium text-foreground">{formatBudget(request.budgetMin, request.budgetMax)}</dd>
+        </div>
+        {request.deadline && (
+          <div className="flex gap-1">
+            <dt>Deadline:</dt>
+            <dd>{formatDate(request.deadline)}</dd>
+          </div>
+        )}
+        <div className="flex items-center gap-1">
+          <dt>
+            <Users aria-hidden="true" className="size-4" />
+            <span className="sr-only">Reach</span>
+          </dt>
+          <dd>
+            {notifiedCount} {notifiedCount === 1 ? 'tutor' : 'tutors'} notified
+          </dd>
+        </div>
+        {offers.lowest !== null && offers.highest !== null && (
+          <div className="flex gap-1">
+            <dt>Offers so far:</dt>
+            <dd className="font-medium text-foreground">
+              {offers.lowest === offers.highest
+                ? formatAmount(offers.lowest)
+                : `${formatAmount(offers.lowest)} to ${formatAmount(offers.highest)}`}
+            </dd>
+          </div>
+        )}
+      </dl>
+    </Card>
+  );
+}
+
+function OfferCard({ offer, canAccept, onAccept }: { offer: Offer; canAccept: boolean; onAccept: () => void }) {
+  const isAccepted = offer.status === 'accepted';
+  return (
+    <li>
+      <Card
+        className={cn('gap-3 px-5', isAccepted && 'border-emerald-400 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950')}
+        data-accepted={isAccepted || undefined}
+        aria-label={`Offer from ${offer.username}`}
+        role="article"
+      >
+        <div className="flex flex-wrap items-center gap-3">
+          <Avatar name={offer.username} src={offer.image} className="size-10" />
+          <div className="min-w-0 flex-1">
+            <p className="truncate font-medium">{offer.username}</p>
+            <p className="text-sm text-muted-foreground">VH number: {String(offer.vhNumber).padStart(3, '0')}</p>
+          </div>
+          <div className="text-right">
+            <p className="text-lg font-semibold">{formatAmount(offer.amount)}</p>
+            <p className="text-xs text-muted-foreground">{formatDate(offer.createdAt)}</p>
+          </div>
+        </div>
+        {isAccepted && (
+          <Badge variant="success" className="self-start">
+            Accepted
+          </Badge>
+        )}
+        {offer.message && <p className="text-sm break-words whitespace-pre-line">{offer.message}</p>}
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline" size="sm">
+            <Link to={paths.chat.getHref(offer.tutorId)}>
+              <MessageSquare aria-hidden="true" />
+              Chat
+            </Link>
+          </Button>
+          {canAccept && (
+            <Button size="sm" onClick={onAccept}>
+              Accept Offer
+            </Button>
+          )}
+        </div>
+      </Card>
+    </li>
+  );
+}
 
 export function OffersPage() {
-  return <ComingSoon title="Tutor Offers" />;
+  const { requestId = '' } = useParams();
+  useDocumentTitle('Tutor Offers');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const detail = useRequestDetail(requestId);
+  const offers = useOffers(requestId, { enabled: detail.isSuccess });
+  const accept = useAcceptBid();
+  const [confirming, setConfirming] = useState<Offer | null>(null);
+  const redirectTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+
+  useSocketEvent('notification:new', (payload) => {
+    if (payload.requestId !== requestId) return;
+    void queryClient.invalidateQueries({ queryKey: requestsKeys.detail(requestId) });
+    void queryClient.invalidateQueries({ queryKey: requestsKeys.offers(requestId) });
+  });
+
+  const back = <UserHeader backTo={paths.student.posts.getHref()} backLabel="Back to My Requests" />;
+
+  if (detail.isPending) {
+    return (
+      <Container className="flex max-w-3xl flex-col gap-6 py-8">
+        {back}
+        <span role="status" className="sr-only">
+          Loading request
+        </span>
+        <Skeleton className="h-40 w-full rounded-xl" />
+        <Skeleton className="h-28 w-full rounded-xl" />
+      </Container>
+    );
+  }
+
+  if (detail.isError) {
+    const isNotFound = detail.error instanceof ApiError && (detail.error.status === 404 || detail.error.status === 400);
+    return (
+      <Container className="flex max-w-3xl flex-col gap-6 py-8">
+        {back}
+        {isNotFound ? (
+          <EmptyState
+            icon={<FileQuestion />}
+            headingLevel="h1"
+            title="Request not found"
+            description="The request you're looking for doesn't exist or has been removed."
+            action={
+              <Button asChild>
+                <Link to={paths.student.posts.getHref()}>View My Requests</Link>
+              </Button>
+            }
+          />
+        ) : (
+          <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Error fetching requests">
+            <p>{errorMessage(detail.error)}</p>
+            <Button variant="outline" size="sm" className="mt-2" onClick={() => void detail.refetch()}>
+              <RotateCw aria-hidden="true" />
+              Try again
+            </Button>
+          </Alert>
+        )}
+      </Container>
+    );
+  }
+
+  const { request, notifiedCount } = detail.data;
+  const canAccept =
+    (request.status === 'open' || request.status === 'pending') && !isRequestExpired(request.createdAt) && !request.acceptedBidId;
+  const list = offers.data ?? [];
+
+  const confirmAccept = (offer: Offer) => {
+    accept.mutate(
+      { requestId, bidId: offer.id },
+      {
+        onSuccess: ({ tutorId }) => {
+          setConfirming(null);
+          toast.success('Bid Accepted!', {
+            description: 'You have accepted this bid. The tutor has been notified and a chat room has been created.',
+          });
+          redirectTimer.current = window.setTimeout(() => void navigate(paths.chat.getHref(tutorId)), REDIRECT_AFTER_ACCEPT_MS);
+        },
+        onError: (error) => {
+          setConfirming(null);
+          const isConflict = error instanceof ApiError && error.status === 409;
+          toast.error(isConflict ? 'This request is no longer open' : 'Error accepting bid', { description: errorMessage(error) });
+        },
+      },
+    );
+  };
+
+  return (
+    <Container className="flex max-w-3xl flex-col gap-6 py-8">
+      {back}
+      <RequestSummary request={request} notifiedCount={notifiedCount} offers={detail.data.offers} />
+      <section aria-labelledby="offers-heading" className="flex flex-col gap-3">
+        <h2 id="offers-heading" className="text-xl font-semibold">
+          Tutor Offers ({offers.data ? list.length : detail.data.offers.count})
+        </h2>
+        {offers.isPending ? (
+          <Skeleton className="h-28 w-full rounded-xl" />
+        ) : offers.isError ? (
+          <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load the offers">
+            <p>{errorMessage(offers.error)}</p>
+            <Button variant="outline" size="sm" className="mt-2" onClick={() => void offers.refetch()}>
+              <RotateCw aria-hidden="true" />
+              Try again
+            </Button>
+          </Alert>
+        ) : list.length === 0 ? (
+          <EmptyState
+            headingLevel="h3"
+            title="No offers yet"
+            description="Tutors are still reviewing your request. Check back soon for offers."
+          />
+        ) : (
+          <ul className="flex flex-col gap-3">
+            {list.map((offer) => (
+              <OfferCard key={offer.id} offer={offer} canAccept={canAccept} onAccept={() => setConfirming(offer)} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <Dialog open={confirming !== null} onOpenChange={(open) => !open && !accept.isPending && setConfirming(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Accept this offer?</DialogTitle>
+            <DialogDescription>
+              {confirming &&
+                `You are accepting ${confirming.username}'s offer of ${formatAmount(confirming.amount)}. Other tutors can no longer be chosen for this request.`}
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline" disabled={accept.isPending}>
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button loading={accept.isPending} onClick={() => confirming && confirmAccept(confirming)}>
+              Accept Offer
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </Container>
+  );
 }

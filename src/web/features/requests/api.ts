@@ -1,0 +1,165 @@
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RequestType } from '#shared/constants.ts';
+import type {
+  AcceptBidResponse,
+  Bid,
+  CreateRequestFields,
+  JobsPage,
+  MyRequestsPage,
+  Offer,
+  PlaceBidInput,
+  RequestCard,
+  RequestDetail,
+} from '#shared/schemas/requests.ts';
+import { apiFetch } from '#web/lib/api.ts';
+
+export const requestsKeys = {
+  all: ['requests'] as const,
+  mine: (status: 'live' | 'expired') => ['requests', 'mine', status] as const,
+  detail: (id: string) => ['requests', 'detail', id] as const,
+  offers: (id: string) => ['requests', 'offers', id] as const,
+  jobs: (filter: { subjectId?: string | undefined; type?: RequestType | undefined }) => ['jobs', filter] as const,
+  jobsAll: ['jobs'] as const,
+};
+
+// My Requests.
+
+export function fetchMyRequests({ status, cursor, signal }: { status: 'live' | 'expired'; cursor?: string | null; signal?: AbortSignal }) {
+  const query = new URLSearchParams({ status });
+  if (cursor) query.set('cursor', cursor);
+  return apiFetch<MyRequestsPage>(`/api/requests/mine?${query}`, { signal });
+}
+
+export const myRequestsQueryOptions = (status: 'live' | 'expired') =>
+  infiniteQueryOptions({
+    queryKey: requestsKeys.mine(status),
+    queryFn: ({ pageParam, signal }) => fetchMyRequests({ status, cursor: pageParam, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });
+
+export function useMyRequests(status: 'live' | 'expired') {
+  return useInfiniteQuery(myRequestsQueryOptions(status));
+}
+
+/** A request: JSON, or multipart when files are attached (field "attachments"). */
+export function createRequest({ fields, files = [] }: { fields: CreateRequestFields; files?: File[] }) {
+  let body: unknown = fields;
+  if (files.length > 0) {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined && value !== null) form.append(key, String(value));
+    }
+    for (const file of files) form.append('attachments', file);
+    body = form;
+  }
+  return apiFetch<{ request: RequestCard; notifiedCount: number }>('/api/requests', { method: 'POST', body });
+}
+
+export function useCreateRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createRequest,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: requestsKeys.all }),
+  });
+}
+
+// Offers.
+
+export const requestDetailQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: requestsKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<RequestDetail>(`/api/requests/${encodeURIComponent(id)}`, { signal }),
+  });
+
+export const offersQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: requestsKeys.offers(id),
+    queryFn: ({ signal }) =>
+      apiFetch<{ offers: Offer[] }>(`/api/requests/${encodeURIComponent(id)}/bids`, { signal }).then((data) => data.offers),
+  });
+
+export function useRequestDetail(id: string) {
+  return useQuery(requestDetailQueryOptions(id));
+}
+
+export function useOffers(id: string, { enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...offersQueryOptions(id), enabled });
+}
+
+export function acceptBid({ requestId, bidId }: { requestId: string; bidId: string }) {
+  return apiFetch<AcceptBidResponse>(
+    `/api/requests/${encodeURIComponent(requestId)}/bids/${encodeURIComponent(bidId)}/accept`,
+    { method: 'POST', body: {} },
+  );
+}
+
+export function useAcceptBid() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: acceptBid,
+    onSettled: (_data, _error, { requestId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: requestsKeys.detail(requestId) }),
+        queryClient.invalidateQueries({ queryKey: requestsKeys.offers(requestId) }),
+        queryClient.invalidateQueries({ queryKey: ['requests', 'mine'] }),
+      ]),
+  });
+}
+
+// Jobs.
+
+export function fetchJobs({
+  subjectId,
+  type,
+  cursor,
+  signal,
+}: {
+  subjectId?: string | undefined;
+  type?: RequestType | undefined;
+  cursor?: string | null;
+  signal?: AbortSignal;
+}) {
+  const query = new URLSearchParams();
+  if (subjectId) query.set('subjectId', subjectId);
+  if (type) query.set('type', type);
+  if (cursor) query.set('cursor', cursor);
+  return apiFetch<JobsPage>(`/api/jobs?${query}`, { signal });
+}
+
+export const jobsQueryOptions = (filter: { subjectId?: string | undefined; type?: RequestType | undefined }) =>
+  infiniteQueryOptions({
+    queryKey: requestsKeys.jobs(filter),
+    queryFn: ({ pageParam, signal }) => fetchJobs({ ...filter, cursor: pageParam, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });
+
+export function useJobs(filter: { subjectId?: string | undefined; type?: RequestType | undefined }) {
+  return useInfiniteQuery(jobsQueryOptions(filter));
+}
+
+export function placeBid({ requestId, input }: { requestId: string; input: PlaceBidInput }) {
+  return apiFetch<Bid>(`/api/jobs/${encodeURIComponent(requestId)}/bids`, { method: 'POST', body: input });
+}
+
+export function usePlaceBid() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: placeBid,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll }),
+  });
+}
+
+/** The signed-in teacher's subjects (the jobs page's filter). */
+export const teacherSubjectsQueryOptions = queryOptions({
+  queryKey: ['requests', 'teacher-subjects'] as const,
+  queryFn: ({ signal }) =>
+    apiFetch<{ specializations: { id: string; name: string; category: string }[] }>('/api/profile', { signal }).then(
+      (profile) => profile.specializations,
+    ),
+});
+
+export function useTeacherSubjects() {
+  return useQuery(teacherSubjectsQueryOptions);
+}

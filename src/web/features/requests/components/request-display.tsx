@@ -1,0 +1,54 @@
+import { format } from 'date-fns';
+import { useEffect, useState } from 'react';
+import type { EducationLevel, RequestStatus, RequestType } from '#shared/constants.ts';
+import { closesIn, isRequestExpired } from '#shared/rules/expiry.ts';
+import { Badge, type BadgeProps } from '#web/components/ui/badge.tsx';
+
+export const requestTypeTitles: Record<RequestType, string> = {
+  tutoring: 'Tutoring Request',
+  assignment: 'Assignment Help',
+};
+
+export const levelLabels: Record<EducationLevel, string> = {
+  high_school: 'High school',
+  undergraduate: 'Undergraduate',
+  graduate: 'Graduate',
+  phd: 'PhD',
+};
+
+const statusStyles: Record<RequestStatus | 'expired', { label: string; variant: BadgeProps['variant'] }> = {
+  open: { label: 'Open', variant: 'success' },
+  pending: { label: 'Pending', variant: 'success' },
+  assigned: { label: 'Assigned', variant: 'info' },
+  accepted: { label: 'Accepted', variant: 'info' },
+  completed: { label: 'Completed', variant: 'neutral' },
+  closed: { label: 'Closed', variant: 'warning' },
+  expired: { label: 'Expired', variant: 'danger' },
+};
+
+/** SPEC.md §4 colours: open green, assigned blue, completed grey, closed orange, expired red. */
+export function RequestStatusBadge({ status, createdAt }: { status: RequestStatus; createdAt: string }) {
+  const isOpen = status === 'open' || status === 'pending';
+  const key = isOpen && isRequestExpired(createdAt) ? 'expired' : status;
+  const style = statusStyles[key];
+  return <Badge variant={style.variant}>{style.label}</Badge>;
+}
+
+/** The current time, updated every minute (countdowns). */
+export function useNow(intervalMs = 60_000) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
+    return () => window.clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+export function Countdown({ createdAt }: { createdAt: string }) {
+  const now = useNow();
+  return <span>{closesIn(createdAt, now)}</span>;
+}
+
+export const formatDate = (value: string) => format(new Date(value), 'MMM d, yyyy');
+export const formatDateTime = (value: string) => format(new Date(value), 'MMM d, yyyy h:mm a');
+export const offersLabel = (count: number) => `${count} ${count === 1 ? 'Offer' : 'Offers'}`;

@@ -1,0 +1,148 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { toast } from 'sonner';
+import { EDUCATION_LEVELS, type RequestType } from '#shared/constants.ts';
+import { defaultBudget } from '#shared/rules/budget.ts';
+import { createRequestFieldsSchema, withBudgetRules, type CreateRequestInput } from '#shared/schemas/requests.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { FormField } from '#web/components/ui/form-field.tsx';
+import { Input } from '#web/components/ui/input.tsx';
+import { NativeSelect } from '#web/components/ui/native-select.tsx';
+import { Textarea } from '#web/components/ui/textarea.tsx';
+import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { useCreateRequest } from '../api.ts';
+import { levelLabels } from './request-display.tsx';
+import { SubjectSelect } from './subject-select.tsx';
+
+const fields = createRequestFieldsSchema.shape;
+const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+// datetime-local gives local wall time without an offset: send it as an instant.
+const localToIso = (value: unknown) =>
+  typeof value === 'string' && value !== '' && !Number.isNaN(new Date(value).getTime()) ? new Date(value).toISOString() : emptyToUndefined(value);
+
+/** The API's schema, fed from the form's controls (empty selects and dates are "no answer"). */
+const requestFormSchema = withBudgetRules(
+  createRequestFieldsSchema
+    .pick({ type: true, subjectId: true, description: true, budgetMin: true, budgetMax: true, requirements: true, schedule: true })
+    .extend({
+      budgetMax: fields.budgetMax.unwrap(),
+      deadline: z.preprocess(localToIso, fields.deadline),
+      level: z.preprocess(emptyToUndefined, fields.level),
+    }),
+);
+
+type FormValues = {
+  type: RequestType;
+  subjectId: string;
+  description: string;
+  budgetMin: number;
+  budgetMax: number;
+  deadline: string;
+  level: string;
+  requirements: string;
+  schedule: string;
+};
+
+const fieldNames = ['type', 'subjectId', 'description', 'budgetMin', 'budgetMax', 'deadline', 'level', 'requirements', 'schedule'] as const;
+const isFieldName = (name: string): name is (typeof fieldNames)[number] => (fieldNames as readonly string[]).includes(name);
+
+/** The standard form (SPEC.md §2 "Standard form"). */
+export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+  const initial = defaultBudget('tutoring');
+  const form = useForm<FormValues, unknown, CreateRequestInput>({
+    // The schema's input is the API body, not the form's strings: the preprocess steps bridge the two.
+    resolver: zodResolver(requestFormSchema as unknown as z.ZodType<CreateRequestInput, FormValues>),
+    defaultValues: {
+      type: 'tutoring',
+      subjectId: '',
+      description: '',
+      budgetMin: initial.min,
+      budgetMax: initial.max,
+      deadline: '',
+      level: '',
+      requirements: '',
+      schedule: '',
+    },
+  });
+  const { errors } = form.formState;
+  const createRequest = useCreateRequest();
+
+  const onSubmit = form.handleSubmit((values) => {
+    createRequest.mutate(
+      { fields: values },
+      {
+        onSuccess: () => {
+          toast.success('Request Created', { description: 'Your tutoring request has been posted successfully.' });
+          onDone();
+        },
+        onError: (error) => {
+          const fieldErrors = error instanceof ApiError && error.fields ? Object.entries(error.fields).filter(([name]) => isFieldName(name)) : [];
+          for (const [name, message] of fieldErrors) form.setError(name as (typeof fieldNames)[number], { message });
+          toast.error('Failed to Create Request', { description: errorMessage(error) || 'An unexpected error occurred' });
+        },
+      },
+    );
+  });
+
+  const typeField = form.register('type', {
+    onChange: (event: { target: { value: RequestType } }) => {
+      const budget = defaultBudget(event.target.value);
+      form.setValue('budgetMin', budget.min);
+      form.setValue('budgetMax', budget.max);
+      form.clearErrors(['budgetMin', 'budgetMax']);
+    },
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <FormField label="Request Type" error={errors.type?.message}>
+        <NativeSelect {...typeField}>
+          <option value="tutoring">Tutoring</option>
+          <option value="assignment">Assignment Help</option>
+        </NativeSelect>
+      </FormField>
+      <FormField label="Subject" error={errors.subjectId?.message}>
+        <SubjectSelect {...form.register('subjectId')} />
+      </FormField>
+      <FormField label="Description" error={errors.description?.message}>
+        <Textarea rows={4} placeholder="Describe what you need help with" {...form.register('description')} />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="Minimum Budget ($)" error={errors.budgetMin?.message}>
+          <Input type="number" inputMode="decimal" step="any" {...form.register('budgetMin', { valueAsNumber: true })} />
+        </FormField>
+        <FormField label="Maximum Budget ($)" error={errors.budgetMax?.message}>
+          <Input type="number" inputMode="decimal" step="any" {...form.register('budgetMax', { valueAsNumber: true })} />
+        </FormField>
+      </div>
+      <FormField label="Deadline (optional)" error={errors.deadline?.message}>
+        <Input type="datetime-local" {...form.register('deadline')} />
+      </FormField>
+      <FormField label="Education Level (optional)" error={errors.level?.message}>
+        <NativeSelect {...form.register('level')}>
+          <option value="">Not specified</option>
+          {EDUCATION_LEVELS.map((level) => (
+            <option key={level} value={level}>
+              {levelLabels[level]}
+            </option>
+          ))}
+        </NativeSelect>
+      </FormField>
+      <FormField label="Additional Requirements (optional)" error={errors.requirements?.message}>
+        <Textarea rows={2} {...form.register('requirements')} />
+      </FormField>
+      <FormField label="Preferred Schedule (optional)" error={errors.schedule?.message}>
+        <Input {...form.register('schedule')} />
+      </FormField>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={createRequest.isPending}>
+          Create Request
+        </Button>
+      </div>
+    </form>
+  );
+}

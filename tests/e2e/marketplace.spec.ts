@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser } from '@playwright/test';
+import { createRequest, createSessionCookie, createSubject, createTeacher, createUser } from '../support/factories.ts';
+import { expect, test, type Page } from './fixtures.ts';
+
+// Marketplace journeys (issue 5): requests, jobs, bids, the bell, offers and accepting one.
+
+/** A second browser (the other party), signed in as `userId`; its console errors fail the test too. */
+async function openSecondBrowser(browser: Browser, baseURL: string, cookie: { name: string; value: string }) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true, sameSite: 'Lax' }]);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+/** Waits until the page's socket is connected, so live events cannot be missed. */
+async function expectLive(page: Page) {
+  await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected');
+}
+
+test('a student asks with the assistant, a teacher bids live, the student accepts and lands in the chat', async ({
+  page,
+  db,
+  browser,
+  baseURL,
+  signInAs,
+}) => {
+  test.setTimeout(60_000);
+  const subject = await createSubject(db);
+  const teacher = await createTeacher(db, { subjectIds: [subject.id] });
+  const teacherBrowser = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, teacher.id));
+  const teacherPage = teacherBrowser.page;
+
+  await teacherPage.goto('/teacher/jobs');
+  await expect(teacherPage.getByRole('heading', { name: 'Available Jobs in Your Subjects' })).toBeVisible();
+  await expect(teacherPage.getByText('No jobs available in your subjects.')).toBeVisible();
+  await expectLive(teacherPage);
+
+  // The student posts a tutoring request through the step-by-step assistant.
+  await signInAs('student');
+  await page.goto('/student/posts');
+  await expect(page.getByText('Open requests will automatically close after 48 hours if no tutor is assigned.')).toBeVisible();
+  await expectLive(page);
+  await page.getByRole('button', { name: 'New Request' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Request' });
+  const next = dialog.getByRole('button', { name: 'Next' });
+  await expect(dialog.getByRole('progressbar')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await expect(next).toBeDisabled();
+  await dialog.getByRole('radio', { name: /Find a Tutor/ }).click();
+  await next.click();
+  await dialog.getByRole('radio', { name: 'Undergraduate' }).click();
+  await next.click();
+  await expect(next).toBeDisabled();
+  await dialog.getByLabel('Subject').selectOption({ label: subject.name });
+  await next.click();
+  await dialog.getByLabel('Topic').fill('Eigenvalues');
+  await next.click();
+  await dialog.getByRole('radio', { name: 'Exam preparation' }).click();
+  await next.click();
+  await dialog.getByLabel('Preferred schedule').fill('Weekday evenings');
+  await next.click();
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Your request has been created and teachers with matching specializations have been notified.')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  const card = page.getByRole('link', { name: /Tutoring Request/ });
+  await expect(card).toContainText(subject.name);
+  await expect(card).toContainText('0 Offers');
+  await expect(card).toContainText('$8 - $15');
+  await expect(card).toContainText(/Closes in 4[78] hours/);
+
+  // The teacher hears about it live, follows the toast, bids out of range, then in range.
+  await expect(teacherPage.getByText('New Job Available!')).toBeVisible();
+  await teacherPage.getByRole('button', { name: 'View' }).click();
+  await expect(teacherPage).toHaveURL(/\/teacher\/jobs\?highlight=/);
+  const job = teacherPage.locator('[aria-current="true"]');
+  await expect(job).toContainText(subject.name);
+  await expect(teacherPage.getByRole('tab', { name: 'All Jobs (1)' })).toBeVisible();
+  await job.getByRole('button', { name: 'Submit Bid' }).click();
+  const bid = teacherPage.getByRole('dialog', { name: 'Submit Your Bid' });
+  await expect(bid.getByRole('button', { name: 'Place Bid' })).toBeDisabled();
+  await bid.getByLabel('Bid Amount (USD)').fill('20');
+  await bid.getByRole('button', { name: 'Place Bid' }).click();
+  await expect(bid.getByText('Your bid must be between 8 and 15.')).toBeVisible();
+  await bid.getByLabel('Bid Amount (USD)').fill('12');
+  await bid.getByLabel('Message to Student (optional)').fill('Happy to help with eigenvalues.');
+  await bid.getByRole('button', { name: 'Place Bid' }).click();
+  await expect(teacherPage.getByText('Bid submitted successfully')).toBeVisible();
+  await expect(job.getByRole('button', { name: 'Already Bid' })).toBeDisabled();
+
+  // The student's bell counts it, and leads to the offers page.
+  const bell = page.getByRole('button', { name: /^Notifications/ });
+  await expect(bell.getByTestId('notification-count')).toHaveText('1');
+  await bell.click();
+  await page.getByRole('dialog', { name: 'Notifications' }).getByRole('button').filter({ hasText: /./ }).last().click();
+  await expect(page).toHaveURL(/\/student\/offers\//);
+  await expect(page.getByText('1 tutor notified')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Tutor Offers (1)' })).toBeVisible();
+  const offer = page.getByRole('article', { name: `Offer from ${teacher.username}` });
+  await expect(offer).toContainText('$12');
+  await expect(offer).toContainText('Happy to help with eigenvalues.');
+  await expect(bell.getByTestId('notification-count')).toBeHidden();
+
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => frame === page.mainFrame() && visited.push(frame.url()));
+  await offer.getByRole('button', { name: 'Accept Offer' }).click();
+  await page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }).click();
+  await expect(page.getByText('Bid Accepted!')).toBeVisible();
+  // The chat opens the room with the tutor (and may then tidy tutorId out of the address).
+  await expect.poll(() => visited.some((url) => url.endsWith(`/chat?tutorId=${teacher.id}`))).toBe(true);
+  await expect(page.getByText(teacher.username).first()).toBeVisible();
+
+  expect(teacherBrowser.errors, 'console errors in the teacher page').toEqual([]);
+  await teacherBrowser.context.close();
+});
+
+test('empty states of My Requests and the jobs page', async ({ page, db, signInAs, browser, baseURL }) => {
+  await signInAs('student');
+  await page.goto('/student/posts');
+  await expect(page.getByText('No live requests. Create one to get started!')).toBeVisible();
+  await page.getByRole('tab', { name: 'Expired Requests' }).click();
+  await expect(page.getByText('No expired requests yet.')).toBeVisible();
+
+  const [first, second] = [await createSubject(db), await createSubject(db)];
+  const teacher = await createTeacher(db, { subjectIds: [first.id, second.id] });
+  const other = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, teacher.id));
+  await other.page.goto('/teacher/jobs');
+  await expect(other.page.getByText('No jobs available in your subjects.')).toBeVisible();
+  await other.page.getByRole('tab', { name: 'Tutoring (0)' }).click();
+  await expect(other.page.getByText('No tutoring requests available.')).toBeVisible();
+  // Two subjects: the filter is offered.
+  await expect(other.page.getByLabel('Subject')).toContainText('All Subjects');
+  expect(other.errors).toEqual([]);
+  await other.context.close();
+});
+
+test('the standard form shows the validation messages and resets budgets by type', async ({ page, signInAs }) => {
+  await signInAs('student');
+  await page.goto('/student/posts');
+  await page.getByRole('button', { name: 'New Request' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Request' });
+  await dialog.getByRole('button', { name: 'Use the standard form' }).click();
+  await expect(dialog.getByLabel('Minimum Budget ($)')).toHaveValue('8');
+  await expect(dialog.getByLabel('Maximum Budget ($)')).toHaveValue('15');
+  await dialog.getByRole('button', { name: 'Create Request' }).click();
+  await expect(dialog.getByText('Please choose a subject')).toBeVisible();
+  await expect(dialog.getByText('Description must be at least 10 characters')).toBeVisible();
+
+  await dialog.getByLabel('Request Type').selectOption('assignment');
+  await expect(dialog.getByLabel('Minimum Budget ($)')).toHaveValue('5');
+  await expect(dialog.getByLabel('Maximum Budget ($)')).toHaveValue('100');
+  await dialog.getByLabel('Minimum Budget ($)').fill('50');
+  await dialog.getByLabel('Maximum Budget ($)').fill('10');
+  await dialog.getByRole('button', { name: 'Create Request' }).click();
+  await expect(dialog.getByText('Maximum budget must be greater than or equal to minimum budget')).toBeVisible();
+
+  await dialog.getByLabel('Request Type').selectOption('tutoring');
+  await dialog.getByLabel('Maximum Budget ($)').fill('40');
+  await dialog.getByRole('button', { name: 'Create Request' }).click();
+  await expect(dialog.getByText('Budget must be within allowed range for the selected request type')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test('an unknown or foreign request shows "Request not found"', async ({ page, db, signInAs, allowConsoleError }) => {
+  allowConsoleError(/404/);
+  const owner = await createUser(db, { role: 'student' });
+  const subject = await createSubject(db);
+  const foreign = await createRequest(db, { studentId: owner.id, subjectId: subject.id });
+  await signInAs('student');
+  for (const id of [randomUUID(), foreign.id]) {
+    await page.goto(`/student/offers/${id}`);
+    await expect(page.getByRole('heading', { name: 'Request not found' })).toBeVisible();
+    await expect(page.getByText("The request you're looking for doesn't exist or has been removed.")).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'View My Requests' }).click();
+  await expect(page).toHaveURL('/student/posts');
+});
