@@ -105,7 +105,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
+        // blob: lets the composer read a picked file for its preview.
+        connectSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],

@@ -17,13 +17,22 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string> | undefined;
+  /** Extra facts some codes carry (MESSAGE_BLOCKED: category and matched spans). */
+  readonly details: Record<string, unknown> | undefined;
 
-  constructor(options: { status: number; code: string; message: string; fields?: Record<string, string> | undefined }) {
+  constructor(options: {
+    status: number;
+    code: string;
+    message: string;
+    fields?: Record<string, string> | undefined;
+    details?: Record<string, unknown> | undefined;
+  }) {
     super(options.message);
     this.name = 'ApiError';
     this.status = options.status;
     this.code = options.code;
     this.fields = options.fields;
+    this.details = options.details;
   }
 
   get isNetworkError() {
@@ -103,6 +112,7 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
           ? errorBody.message
           : (FALLBACK_MESSAGES[response.status] ?? GENERIC_MESSAGE),
       fields: errorBody?.fields && typeof errorBody.fields === 'object' ? errorBody.fields : undefined,
+      details: errorBody?.details && typeof errorBody.details === 'object' ? errorBody.details : undefined,
     });
   }
   return data as T;

@@ -1,5 +1,199 @@
-import { ComingSoon } from '#web/components/coming-soon.tsx';
+import { useQueryClient } from '@tanstack/react-query';
+import { MessagesSquare } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import type { ChatRoomSummary } from '#shared/schemas/chat.ts';
+import { errorMessage } from '#web/lib/api.ts';
+import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
+import { connectSocket, getSocket, useSocketEvent } from '#web/lib/socket.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { cn } from '#web/lib/utils.ts';
+import { applyReceipt, clearUnread, findRoom, markRoom, openRoom, roomsQueryKey, upsertMessage, useRooms } from '../api.ts';
+import { ChatSidebar } from '../components/chat-sidebar.tsx';
+import { Conversation } from '../components/conversation.tsx';
+import { useBrowserNotifications } from '../use-browser-notifications.ts';
+
+/** The receiver marks a room read at most this often while messages stream in. */
+const READ_DEBOUNCE_MS = 300;
+
+type ChatNavigationState = { tutorId?: string; name?: string; avatar?: string } | null;
 
 export function ChatPage() {
-  return <ComingSoon title="Chat" />;
+  const { user } = useSession();
+  useDocumentTitle('Chat');
+  // The route is guarded: a missing user only happens for a moment while signing out.
+  if (!user) return null;
+  return <ChatScreen user={user} />;
+}
+
+function ChatScreen({ user }: { user: SessionUser }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const storageKey = `vh.chat.partner.${user.id}`;
+  const [partnerId, setPartnerId] = useState<string | null>(() => localStorage.getItem(storageKey));
+  // The room opened from ?tutorId= until the list includes it.
+  const [openedRoom, setOpenedRoom] = useState<ChatRoomSummary | null>(null);
+  const rooms = useRooms();
+  const room = (partnerId && findRoom(rooms.data, (candidate) => candidate.partner.id === partnerId)) || (openedRoom?.partner.id === partnerId ? openedRoom : null);
+  const roomId = room?.id ?? null;
+  const { askPermission, notify } = useBrowserNotifications();
+
+  const select = useCallback(
+    (next: ChatRoomSummary | null) => {
+      setPartnerId(next?.partner.id ?? null);
+      if (next) localStorage.setItem(storageKey, next.partner.id);
+      else localStorage.removeItem(storageKey);
+    },
+    [storageKey],
+  );
+
+  // One socket while signed in (the top bar's bell opens the same one; connecting twice is a no-op).
+  useEffect(() => {
+    const socket = connectSocket(user.id) ?? getSocket();
+    if (!socket) return;
+    const onError = () =>
+      toast.error('Connection error', {
+        id: 'chat-connection-error',
+        description: 'Could not connect to the server. Please check your internet connection.',
+      });
+    const onConnect = () => toast.dismiss('chat-connection-error');
+    socket.on('connect_error', onError);
+    socket.on('connect', onConnect);
+    return () => {
+      socket.off('connect_error', onError);
+      socket.off('connect', onConnect);
+    };
+  }, [user.id]);
+
+  // Open a chat directly: ?tutorId= (after accepting a bid) or navigation state { tutorId, name, avatar }.
+  const tutorId = searchParams.get('tutorId') ?? (location.state as ChatNavigationState)?.tutorId ?? null;
+  const openedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!tutorId || openedFor.current === tutorId) return;
+    openedFor.current = tutorId;
+    setPartnerId(tutorId);
+    openRoom(tutorId)
+      .then(async ({ room: opened }) => {
+        setOpenedRoom(opened);
+        select(opened);
+        // A first list fetch still in flight started before the room existed: drop it, then fetch again.
+        await queryClient.cancelQueries({ queryKey: roomsQueryKey });
+        await queryClient.invalidateQueries({ queryKey: roomsQueryKey });
+      })
+      .catch((error: unknown) => {
+        setPartnerId(null);
+        toast.error('Error creating chat room', { description: errorMessage(error) });
+      });
+    // The address goes back to plain /chat, so a reload does not open it again.
+    void navigate('/chat', { replace: true, state: null });
+  }, [tutorId, navigate, queryClient, select]);
+
+  // Read receipts: one POST per burst of messages while the conversation is open.
+  const readTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const scheduleRead = useCallback(
+    (id: string) => {
+      clearTimeout(readTimer.current);
+      readTimer.current = setTimeout(() => {
+        markRoom(id, 'read')
+          .then(() => clearUnread(queryClient, id))
+          .catch(() =>
+            toast.error('Error updating message status', {
+              id: 'chat-read-error',
+              description: 'There was a problem marking messages as read. Please try again.',
+            }),
+          );
+      }, READ_DEBOUNCE_MS);
+    },
+    [queryClient],
+  );
+  useEffect(() => () => clearTimeout(readTimer.current), []);
+
+  // Opening a chat marks the partner's messages read (when the tab is seen).
+  useEffect(() => {
+    if (!roomId) return;
+    if (document.visibilityState === 'visible') scheduleRead(roomId);
+    const onVisible = () => document.visibilityState === 'visible' && scheduleRead(roomId);
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [roomId, scheduleRead]);
+
+  // Messages that arrived while this user was away are delivered now (once per room and page load).
+  const deliveredRooms = useRef(new Set<string>());
+  useEffect(() => {
+    for (const page of rooms.data?.pages ?? []) {
+      for (const candidate of page.rooms) {
+        const last = candidate.lastMessage;
+        if (!last || last.senderId === user.id || last.isDelivered || deliveredRooms.current.has(candidate.id)) continue;
+        deliveredRooms.current.add(candidate.id);
+        markRoom(candidate.id, 'delivered').catch(() => undefined);
+      }
+    }
+  }, [rooms.data, user.id]);
+
+  useSocketEvent('message:new', (message) => {
+    upsertMessage(queryClient, message);
+    if (message.senderId === user.id || !message.roomId) return;
+    void askPermission();
+    const isOpenAndSeen = message.roomId === roomId && document.visibilityState === 'visible';
+    if (isOpenAndSeen) {
+      scheduleRead(message.roomId);
+      return;
+    }
+    markRoom(message.roomId, 'delivered').catch(() => undefined);
+    const sender = findRoom(queryClient.getQueryData(roomsQueryKey), (candidate) => candidate.id === message.roomId)?.partner;
+    const body = message.content || (message.attachment ? `📎 ${message.attachment.originalFilename}` : 'New message');
+    notify(sender ? `New message from ${sender.username}` : 'New message', body, () => {
+      setPartnerId(message.senderId);
+      localStorage.setItem(storageKey, message.senderId);
+    });
+  });
+  useSocketEvent('message:status', ({ roomId: statusRoomId, status, upTo }) =>
+    applyReceipt(queryClient, { roomId: statusRoomId, status, upTo, userId: user.id }),
+  );
+  useSocketEvent('room:updated', () => void queryClient.invalidateQueries({ queryKey: roomsQueryKey }));
+
+  const onSent = useCallback(() => void askPermission(), [askPermission]);
+
+  // On a phone, opening a conversation from the list adds a history entry, so the browser's back button returns
+  // to the list and stays on /chat.
+  const pane = (location.state as { chatPane?: string } | null)?.chatPane ?? null;
+  const previousPane = useRef(pane);
+  useEffect(() => {
+    if (previousPane.current === 'conversation' && pane !== 'conversation') select(null);
+    previousPane.current = pane;
+  }, [pane, select]);
+  const openFromList = (next: ChatRoomSummary) => {
+    select(next);
+    if (window.matchMedia('(max-width: 767px)').matches && pane !== 'conversation') {
+      void navigate('/chat', { state: { chatPane: 'conversation' } });
+    }
+  };
+  const goBack = () => {
+    if (pane === 'conversation') void navigate(-1);
+    else select(null);
+  };
+
+  return (
+    <div className="flex h-[calc(100dvh-4rem)] min-h-[26rem] w-full overflow-hidden border-b">
+      <ChatSidebar
+        user={user}
+        selectedRoomId={roomId}
+        onSelect={openFromList}
+        className={cn('w-full md:w-80 md:shrink-0 lg:w-96', room ? 'max-md:hidden' : 'flex')}
+      />
+      <div className={cn('min-w-0 flex-1 flex-col', room ? 'flex' : 'hidden md:flex')}>
+        {room ? (
+          <Conversation key={room.id} room={room} user={user} onBack={goBack} onSent={onSent} />
+        ) : partnerId && (rooms.isPending || tutorId) ? null : (
+          <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center text-muted-foreground">
+            <MessagesSquare aria-hidden="true" className="size-12 text-primary/60" />
+            <p className="text-lg font-medium">Select a chatroom to start messaging</p>
+          </div>
+        )}
+      </div>
+    </div>
+  );
 }
