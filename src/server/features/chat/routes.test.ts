@@ -114,6 +114,24 @@ describe('chat', () => {
       expect(history.nextCursor).toBeNull();
     });
 
+    it('lets a client that lost its connection catch up: live again after reconnecting, and the refetch has what it missed', async () => {
+      const [alice, bob] = [await person(), await person('teacher')];
+      const first = (await send(alice, bob, 'Before the tunnel')).json() as ChatMessage;
+      const bobSocket = await socketOf(bob);
+      bobSocket.disconnect();
+      const missed = [(await send(alice, bob, 'While you were away')).json() as ChatMessage, (await send(alice, bob, 'Still there?')).json() as ChatMessage];
+
+      const back = await socketOf(bob);
+      const live = recorder(back, 'message:new');
+      const rooms: RoomPage = (await call(bob, 'GET', '/api/chat/rooms')).json();
+      expect(rooms.rooms.find((room) => room.id === first.roomId)).toMatchObject({ unreadCount: 3, lastMessage: { id: missed[1]!.id } });
+      const history: MessagePage = (await call(bob, 'GET', `/api/chat/rooms/${first.roomId}/messages`)).json();
+      expect(history.messages.map((m) => m.id)).toEqual([first.id, ...missed.map((m) => m.id)]);
+
+      const after = (await send(alice, bob, 'Welcome back')).json() as ChatMessage;
+      expect(await live.waitFor((m) => m.id === after.id)).toEqual(after);
+    });
+
     it('moves receipts from one check (delivered) to two (read), telling the sender', async () => {
       const [alice, bob] = [await person(), await person()];
       const aliceStatus = recorder(await socketOf(alice), 'message:status');
