@@ -25,6 +25,18 @@ export async function requireUser(request: FastifyRequest): Promise<SessionUser>
   return user;
 }
 
+const roleMessages: Record<SessionUser['role'], string> = {
+  student: 'Only students can do this.',
+  teacher: 'Only teachers can do this.',
+};
+
+/** The signed-in user in this role: signed out 401, the other role 403. */
+export async function requireRole(request: FastifyRequest, role: SessionUser['role']) {
+  const user = await requireUser(request);
+  if (user.role !== role) throw new AppError('FORBIDDEN', { message: roleMessages[role] });
+  return user;
+}
+
 export function registerSession(app: FastifyInstance, auth: Auth) {
   app.decorateRequest('getSessionUser', function (this: FastifyRequest) {
     const cached = sessionCache.get(this);

@@ -21,6 +21,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { requireUser } from '../../http/session.ts';
+import { contentDisposition } from '../../http/content-disposition.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
@@ -30,13 +31,6 @@ import { createMeeting, getMessageFile, getRoomSummary, listMessages, listRooms,
 import { registerChatSocketHandlers } from './socket.ts';
 
 const tags = ['chat'];
-
-/** `attachment; filename="ascii fallback"; filename*=UTF-8''…` (RFC 6266), so any file name survives the header. */
-function contentDisposition(type: 'inline' | 'attachment', filename: string) {
-  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
 
 export const chatRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage; realtime: Realtime; config: Config }> = async (
   app,

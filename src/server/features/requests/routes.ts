@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { REQUEST_FILE, type Role } from '#shared/constants.ts';
+import { REQUEST_FILE } from '#shared/constants.ts';
 import {
   acceptBidResponseSchema,
   attachmentListSchema,
@@ -19,8 +19,9 @@ import {
   withBudgetRules,
 } from '#shared/schemas/requests.ts';
 import type { Database } from '../../db/client.ts';
-import { AppError, fieldError } from '../../http/errors.ts';
-import { requireUser } from '../../http/session.ts';
+import { fieldError } from '../../http/errors.ts';
+import { requireRole, requireUser } from '../../http/session.ts';
+import { contentDisposition } from '../../http/content-disposition.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits } from '../../platform/storage/upload.ts';
@@ -35,18 +36,6 @@ import {
   listOffers,
   placeBid,
 } from './service.ts';
-
-const roleMessages: Record<Role, string> = {
-  student: 'Only students can do this.',
-  teacher: 'Only teachers can do this.',
-};
-
-/** The signed-in user in this role: signed out 401, the other role 403. */
-async function requireRole(request: FastifyRequest, role: Role) {
-  const user = await requireUser(request);
-  if (user.role !== role) throw new AppError('FORBIDDEN', { message: roleMessages[role] });
-  return user;
-}
 
 // Multipart sends every field as text: an empty field is no answer, numbers arrive as digits, one file alone.
 const fromText = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -198,7 +187,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
         .header('content-length', file.size)
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`)
+        .header('content-disposition', contentDisposition('attachment', filename))
         .send(file.stream);
     },
   );
