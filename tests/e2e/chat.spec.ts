@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from '@playwright/test';
 import { createSessionCookie, createUser } from '../support/factories.ts';
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, expectLive, openSecondBrowser, test, type Page } from './fixtures.ts';
 
 // Chat journeys (issue 4): two people in two browser contexts, live over the socket.
 
@@ -10,24 +10,6 @@ const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
 );
-
-/** The other party in a second browser context; its console errors fail the test too. */
-async function openSecondBrowser(browser: Browser, baseURL: string, cookie: { name: string; value: string }) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  await context.grantPermissions(['notifications']);
-  await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true, sameSite: 'Lax' }]);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { context, page, errors };
-}
-
-async function expectLive(page: Page) {
-  await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected');
-}
 
 const messages = (page: Page) => page.getByRole('list', { name: 'Messages' });
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Message' });
@@ -49,7 +31,7 @@ async function twoPeopleInARoom({ page, db, browser, baseURL, signInAs }: RoomFi
   const teacher = await createUser(db, { role: 'teacher' });
   const opened = await page.request.post('/api/chat/rooms', { data: { partnerId: teacher.id } });
   expect(opened.status()).toBe(201);
-  const other = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, teacher.id));
+  const other = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, teacher.id), { permissions: ['notifications'] });
   await other.page.goto('/chat');
   await page.goto('/chat');
   await expectLive(page);

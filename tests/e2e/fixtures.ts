@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Role } from '#shared/constants.ts';
@@ -9,6 +9,35 @@ import { createSessionCookie, createUser } from '../support/factories.ts';
 function connectToServerDatabase() {
   const pool = new pg.Pool({ host: process.env.E2E_DATA_DIR, port: 5432, user: 'postgres', database: 'postgres', max: 2 });
   return { pool, db: drizzle(pool, { schema, casing: 'snake_case' }) };
+}
+
+/** Every console error and uncaught exception the page reports, collected as text. */
+function collectConsoleErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** The other party of a journey in a second browser context, signed in with `cookie`; the test checks its `errors`. */
+export async function openSecondBrowser(
+  browser: Browser,
+  baseURL: string,
+  cookie: { name: string; value: string },
+  { permissions = [] }: { permissions?: string[] } = {},
+) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(permissions);
+  await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true, sameSite: 'Lax' }]);
+  const page = await context.newPage();
+  return { context, page, errors: collectConsoleErrors(page) };
+}
+
+/** Waits until the page's socket is connected, so live events cannot be missed. */
+export async function expectLive(page: Page) {
+  await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected');
 }
 
 type Fixtures = {
@@ -49,11 +78,7 @@ export const test = base.extend<Fixtures & InternalFixtures>({
   // Any console error or uncaught exception in the page fails the test (unless the test allowed it).
   failOnConsoleErrors: [
     async ({ page, allowedConsoleErrors }, use) => {
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
+      const errors = collectConsoleErrors(page);
       await use();
       const unexpected = errors.filter((error) => !allowedConsoleErrors.some((pattern) => pattern.test(error)));
       expect(unexpected, 'console errors in the page').toEqual([]);

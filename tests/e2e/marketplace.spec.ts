@@ -1,27 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from '@playwright/test';
 import { createRequest, createSessionCookie, createSubject, createTeacher, createUser } from '../support/factories.ts';
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, expectLive, openSecondBrowser, test, type Page } from './fixtures.ts';
 
 // Marketplace journeys (issue 5): requests, jobs, bids, the bell, offers and accepting one.
-
-/** A second browser (the other party), signed in as `userId`; its console errors fail the test too. */
-async function openSecondBrowser(browser: Browser, baseURL: string, cookie: { name: string; value: string }) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true, sameSite: 'Lax' }]);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { context, page, errors };
-}
-
-/** Waits until the page's socket is connected, so live events cannot be missed. */
-async function expectLive(page: Page) {
-  await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected');
-}
 
 test('a student asks with the assistant, a teacher bids live, the student accepts and lands in the chat', async ({
   page,
