@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { EducationLevel, RequestStatus, RequestType } from '#shared/constants.ts';
 import { closesIn, isRequestExpired } from '#shared/rules/expiry.ts';
 import { Badge, type BadgeProps } from '#web/components/ui/badge.tsx';
@@ -52,3 +52,13 @@ export function Countdown({ createdAt }: { createdAt: string }) {
 export const formatDate = (value: string) => format(new Date(value), 'MMM d, yyyy');
 export const formatDateTime = (value: string) => format(new Date(value), 'MMM d, yyyy h:mm a');
 export const offersLabel = (count: number) => `${count} ${count === 1 ? 'Offer' : 'Offers'}`;
+
+/** One labelled fact of a request card, inside its <dl>; `emphasis` for the figure that matters most (budget). */
+export function Fact({ label, emphasis, children }: { label: string; emphasis?: boolean; children: ReactNode }) {
+  return (
+    <div className="flex gap-1">
+      <dt>{label}</dt>
+      <dd className={emphasis ? 'font-medium text-foreground' : undefined}>{children}</dd>
+    </div>
+  );
+}

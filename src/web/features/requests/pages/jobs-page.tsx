@@ -30,7 +30,7 @@ import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
 import { requestsKeys, useJobs, useTeacherSubjects } from '../api.ts';
 import { BidDialog } from '../components/bid-dialog.tsx';
-import { formatDate, levelLabels, requestTypeTitles } from '../components/request-display.tsx';
+import { Fact, formatDate, levelLabels, requestTypeTitles } from '../components/request-display.tsx';
 import { UserHeader } from '../components/user-header.tsx';
 
 type Tab = 'all' | RequestType;
@@ -102,21 +102,12 @@ function JobCard({
         <h3 className="text-lg font-semibold">{job.subjectName}</h3>
         <p className="text-sm break-words">{cut(job.description)}</p>
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
-          <div className="flex gap-1">
-            <dt>Budget:</dt>
-            <dd className="font-medium text-foreground">{formatBudget(job.budgetMin, job.budgetMax)}</dd>
-          </div>
+          <Fact label="Budget:" emphasis>{formatBudget(job.budgetMin, job.budgetMax)}</Fact>
           {job.deadline && (
-            <div className="flex gap-1">
-              <dt>Due:</dt>
-              <dd>{formatDate(job.deadline)}</dd>
-            </div>
+            <Fact label="Due:">{formatDate(job.deadline)}</Fact>
           )}
           {job.level && (
-            <div className="flex gap-1">
-              <dt>Level:</dt>
-              <dd>{levelLabels[job.level]}</dd>
-            </div>
+            <Fact label="Level:">{levelLabels[job.level]}</Fact>
           )}
           <div>
             <dt className="sr-only">Posted</dt>

@@ -18,6 +18,7 @@ import { useMyRequests } from '../api.ts';
 import { NewRequestDialog } from '../components/new-request-dialog.tsx';
 import {
   Countdown,
+  Fact,
   formatDate,
   offersLabel,
   RequestStatusBadge,
@@ -46,15 +47,9 @@ function RequestCardItem({ request }: { request: MyRequest }) {
           </div>
           <p className="line-clamp-3 text-sm break-words">{request.description}</p>
           <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
-            <div className="flex gap-1">
-              <dt>Budget:</dt>
-              <dd className="font-medium text-foreground">{formatBudget(request.budgetMin, request.budgetMax)}</dd>
-            </div>
+            <Fact label="Budget:" emphasis>{formatBudget(request.budgetMin, request.budgetMax)}</Fact>
             {request.deadline && (
-              <div className="flex gap-1">
-                <dt>Deadline:</dt>
-                <dd>{formatDate(request.deadline)}</dd>
-              </div>
+              <Fact label="Deadline:">{formatDate(request.deadline)}</Fact>
             )}
             {isLive && (
               <div className="flex items-center gap-1">

@@ -29,7 +29,7 @@ import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
 import { requestsKeys, useAcceptBid, useOffers, useRequestDetail } from '../api.ts';
-import { formatDate, formatDateTime, RequestStatusBadge, requestTypeTitles } from '../components/request-display.tsx';
+import { Fact, formatDate, formatDateTime, RequestStatusBadge, requestTypeTitles } from '../components/request-display.tsx';
 import { UserHeader } from '../components/user-header.tsx';
 
 const REDIRECT_AFTER_ACCEPT_MS = 1500;
@@ -48,15 +48,9 @@ function RequestSummary({ request, notifiedCount, offers }: { request: RequestCa
       </div>
       <p className="text-sm break-words whitespace-pre-line">{request.description}</p>
       <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
-        <div className="flex gap-1">
-          <dt>Budget:</dt>
-          <dd className="font-medium text-foreground">{formatBudget(request.budgetMin, request.budgetMax)}</dd>
-        </div>
+        <Fact label="Budget:" emphasis>{formatBudget(request.budgetMin, request.budgetMax)}</Fact>
         {request.deadline && (
-          <div className="flex gap-1">
-            <dt>Deadline:</dt>
-            <dd>{formatDate(request.deadline)}</dd>
-          </div>
+          <Fact label="Deadline:">{formatDate(request.deadline)}</Fact>
         )}
         <div className="flex items-center gap-1">
           <dt>
