@@ -98,6 +98,25 @@ function SocialLinks() {
   );
 }
 
+function LinkList({ id, title, links }: { id: string; title: string; links: ReadonlyArray<{ href: string; label: string }> }) {
+  return (
+    <nav aria-labelledby={id} className="flex flex-col gap-3">
+      <h2 id={id} className={headingClasses}>
+        {title}
+      </h2>
+      <ul className="flex flex-col md:gap-1">
+        {links.map((link) => (
+          <li key={link.href}>
+            <Link to={link.href} className={linkClasses}>
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 export function SiteFooter() {
   const year = new Date().getFullYear();
   return (
@@ -114,35 +133,8 @@ export function SiteFooter() {
           <SocialLinks />
         </div>
 
-        <nav aria-labelledby="footer-quick-links" className="flex flex-col gap-3">
-          <h2 id="footer-quick-links" className={headingClasses}>
-            Quick links
-          </h2>
-          <ul className="flex flex-col md:gap-1">
-            {quickLinks.map((link) => (
-              <li key={link.href}>
-                <Link to={link.href} className={linkClasses}>
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-
-        <nav aria-labelledby="footer-legal" className="flex flex-col gap-3">
-          <h2 id="footer-legal" className={headingClasses}>
-            Legal
-          </h2>
-          <ul className="flex flex-col md:gap-1">
-            {legalLinks.map((link) => (
-              <li key={link.href}>
-                <Link to={link.href} className={linkClasses}>
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <LinkList id="footer-quick-links" title="Quick links" links={quickLinks} />
+        <LinkList id="footer-legal" title="Legal" links={legalLinks} />
 
         <section aria-labelledby="footer-contact" className="col-span-2 flex flex-col gap-3 lg:col-span-1">
           <h2 id="footer-contact" className={headingClasses}>
