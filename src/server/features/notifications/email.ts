@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Role } from '#shared/constants.ts';
 import type { Executor } from '../../db/client.ts';
-import { emailLogs, mailOutbox } from '../../db/schema/notifications.ts';
+import { emailLogs } from '../../db/schema/notifications.ts';
+import { enqueueMails } from '../../platform/mail/outbox.ts';
 import { escapeHtml } from '../../platform/mail/templates.ts';
 
 // E-mail for notifications, with the semantics of SPEC.md §7 "send-notification-email": recipient, username,
@@ -57,14 +58,7 @@ function notificationMail(email: NotificationEmail, publicUrl: string) {
 export async function queueNotificationEmails({ db, publicUrl, emails }: { db: Executor; publicUrl: string; emails: NotificationEmail[] }) {
   if (emails.length === 0) return;
   const valid = new Set(emails.filter((email) => EMAIL_SHAPE.test(email.recipient)));
-  if (valid.size > 0) {
-    const mails = [...valid].map((email) => ({ to: email.recipient, ...notificationMail(email, publicUrl) }));
-    await db.execute(sql`
-      insert into ${mailOutbox} (${sql.identifier(mailOutbox.toAddress.name)}, ${sql.identifier(mailOutbox.subject.name)},
-        ${sql.identifier(mailOutbox.textBody.name)}, ${sql.identifier(mailOutbox.htmlBody.name)})
-      select * from unnest(${sql.param(mails.map((mail) => mail.to))}::text[], ${sql.param(mails.map((mail) => mail.subject))}::text[],
-        ${sql.param(mails.map((mail) => mail.text))}::text[], ${sql.param(mails.map((mail) => mail.html))}::text[])`);
-  }
+  await enqueueMails({ db, mails: [...valid].map((email) => ({ to: email.recipient, ...notificationMail(email, publicUrl) })) });
   const isValid = (email: NotificationEmail) => valid.has(email);
   await db.execute(sql`
     insert into ${emailLogs} (${sql.identifier(emailLogs.recipientEmail.name)}, ${sql.identifier(emailLogs.notificationType.name)},

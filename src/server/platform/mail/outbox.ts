@@ -30,10 +30,23 @@ export async function enqueueMail({ db, to, subject, text, html, limitPerRecipie
     );
     if (recent >= limitPerRecipient.max) return false;
   }
-  await db.insert(mailOutbox).values({ toAddress: to, subject, textBody: text, htmlBody: html ?? null });
+  await enqueueMails({ db, mails: [{ to, subject, text, html }] });
   // Inside a transaction the row is not visible yet: the worker then finds it at its next poll.
   for (const wake of wakers) wake();
   return true;
+}
+
+/**
+ * Queues many mails in one statement (arrays unnested into rows), so 1,000 cost the same round trip as one.
+ * They leave at the worker's next poll.
+ */
+export async function enqueueMails({ db, mails }: { db: Executor; mails: Mail[] }) {
+  if (mails.length === 0) return;
+  await db.execute(sql`
+    insert into ${mailOutbox} (${sql.identifier(mailOutbox.toAddress.name)}, ${sql.identifier(mailOutbox.subject.name)},
+      ${sql.identifier(mailOutbox.textBody.name)}, ${sql.identifier(mailOutbox.htmlBody.name)})
+    select * from unnest(${sql.param(mails.map((mail) => mail.to))}::text[], ${sql.param(mails.map((mail) => mail.subject))}::text[],
+      ${sql.param(mails.map((mail) => mail.text))}::text[], ${sql.param(mails.map((mail) => mail.html ?? null))}::text[])`);
 }
 
 export type MailOutboxTiming = {
