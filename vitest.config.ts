@@ -15,7 +15,13 @@ const apiProject = (kind: 'embedded' | 'postgres') => ({
 export default defineConfig({
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['src/shared/**/*.test.ts', 'src/web/**/*.test.ts', 'tests/support/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/shared/**/*.test.ts', 'src/web/**/*.test.ts', 'tests/support/**/*.test.ts'],
+        },
+      },
       apiProject('embedded'),
       // The same API tests again on a real PostgreSQL server when one is given.
       ...(process.env.TEST_DATABASE_URL ? [apiProject('postgres')] : []),

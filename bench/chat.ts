@@ -28,7 +28,8 @@ const HISTORY_SIZES = [10, 100_000] as const;
 const OPEN_RUNS = 30;
 const ACK_TIMEOUT_MS = 60_000;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,13 +53,21 @@ async function signUpMany(database: DatabaseHandle, count: number): Promise<Pers
 async function connectMany(url: string, people: Person[]) {
   const sockets: TestSocket[] = [];
   for (let start = 0; start < people.length; start += 100) {
-    sockets.push(...(await Promise.all(people.slice(start, start + 100).map((person) => connectSocket(url, { cookie: person.cookie })))));
+    sockets.push(
+      ...(await Promise.all(
+        people.slice(start, start + 100).map((person) => connectSocket(url, { cookie: person.cookie })),
+      )),
+    );
   }
   return sockets;
 }
 
 /** Every user sends K messages to its partner, one after the other; all users at once. */
-async function measureLoad(server: ServerProcess, database: DatabaseHandle, { users, messagesPerUser, paceMs }: (typeof LOAD_CASES)[number]) {
+async function measureLoad(
+  server: ServerProcess,
+  database: DatabaseHandle,
+  { users, messagesPerUser, paceMs }: (typeof LOAD_CASES)[number],
+) {
   const people = await signUpMany(database, users);
   const sockets = await connectMany(server.url, people);
   const sentAt = new Map<string, number>();
@@ -86,7 +95,11 @@ async function measureLoad(server: ServerProcess, database: DatabaseHandle, { us
         const clientId = randomUUID();
         sentAt.set(clientId, performance.now());
         const ack = await sockets[index]!.timeout(ACK_TIMEOUT_MS)
-          .emitWithAck('message:send', { clientId, receiverId: partner.id, content: `Message ${n} about exercise ${index}` })
+          .emitWithAck('message:send', {
+            clientId,
+            receiverId: partner.id,
+            content: `Message ${n} about exercise ${index}`,
+          })
           .catch(() => ({ ok: false }));
         if (!ack.ok) failures++;
       }
@@ -130,23 +143,40 @@ async function measureOpen(server: ServerProcess, database: DatabaseHandle, size
 
   const open = async () => {
     const startedAt = performance.now();
-    const response = await fetch(`${server.url}/api/chat/rooms/${roomId}/messages?limit=50`, { headers: { cookie: bob!.cookie } });
+    const response = await fetch(`${server.url}/api/chat/rooms/${roomId}/messages?limit=50`, {
+      headers: { cookie: bob!.cookie },
+    });
     const page = (await response.json()) as { messages: unknown[] };
-    if (page.messages.length !== Math.min(50, size)) throw new Error(`Expected a full first page, got ${page.messages.length}`);
+    if (page.messages.length !== Math.min(50, size))
+      throw new Error(`Expected a full first page, got ${page.messages.length}`);
     return performance.now() - startedAt;
   };
   for (let n = 0; n < 5; n++) await open();
   const times: number[] = [];
   for (let n = 0; n < OPEN_RUNS; n++) times.push(await open());
   const sorted = times.toSorted((a, b) => a - b);
-  return { case: `open a conversation with ${size.toLocaleString('en')} messages (first 50)`, 'median ms': round(percentile(sorted, 50)), 'p95 ms': round(percentile(sorted, 95)) };
+  return {
+    case: `open a conversation with ${size.toLocaleString('en')} messages (first 50)`,
+    'median ms': round(percentile(sorted, 50)),
+    'p95 ms': round(percentile(sorted, 95)),
+  };
 }
 
 /** A fresh database on BENCH_DATABASE_URL's server, or the embedded one in the data directory. */
-async function prepareDatabase(dataDir: string): Promise<{ env: Record<string, string>; connect(): Promise<DatabaseHandle>; drop(): Promise<unknown> }> {
+async function prepareDatabase(
+  dataDir: string,
+): Promise<{ env: Record<string, string>; connect(): Promise<DatabaseHandle>; drop(): Promise<unknown> }> {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) {
-    return { env: {}, connect: () => openDatabase({ kind: 'postgres', url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dataDir)}` }, { poolSize: 2 }), drop: async () => undefined };
+    return {
+      env: {},
+      connect: () =>
+        openDatabase(
+          { kind: 'postgres', url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dataDir)}` },
+          { poolSize: 2 },
+        ),
+      drop: async () => undefined,
+    };
   }
   const name = `vh_bench_${randomBytes(6).toString('hex')}`;
   await withAdminClient(serverUrl, (client) => client.query(`create database ${name}`));
@@ -162,7 +192,14 @@ async function prepareDatabase(dataDir: string): Promise<{ env: Record<string, s
 export async function benchChat() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-bench-chat-'));
   const target = await prepareDatabase(dataDir);
-  const env = { DATA_DIR: dataDir, ADMIN_PASSWORD: 'Bench-password-1', AUTH_SECRET: TEST_AUTH_SECRET, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...target.env };
+  const env = {
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: 'Bench-password-1',
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ...target.env,
+  };
   const server = await startServerProcess([process.execPath, 'dist/server/main.js'], env, 60_000);
   let database: DatabaseHandle | undefined;
   try {

@@ -12,11 +12,15 @@ if (!existsSync('dist/server/main.js')) {
 console.log('\nStartup (time to the first answered /api/health)');
 console.table(await benchStartup());
 
-console.log('\nMarketplace (embedded database: jobs page among 100,000 requests, one request notifying 1,000 teachers)');
+console.log(
+  '\nMarketplace (embedded database: jobs page among 100,000 requests, one request notifying 1,000 teachers)',
+);
 console.table(await benchMarketplace());
 
 const chat = await benchChat();
-console.log(`\nChat over sockets (${chat.database}): pairs of users sending messages, send to the partner's message:new`);
+console.log(
+  `\nChat over sockets (${chat.database}): pairs of users sending messages, send to the partner's message:new`,
+);
 console.table(chat.load);
 console.log(`\nChat history (${chat.database}): the first page of a conversation`);
 console.table(chat.open);

@@ -7,7 +7,12 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  jsonSchemaTransform,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
@@ -122,7 +127,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Virtual Help API', version: '1.0.0', description: 'The JSON API of the Virtual Help tutoring marketplace.' },
+      info: {
+        title: 'Virtual Help API',
+        version: '1.0.0',
+        description: 'The JSON API of the Virtual Help tutoring marketplace.',
+      },
       servers: [{ url: config.publicUrl }],
     },
     transform: jsonSchemaTransform,

@@ -27,8 +27,12 @@ describe('parseConfig', () => {
   it('fails with a clear message naming each bad value', () => {
     expect(() => parseConfig({ PORT: 'abc' })).toThrow(ConfigError);
     expect(() => parseConfig({ PORT: 'abc' })).toThrow(/PORT: must be a port number \(got "abc"\)/);
-    expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//);
-    expect(() => parseConfig({ REQUIRE_EMAIL_CONFIRMATION: 'maybe' })).toThrow(/REQUIRE_EMAIL_CONFIRMATION: must be true or false/);
+    expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//,
+    );
+    expect(() => parseConfig({ REQUIRE_EMAIL_CONFIRMATION: 'maybe' })).toThrow(
+      /REQUIRE_EMAIL_CONFIRMATION: must be true or false/,
+    );
     try {
       parseConfig({ PORT: '70000', ADMIN_EMAIL: 'nope' });
       expect.unreachable();
@@ -38,7 +42,12 @@ describe('parseConfig', () => {
   });
 
   it('switches storage to S3 when a bucket is configured and keeps secrets out of the public settings', () => {
-    const config = parseConfig({ S3_BUCKET: 'files', S3_SECRET_ACCESS_KEY: 'secret', AI_API_KEY: 'key', WHATSAPP_NUMBER: '+41791234567' });
+    const config = parseConfig({
+      S3_BUCKET: 'files',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      AI_API_KEY: 'key',
+      WHATSAPP_NUMBER: '+41791234567',
+    });
     expect(config.storage).toMatchObject({ kind: 's3', bucket: 'files' });
     expect(config.publicSettings.whatsappNumber).toBe('41791234567');
     expect(JSON.stringify(config.publicSettings)).not.toMatch(/secret|key/);

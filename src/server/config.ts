@@ -52,7 +52,10 @@ const envSchema = z.object({
   REDIS_URL: optionalUrl(['redis', 'rediss']),
   SUPPORT_PHONE: z.string().default('+41 41 000 00 00'),
   SUPPORT_EMAIL: emailAddress.default('support@virtualhelp.example'),
-  WHATSAPP_NUMBER: z.string().regex(/^\+?\d{6,15}$/, { message: 'must be a phone number in digits' }).default('41410000000'),
+  WHATSAPP_NUMBER: z
+    .string()
+    .regex(/^\+?\d{6,15}$/, { message: 'must be a phone number in digits' })
+    .default('41410000000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -69,7 +72,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = envSchema.safeParse(emptyAsUndefined(env));
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got "${env[String(issue.path[0])]}")`),
+      parsed.error.issues.map(
+        (issue) => `${issue.path.join('.')}: ${issue.message} (got "${env[String(issue.path[0])]}")`,
+      ),
     );
   }
   const e = parsed.data;

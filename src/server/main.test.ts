@@ -15,7 +15,11 @@ const usesPostgres = template.kind === 'postgres';
 
 describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : 'the embedded database'}`, () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-main-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, AUTH_SECRET: TEST_AUTH_SECRET, ADMIN_PASSWORD: 'Admin-password-1' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    ADMIN_PASSWORD: 'Admin-password-1',
+  };
   let connection: pg.ClientConfig = { host: dataDir, port: 5432, user: 'postgres', database: 'postgres' };
   let server: ServerProcess | undefined;
 
@@ -49,7 +53,12 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
     const response = await fetch(`${server.url}/api/contact`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'Kept across restarts?' }),
+      body: JSON.stringify({
+        name: 'Ada',
+        email: 'ada@example.com',
+        subject: 'Hello',
+        message: 'Kept across restarts?',
+      }),
     });
     expect(response.status).toBe(201);
     expect(await countContactMessages()).toBe(1);
@@ -68,7 +77,11 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
   });
 
   it('refuses to start with a bad setting, naming it', async () => {
-    const bad = await runToExit(command, { ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-bad-')), PORT: 'abc' });
+    const bad = await runToExit(command, {
+      ...env,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-bad-')),
+      PORT: 'abc',
+    });
     expect(bad.code).toBe(1);
     expect(bad.output).toContain('PORT: must be a port number (got "abc")');
   });

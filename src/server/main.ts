@@ -31,7 +31,9 @@ async function start() {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Virtual Help is ready at ${config.publicUrl} (${database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+  app.log.info(
+    `Virtual Help is ready at ${config.publicUrl} (${database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
+  );
 }
 
 start().catch((error: unknown) => {

@@ -157,10 +157,7 @@ export const REPORT_REASONS = [
   { value: 'other', label: 'Other' },
 ] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number]['value'];
-export const REPORT_REASON_VALUES = REPORT_REASONS.map((reason) => reason.value) as [
-  ReportReason,
-  ...ReportReason[],
-];
+export const REPORT_REASON_VALUES = REPORT_REASONS.map((reason) => reason.value) as [ReportReason, ...ReportReason[]];
 
 export const REPORT_STATUSES = ['pending', 'reviewed', 'resolved', 'dismissed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -182,11 +179,5 @@ export type ModerationCategory = (typeof MODERATION_CATEGORIES)[number];
 
 // Admin: the fixed admin's role name; sub-admins have any other name plus permissions.
 export const SUPER_ADMIN_ROLE = 'super_admin';
-export const ADMIN_PERMISSIONS = [
-  'dashboard',
-  'reports',
-  'illegal_content',
-  'meeting_stats',
-  'sub_admins',
-] as const;
+export const ADMIN_PERMISSIONS = ['dashboard', 'reports', 'illegal_content', 'meeting_stats', 'sub_admins'] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];

@@ -74,7 +74,9 @@ test.describe('registration and sign-in', () => {
     await page.goto('/auth/register?role=student');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create your account');
     await expect(page.getByRole('radio', { name: /Student/ })).toBeChecked();
-    await expect(page.getByText('Only lowercase letters and numbers allowed, no spaces or special characters')).toBeVisible();
+    await expect(
+      page.getByText('Only lowercase letters and numbers allowed, no spaces or special characters'),
+    ).toBeVisible();
     // Students choose no subjects.
     await expect(page.getByLabel('Subject category')).toHaveCount(0);
 
@@ -143,7 +145,12 @@ test.describe('registration and sign-in', () => {
     await expect(page.getByText('Chosen:')).toBeVisible();
     await category.selectOption('Sciences');
     await expect(page.getByText('No subject chosen yet.')).toBeVisible();
-    await expect(page.getByRole('radiogroup', { name: /Sciences subject/ }).getByRole('radio').first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('radiogroup', { name: /Sciences subject/ })
+        .getByRole('radio')
+        .first(),
+    ).toBeVisible();
     await category.selectOption('Mathematics');
     await mathSubjects.getByRole('checkbox', { name: 'Algebra', exact: true }).click();
     await mathSubjects.getByRole('checkbox', { name: 'Calculus', exact: true }).click();
@@ -197,7 +204,10 @@ test.describe('registration and sign-in', () => {
 
   test('the sign-in form checks its fields before asking the server', async ({ page }) => {
     await page.goto('/auth/login');
-    await expect(page.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute('href', '/auth/forgot-password');
+    await expect(page.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute(
+      'href',
+      '/auth/forgot-password',
+    );
     await expect(page.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/auth/register');
     await page.getByLabel('Email').fill('not-an-address');
     await page.getByLabel('Password', { exact: true }).fill('123');
@@ -244,7 +254,10 @@ test.describe('registration dialogs', () => {
     await expect(page.getByLabel('Email')).toHaveValue(existing.email);
 
     await page.route('**/api/accounts/register', (route) =>
-      route.fulfill({ status: 500, json: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } }),
+      route.fulfill({
+        status: 500,
+        json: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
+      }),
     );
     await page.goto('/auth/register');
     await fillAccount(page, { username: uniqueName('late'), email: `${uniqueName('new')}@example.com` });
@@ -324,7 +337,10 @@ test.describe('password reset', () => {
   test('without a token the reset page says so and offers a new link', async ({ page }) => {
     await page.goto('/auth/reset-password');
     await expect(page.getByText('No valid reset token found. Please request a new password reset link.')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Request New Reset Link' })).toHaveAttribute('href', '/auth/forgot-password');
+    await expect(page.getByRole('link', { name: 'Request New Reset Link' })).toHaveAttribute(
+      'href',
+      '/auth/forgot-password',
+    );
   });
 });
 
@@ -346,7 +362,10 @@ test.describe('profile', () => {
     await dialog.getByRole('button', { name: 'Save picture' }).click();
     await expect(page.getByText('Profile picture updated')).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('button', { name: /User menu/ }).locator('img')).toHaveAttribute('src', /^\/api\/files\/avatars\//);
+    await expect(page.getByRole('button', { name: /User menu/ }).locator('img')).toHaveAttribute(
+      'src',
+      /^\/api\/files\/avatars\//,
+    );
 
     // Specializations: the registration picker; one subject outside Mathematics.
     await page.getByRole('button', { name: 'Edit specializations' }).click();

@@ -31,7 +31,9 @@ async function twoPeopleInARoom({ page, db, browser, baseURL, signInAs }: RoomFi
   const teacher = await createUser(db, { role: 'teacher' });
   const opened = await page.request.post('/api/chat/rooms', { data: { partnerId: teacher.id } });
   expect(opened.status()).toBe(201);
-  const other = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, teacher.id), { permissions: ['notifications'] });
+  const other = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, teacher.id), {
+    permissions: ['notifications'],
+  });
   await other.page.goto('/chat');
   await page.goto('/chat');
   await expectLive(page);
@@ -39,7 +41,13 @@ async function twoPeopleInARoom({ page, db, browser, baseURL, signInAs }: RoomFi
   return { student, teacher, other };
 }
 
-test('messages go both ways live, and receipts move from one check to two', async ({ page, db, browser, baseURL, signInAs }) => {
+test('messages go both ways live, and receipts move from one check to two', async ({
+  page,
+  db,
+  browser,
+  baseURL,
+  signInAs,
+}) => {
   const { student, teacher, other } = await twoPeopleInARoom({ page, db, browser, baseURL, signInAs });
   const teacherPage = other.page;
 
@@ -82,7 +90,10 @@ test('messages go both ways live, and receipts move from one check to two', asyn
 
   // Report user is in the conversation menu.
   await page.getByRole('button', { name: 'Conversation menu' }).click();
-  await expect(page.getByRole('menuitem', { name: 'Report user' })).toHaveAttribute('href', `/report-user/${teacher.id}`);
+  await expect(page.getByRole('menuitem', { name: 'Report user' })).toHaveAttribute(
+    'href',
+    `/report-user/${teacher.id}`,
+  );
   await page.keyboard.press('Escape');
 
   // The selected partner is remembered across a reload.
@@ -108,13 +119,21 @@ test('an image goes to the other side, which sees it and downloads it', async ({
 
   // A file that only pretends to be a PDF is refused by the server (type detected from the bytes); it can be removed.
   allowConsoleError(/status of 4\d\d/);
-  await page.getByLabel('Attach document').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ this is not a document') });
+  await page
+    .getByLabel('Attach document')
+    .setInputFiles({
+      name: 'notes.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('MZ this is not a document'),
+    });
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText('File Upload Failed')).toBeVisible();
   await expect(page.getByText('Only images and documents are allowed.')).toBeVisible();
   await page.getByRole('button', { name: 'Remove attachment' }).click();
 
-  await page.getByLabel('Attach photo').setInputFiles({ name: 'whiteboard-photo-of-the-exercise.png', mimeType: 'image/png', buffer: PNG_1X1 });
+  await page
+    .getByLabel('Attach photo')
+    .setInputFiles({ name: 'whiteboard-photo-of-the-exercise.png', mimeType: 'image/png', buffer: PNG_1X1 });
   await expect(page.getByRole('img', { name: 'Attachment preview' })).toBeVisible();
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('img', { name: 'Attachment preview' })).toHaveCount(0);
@@ -232,7 +251,11 @@ test('a teacher opens a chat from ?tutorId= and on a phone sees one pane at a ti
   expect(teacher.role).toBe('teacher');
 });
 
-test('older messages load when scrolling up, and the scroll-to-bottom button brings the newest back', async ({ page, db, signInAs }) => {
+test('older messages load when scrolling up, and the scroll-to-bottom button brings the newest back', async ({
+  page,
+  db,
+  signInAs,
+}) => {
   const student = await signInAs('student');
   const teacher = await createUser(db, { role: 'teacher' });
   // 60 messages: more than the first page of 50.
@@ -258,7 +281,11 @@ test('older messages load when scrolling up, and the scroll-to-bottom button bri
   await expect(page.getByRole('button', { name: 'Scroll to latest messages' })).toHaveCount(0);
 });
 
-test('a teacher schedules a meeting: the form checks its fields, then the card counts down', async ({ page, db, signInAs }) => {
+test('a teacher schedules a meeting: the form checks its fields, then the card counts down', async ({
+  page,
+  db,
+  signInAs,
+}) => {
   await signInAs('teacher');
   const student = await createUser(db, { role: 'student' });
   await page.goto(`/chat?tutorId=${student.id}`);
@@ -288,7 +315,11 @@ test('a teacher schedules a meeting: the form checks its fields, then the card c
   await expect(messages(page).getByRole('button', { name: 'Join meeting' })).toBeDisabled();
 });
 
-test('after the first message, a browser that refuses notifications gets the "Notifications Disabled" notice once', async ({ page, db, signInAs }) => {
+test('after the first message, a browser that refuses notifications gets the "Notifications Disabled" notice once', async ({
+  page,
+  db,
+  signInAs,
+}) => {
   await signInAs('student');
   const teacher = await createUser(db, { role: 'teacher' });
   await page.goto(`/chat?tutorId=${teacher.id}`);
@@ -301,7 +332,9 @@ test('after the first message, a browser that refuses notifications gets the "No
   await composer(page).fill('First message');
   await composer(page).press('Enter');
   await expect(page.getByText('Notifications Disabled')).toBeVisible();
-  await expect(page.getByText('Enable notifications to receive message alerts when the app is in background.')).toBeVisible();
+  await expect(
+    page.getByText('Enable notifications to receive message alerts when the app is in background.'),
+  ).toBeVisible();
   await composer(page).fill('Second message');
   await composer(page).press('Enter');
   await expect(messages(page).getByText('Second message')).toBeVisible();

@@ -7,7 +7,13 @@ import { createSessionCookie, createUser } from '../support/factories.ts';
 
 /** The e2e server's embedded database, reached through its unix socket in the data directory. */
 function connectToServerDatabase() {
-  const pool = new pg.Pool({ host: process.env.E2E_DATA_DIR, port: 5432, user: 'postgres', database: 'postgres', max: 2 });
+  const pool = new pg.Pool({
+    host: process.env.E2E_DATA_DIR,
+    port: 5432,
+    user: 'postgres',
+    database: 'postgres',
+    max: 2,
+  });
   return { pool, db: drizzle(pool, { schema, casing: 'snake_case' }) };
 }
 
@@ -63,7 +69,9 @@ export const test = base.extend<Fixtures & InternalFixtures>({
     await use(async (role) => {
       const user = await createUser(db, { role });
       const cookie = await createSessionCookie(db, user.id);
-      await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL!, httpOnly: true, sameSite: 'Lax' }]);
+      await context.addCookies([
+        { name: cookie.name, value: cookie.value, url: baseURL!, httpOnly: true, sameSite: 'Lax' },
+      ]);
       return user;
     });
   },

@@ -25,7 +25,9 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   // The student posts a tutoring request through the step-by-step assistant.
   await signInAs('student');
   await page.goto('/student/posts');
-  await expect(page.getByText('Open requests will automatically close after 48 hours if no tutor is assigned.')).toBeVisible();
+  await expect(
+    page.getByText('Open requests will automatically close after 48 hours if no tutor is assigned.'),
+  ).toBeVisible();
   await expectLive(page);
   await page.getByRole('button', { name: 'New Request' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create New Request' });
@@ -47,7 +49,9 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await dialog.getByLabel('Preferred schedule').fill('Weekday evenings');
   await next.click();
   await dialog.getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByText('Your request has been created and teachers with matching specializations have been notified.')).toBeVisible();
+  await expect(
+    page.getByText('Your request has been created and teachers with matching specializations have been notified.'),
+  ).toBeVisible();
   await expect(dialog).toBeHidden();
   const card = page.getByRole('link', { name: /Tutoring Request/ });
   await expect(card).toContainText(subject.name);

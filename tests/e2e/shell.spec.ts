@@ -80,11 +80,20 @@ test.describe('the top bar', () => {
 
   test('home page buttons lead to registration with the role', async ({ page }) => {
     await page.goto('/');
-    await expect(page.getByRole('link', { name: "I'm a Student" })).toHaveAttribute('href', '/auth/register?role=student');
-    await expect(page.getByRole('link', { name: "I'm a Teacher" })).toHaveAttribute('href', '/auth/register?role=teacher');
+    await expect(page.getByRole('link', { name: "I'm a Student" })).toHaveAttribute(
+      'href',
+      '/auth/register?role=student',
+    );
+    await expect(page.getByRole('link', { name: "I'm a Teacher" })).toHaveAttribute(
+      'href',
+      '/auth/register?role=teacher',
+    );
   });
 
-  test('a student sees My Requests and Find Tutors, and a user menu with Profile and Logout', async ({ page, signInAs }) => {
+  test('a student sees My Requests and Find Tutors, and a user menu with Profile and Logout', async ({
+    page,
+    signInAs,
+  }) => {
     const student = await signInAs('student');
     await page.goto('/about');
     await expect(nav(page).getByRole('link')).toHaveText(['Home', 'Chat', 'My Requests', 'Find Tutors', 'About']);
@@ -142,7 +151,15 @@ test.describe('the contact form', () => {
     await expect(page.getByText('Message Sent')).toBeVisible();
     await expect(page.getByLabel('Name')).toHaveValue('');
 
-    const [stored] = await db.select().from(contactMessages).where(eq(contactMessages.subject, subject)).orderBy(desc(contactMessages.createdAt));
-    expect(stored).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.com', message: 'Do you offer help with compilers?' });
+    const [stored] = await db
+      .select()
+      .from(contactMessages)
+      .where(eq(contactMessages.subject, subject))
+      .orderBy(desc(contactMessages.createdAt));
+    expect(stored).toMatchObject({
+      name: 'Grace Hopper',
+      email: 'grace@example.com',
+      message: 'Do you offer help with compilers?',
+    });
   });
 });

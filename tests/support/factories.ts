@@ -14,10 +14,7 @@ let defaultPasswordHash: Promise<string> | undefined;
 const unique = () => randomBytes(5).toString('hex');
 
 /** A confirmed user with a password account, written through the real database. */
-export async function createUser(
-  db: Executor,
-  overrides: Partial<NewUser> & { role?: Role; password?: string } = {},
-) {
+export async function createUser(db: Executor, overrides: Partial<NewUser> & { role?: Role; password?: string } = {}) {
   const { password, ...columns } = overrides;
   const suffix = unique();
   const [user] = await db
@@ -32,7 +29,9 @@ export async function createUser(
     })
     .returning();
   const hash = password ? hashPassword(password) : (defaultPasswordHash ??= hashPassword(DEFAULT_TEST_PASSWORD));
-  await db.insert(accounts).values({ userId: user!.id, accountId: user!.id, providerId: 'credential', password: await hash });
+  await db
+    .insert(accounts)
+    .values({ userId: user!.id, accountId: user!.id, providerId: 'credential', password: await hash });
   return user!;
 }
 
@@ -43,7 +42,11 @@ export async function createSessionCookie(db: Executor, userId: string, secret =
   const token = randomUUID().replaceAll('-', '');
   await db.insert(sessions).values({ userId, token, expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000) });
   const signature = createHmac('sha256', secret).update(token).digest('base64');
-  return { name: SESSION_COOKIE, value: encodeURIComponent(`${token}.${signature}`), header: `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${signature}`)}` };
+  return {
+    name: SESSION_COOKIE,
+    value: encodeURIComponent(`${token}.${signature}`),
+    header: `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${signature}`)}`,
+  };
 }
 
 /** A subject of its own (unique name), so a test knows exactly which teachers teach it. */
@@ -56,21 +59,37 @@ export async function createSubject(db: Executor, overrides: Partial<typeof subj
 }
 
 /** A confirmed teacher who teaches these subjects (teacher_specializations rows). */
-export async function createTeacher(db: Executor, { subjectIds, ...overrides }: Partial<NewUser> & { subjectIds: string[] }) {
+export async function createTeacher(
+  db: Executor,
+  { subjectIds, ...overrides }: Partial<NewUser> & { subjectIds: string[] },
+) {
   const teacher = await createUser(db, { ...overrides, role: 'teacher' });
-  if (subjectIds.length > 0) await db.insert(teacherSpecializations).values(subjectIds.map((subjectId) => ({ teacherId: teacher.id, subjectId })));
+  if (subjectIds.length > 0)
+    await db
+      .insert(teacherSpecializations)
+      .values(subjectIds.map((subjectId) => ({ teacherId: teacher.id, subjectId })));
   return teacher;
 }
 
 /** A request written straight to the database (no notifications): a valid open tutoring request unless overridden. */
-export async function createRequest(db: Executor, overrides: Partial<NewTutoringRequest> & { studentId: string; subjectId: string }) {
+export async function createRequest(
+  db: Executor,
+  overrides: Partial<NewTutoringRequest> & { studentId: string; subjectId: string },
+) {
   const [request] = await db
     .insert(tutoringRequests)
-    .values({ type: 'tutoring', description: `Help me understand ${unique()}`, budgetMin: 8, budgetMax: 15, ...overrides })
+    .values({
+      type: 'tutoring',
+      description: `Help me understand ${unique()}`,
+      budgetMin: 8,
+      budgetMax: 15,
+      ...overrides,
+    })
     .returning();
   return request!;
 }
 
 let clientAddresses = 0;
 /** A client address not used before in this test file: rate-limited routes give each address its own budget. */
-export const freshClientAddress = () => `10.${Math.floor(++clientAddresses / 62500) % 250}.${Math.floor(clientAddresses / 250) % 250}.${(clientAddresses % 250) + 1}`;
+export const freshClientAddress = () =>
+  `10.${Math.floor(++clientAddresses / 62500) % 250}.${Math.floor(clientAddresses / 250) % 250}.${(clientAddresses % 250) + 1}`;

@@ -10,10 +10,17 @@ export const TINY_PNG = Buffer.from(
 export const pngOfSize = (size: number) => Buffer.concat([TINY_PNG, Buffer.alloc(Math.max(0, size - TINY_PNG.length))]);
 
 /** Plain text dressed up as a PNG by its name and claimed type. */
-export const FORGED_PNG = { bytes: Buffer.from('this is not an image, just text\n'), filename: 'photo.png', type: 'image/png' };
+export const FORGED_PNG = {
+  bytes: Buffer.from('this is not an image, just text\n'),
+  filename: 'photo.png',
+  type: 'image/png',
+};
 
 /** A multipart form: repeated fields for arrays, a file part for `file`. */
-export function formData(fields: Record<string, string | boolean | readonly string[]>, file?: { field: string; bytes: Uint8Array; filename: string; type: string }) {
+export function formData(
+  fields: Record<string, string | boolean | readonly string[]>,
+  file?: { field: string; bytes: Uint8Array; filename: string; type: string },
+) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) {
     for (const item of Array.isArray(value) ? value : [value]) form.append(key, String(item));

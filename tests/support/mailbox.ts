@@ -11,7 +11,8 @@ export async function waitForDevMails(app: App, to: string, { count = 1, timeout
     const { mails } = (await app.inject({ method: 'GET', url: '/dev/mailbox.json' })).json<{ mails: DevMail[] }>();
     const matching = mails.filter((mail) => mail.to === to);
     if (matching.length >= count) return matching;
-    if (Date.now() > deadline) throw new Error(`Expected ${count} mail(s) to ${to} within ${timeoutMs} ms, found ${matching.length}`);
+    if (Date.now() > deadline)
+      throw new Error(`Expected ${count} mail(s) to ${to} within ${timeoutMs} ms, found ${matching.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -13,9 +13,23 @@ export async function signIn(t: TestApp, user: User): Promise<Caller> {
 
 export const signedInStudent = async (t: TestApp) => signIn(t, await createUser(t.db, { role: 'student' }));
 
-export const signedInTeacher = async (t: TestApp, subjectIds: string[]) => signIn(t, await createTeacher(t.db, { subjectIds }));
+export const signedInTeacher = async (t: TestApp, subjectIds: string[]) =>
+  signIn(t, await createTeacher(t.db, { subjectIds }));
 
 /** An API call as this caller (undefined: signed out). */
-export function call(t: TestApp, caller: Caller | undefined, method: InjectOptions['method'], url: string, payload?: InjectOptions['payload'], extra: Partial<InjectOptions> = {}) {
-  return t.app.inject({ method, url, payload, ...extra, headers: { ...extra.headers, ...(caller ? { cookie: caller.cookie } : {}) } });
+export function call(
+  t: TestApp,
+  caller: Caller | undefined,
+  method: InjectOptions['method'],
+  url: string,
+  payload?: InjectOptions['payload'],
+  extra: Partial<InjectOptions> = {},
+) {
+  return t.app.inject({
+    method,
+    url,
+    payload,
+    ...extra,
+    headers: { ...extra.headers, ...(caller ? { cookie: caller.cookie } : {}) },
+  });
 }

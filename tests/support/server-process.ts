@@ -25,7 +25,11 @@ export type ServerProcess = {
  * Starts the server as its own process (`command` e.g. ['node', 'dist/server/main.js']) and resolves once
  * /api/health answers; rejects with the process output if it exits first.
  */
-export async function startServerProcess(command: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  command: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(command[0]!, command.slice(1), {
@@ -65,7 +69,10 @@ export async function startServerProcess(command: string[], env: Record<string, 
 /** Runs a process to completion and returns its exit code and output. */
 export function runToExit(command: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command[0]!, command.slice(1), {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

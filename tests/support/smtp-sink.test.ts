@@ -20,7 +20,9 @@ describe('SMTP sink', () => {
   it('fails deliveries on demand so senders can be tested for retries', async () => {
     sink.failNext(1);
     const transport = nodemailer.createTransport(sink.url);
-    await expect(transport.sendMail({ from: 'a@example.com', to: 'c@example.com', subject: 'x', text: 'y' })).rejects.toThrow(/451/);
+    await expect(
+      transport.sendMail({ from: 'a@example.com', to: 'c@example.com', subject: 'x', text: 'y' }),
+    ).rejects.toThrow(/451/);
     await transport.sendMail({ from: 'a@example.com', to: 'c@example.com', subject: 'x', text: 'y' });
     expect(sink.mails.filter((mail) => mail.to.includes('c@example.com'))).toHaveLength(1);
   });

@@ -21,7 +21,9 @@ export async function startSmtpSink() {
       if (failures > 0) {
         failures--;
         stream.resume();
-        stream.on('end', () => callback(Object.assign(new Error('Temporary failure, try again'), { responseCode: 451 })));
+        stream.on('end', () =>
+          callback(Object.assign(new Error('Temporary failure, try again'), { responseCode: 451 })),
+        );
         return;
       }
       simpleParser(stream)

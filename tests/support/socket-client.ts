@@ -8,7 +8,10 @@ export function connectSocket(url: string, options: { cookie?: string; origin?: 
   const socket: TestSocket = io(url, {
     transports: ['websocket'],
     reconnection: false,
-    extraHeaders: { ...(options.cookie ? { cookie: options.cookie } : {}), ...(options.origin ? { origin: options.origin } : {}) },
+    extraHeaders: {
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.origin ? { origin: options.origin } : {}),
+    },
   });
   return new Promise<TestSocket>((resolve, reject) => {
     socket.once('connect', () => resolve(socket));

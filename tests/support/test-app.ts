@@ -3,7 +3,10 @@ import { testConfig } from './test-config.ts';
 import { openTestDatabase } from './test-database.ts';
 
 /** The real app on a fresh clone of the migrated, seeded test database. Call close() in afterAll. */
-export async function createTestApp(env: Record<string, string> = {}, dependencies: Omit<AppDependencies, 'database'> = {}) {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  dependencies: Omit<AppDependencies, 'database'> = {},
+) {
   const config = testConfig(env);
   const database = await openTestDatabase();
   const app = await buildApp(config, { ...dependencies, database });

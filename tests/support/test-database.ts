@@ -7,8 +7,7 @@ import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/client.ts';
 
 export type TestDatabaseTemplate =
-  | { kind: 'embedded'; templateFile: string }
-  | { kind: 'postgres'; url: string; templateName: string };
+  { kind: 'embedded'; templateFile: string } | { kind: 'postgres'; url: string; templateName: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,7 +29,9 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
     });
   }
   const name = `vh_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(template.url, (client) => client.query(`create database ${name} template ${template.templateName}`));
+  await withAdminClient(template.url, (client) =>
+    client.query(`create database ${name} template ${template.templateName}`),
+  );
   const url = new URL(template.url);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ kind: 'postgres', url: url.toString() });

@@ -38,7 +38,10 @@ export function databaseSourceFor(config: { databaseUrl?: string; dataDir: strin
     : { kind: 'embedded', dataDir: path.join(config.dataDir, 'db'), socketDir: config.dataDir };
 }
 
-export async function openDatabase(source: DatabaseSource, options: { poolSize?: number } = {}): Promise<DatabaseHandle> {
+export async function openDatabase(
+  source: DatabaseSource,
+  options: { poolSize?: number } = {},
+): Promise<DatabaseHandle> {
   const max = options.poolSize ?? 10;
   let embedded: EmbeddedServer | undefined;
   let pool: pg.Pool;

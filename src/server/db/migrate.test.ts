@@ -10,10 +10,30 @@ import { subjects } from './schema/subjects.ts';
 import { users } from './schema/auth.ts';
 
 const EXPECTED_TABLES = [
-  'users', 'sessions', 'accounts', 'verifications', 'rate_limits', 'subjects', 'teacher_specializations',
-  'pending_specializations', 'chat_rooms', 'messages', 'jitsi_meetings', 'tutoring_requests', 'tutor_bids',
-  'notifications', 'teacher_notifications', 'student_notifications', 'email_logs', 'mail_outbox', 'user_reports',
-  'illegal_content_flags', 'moderation_patterns', 'admin_roles', 'admin_permissions', 'contact_messages',
+  'users',
+  'sessions',
+  'accounts',
+  'verifications',
+  'rate_limits',
+  'subjects',
+  'teacher_specializations',
+  'pending_specializations',
+  'chat_rooms',
+  'messages',
+  'jitsi_meetings',
+  'tutoring_requests',
+  'tutor_bids',
+  'notifications',
+  'teacher_notifications',
+  'student_notifications',
+  'email_logs',
+  'mail_outbox',
+  'user_reports',
+  'illegal_content_flags',
+  'moderation_patterns',
+  'admin_roles',
+  'admin_permissions',
+  'contact_messages',
 ];
 
 /** Runs a statement that must fail, inside a savepoint so the test can go on. */
@@ -23,7 +43,8 @@ async function expectViolation(handle: DatabaseHandle, run: () => Promise<unknow
     (e: unknown) => e,
   );
   expect(error, 'the database should refuse this').toBeDefined();
-  const cause = (error as { cause?: { constraint?: string; message?: string } }).cause ?? (error as { constraint?: string });
+  const cause =
+    (error as { cause?: { constraint?: string; message?: string } }).cause ?? (error as { constraint?: string });
   expect(`${cause.constraint ?? ''} ${(cause as { message?: string }).message ?? ''}`).toMatch(constraint);
 }
 
@@ -43,7 +64,10 @@ describe('migrations', () => {
 
   it('are recorded, and running them again changes nothing', async () => {
     const count = async () =>
-      Number((await handle.db.execute<{ n: string }>(sql`select count(*) as n from drizzle.__drizzle_migrations`)).rows[0]!.n);
+      Number(
+        (await handle.db.execute<{ n: string }>(sql`select count(*) as n from drizzle.__drizzle_migrations`)).rows[0]!
+          .n,
+      );
     const before = await count();
     expect(before).toBeGreaterThan(0);
     await migrateDatabase(handle.pool);
@@ -64,7 +88,11 @@ describe('migrations', () => {
       () => handle.db.insert(chatRooms).values({ participant1Id: b.id, participant2Id: a.id }),
       /chat_rooms/,
     );
-    await expectViolation(handle, () => handle.db.insert(chatRooms).values({ participant1Id: a.id, participant2Id: a.id }), /chat_rooms/);
+    await expectViolation(
+      handle,
+      () => handle.db.insert(chatRooms).values({ participant1Id: a.id, participant2Id: a.id }),
+      /chat_rooms/,
+    );
   });
 
   it('allow one bid per teacher and request, with a positive amount inside a valid budget', async () => {
@@ -73,18 +101,40 @@ describe('migrations', () => {
     const [subject] = await handle.db.select().from(subjects).limit(1);
     const [request] = await handle.db
       .insert(tutoringRequests)
-      .values({ type: 'tutoring', subjectId: subject!.id, description: 'Help with limits', budgetMin: 8, budgetMax: 15, studentId: student.id })
+      .values({
+        type: 'tutoring',
+        subjectId: subject!.id,
+        description: 'Help with limits',
+        budgetMin: 8,
+        budgetMax: 15,
+        studentId: student.id,
+      })
       .returning();
     await handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: teacher.id, amount: 10 });
-    await expectViolation(handle, () => handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: teacher.id, amount: 12 }), /tutor_bids/);
+    await expectViolation(
+      handle,
+      () => handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: teacher.id, amount: 12 }),
+      /tutor_bids/,
+    );
     const other = await createUser(handle.db, { role: 'teacher' });
-    await expectViolation(handle, () => handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: other.id, amount: 0 }), /tutor_bids/);
+    await expectViolation(
+      handle,
+      () => handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: other.id, amount: 0 }),
+      /tutor_bids/,
+    );
     await expectViolation(
       handle,
       () =>
         handle.db
           .insert(tutoringRequests)
-          .values({ type: 'homework' as never, subjectId: subject!.id, description: 'x', budgetMin: 8, budgetMax: 15, studentId: student.id }),
+          .values({
+            type: 'homework' as never,
+            subjectId: subject!.id,
+            description: 'x',
+            budgetMin: 8,
+            budgetMax: 15,
+            studentId: student.id,
+          }),
       /tutoring_requests/,
     );
     await expectViolation(
@@ -92,7 +142,14 @@ describe('migrations', () => {
       () =>
         handle.db
           .insert(tutoringRequests)
-          .values({ type: 'tutoring', subjectId: subject!.id, description: 'x', budgetMin: 15, budgetMax: 8, studentId: student.id }),
+          .values({
+            type: 'tutoring',
+            subjectId: subject!.id,
+            description: 'x',
+            budgetMin: 15,
+            budgetMax: 8,
+            studentId: student.id,
+          }),
       /tutoring_requests/,
     );
   });

@@ -194,7 +194,9 @@ export const DEFAULT_MODERATION_PATTERNS: ModerationPatternSeed[] = [
     description: 'Extremist slogans',
   },
   {
-    pattern: word(`(?:all|those|these|filthy|dirty)\\s+${groups}\\s+(?:should|must|deserve\\s+to)\\s+(?:die|be\\s+killed|burn|be\\s+shot|be\\s+gassed)`),
+    pattern: word(
+      `(?:all|those|these|filthy|dirty)\\s+${groups}\\s+(?:should|must|deserve\\s+to)\\s+(?:die|be\\s+killed|burn|be\\s+shot|be\\s+gassed)`,
+    ),
     category: 'hate_speech',
     description: 'Calls for violence against a group',
   },
@@ -216,12 +218,16 @@ export const DEFAULT_MODERATION_PATTERNS: ModerationPatternSeed[] = [
     description: 'Telling someone to kill themselves',
   },
   {
-    pattern: word(`(?:go|please)\\s+die|${you}\\s+(?:should|deserve\\s+to)\\s+die|(?:i\\s+)?hope\\s+${you}\\s+(?:die|get\\s+(?:killed|raped|cancer))`),
+    pattern: word(
+      `(?:go|please)\\s+die|${you}\\s+(?:should|deserve\\s+to)\\s+die|(?:i\\s+)?hope\\s+${you}\\s+(?:die|get\\s+(?:killed|raped|cancer))`,
+    ),
     category: 'harassment',
     description: 'Wishing death or harm on someone',
   },
   {
-    pattern: word(`(?:i['’]?ll|i\\s+will|i\\s+am\\s+(?:going\\s+to|gonna)|i['’]?m\\s+(?:going\\s+to|gonna)|im\\s+(?:going\\s+to|gonna))\\s+(?:kill|murder|rape|stab|shoot)\\s+${you}`),
+    pattern: word(
+      `(?:i['’]?ll|i\\s+will|i\\s+am\\s+(?:going\\s+to|gonna)|i['’]?m\\s+(?:going\\s+to|gonna)|im\\s+(?:going\\s+to|gonna))\\s+(?:kill|murder|rape|stab|shoot)\\s+${you}`,
+    ),
     category: 'harassment',
     description: 'Threats of violence',
   },
@@ -231,7 +237,9 @@ export const DEFAULT_MODERATION_PATTERNS: ModerationPatternSeed[] = [
     description: 'Intimidation',
   },
   {
-    pattern: word(`(?:you['’]?re|you\\s+are|ur|u\\s+r)\\s+(?:worthless|pathetic|a\\s+waste\\s+of\\s+(?:space|air|oxygen))|(?:nobody|no\\s+one)\\s+(?:likes|loves|wants)\\s+${you}`),
+    pattern: word(
+      `(?:you['’]?re|you\\s+are|ur|u\\s+r)\\s+(?:worthless|pathetic|a\\s+waste\\s+of\\s+(?:space|air|oxygen))|(?:nobody|no\\s+one)\\s+(?:likes|loves|wants)\\s+${you}`,
+    ),
     category: 'harassment',
     description: 'Personal abuse',
   },

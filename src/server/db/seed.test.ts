@@ -35,7 +35,9 @@ describe('seed', () => {
 
   it('creates the subject catalogue with Mathematics and at least six other categories', async () => {
     const rows = (
-      await handle.db.execute<{ category: string; n: number }>(sql`select category, count(*)::int as n from subjects group by category`)
+      await handle.db.execute<{ category: string; n: number }>(
+        sql`select category, count(*)::int as n from subjects group by category`,
+      )
     ).rows;
     expect(rows.find((row) => row.category === MATHEMATICS_CATEGORY)!.n).toBeGreaterThanOrEqual(10);
     expect(rows.filter((row) => row.category !== MATHEMATICS_CATEGORY && row.n >= 3).length).toBeGreaterThanOrEqual(6);
@@ -70,7 +72,11 @@ describe('seed', () => {
 
   it('generates an admin password once, and prints it, when none is configured', async () => {
     messages.length = 0;
-    await seedDatabase({ db: handle.db, config: testConfig({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: '' }), log });
+    await seedDatabase({
+      db: handle.db,
+      config: testConfig({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: '' }),
+      log,
+    });
     const generated = messages.find((m) => m.includes('owner@example.com'))?.match(/generated password: (\S+)/)?.[1];
     expect(generated).toBeDefined();
     const [row] = (
@@ -79,7 +85,11 @@ describe('seed', () => {
     ).rows;
     expect(await verifyPassword({ hash: row!.password, password: generated! })).toBe(true);
     messages.length = 0;
-    await seedDatabase({ db: handle.db, config: testConfig({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: '' }), log });
+    await seedDatabase({
+      db: handle.db,
+      config: testConfig({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: '' }),
+      log,
+    });
     expect(messages).toEqual([]);
   });
 });

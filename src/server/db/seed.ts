@@ -19,7 +19,10 @@ export async function seedDatabase({ db, config, log }: { db: Database; config: 
       .insert(subjects)
       .values(SUBJECT_CATALOG.flatMap(({ category, subjects: names }) => names.map((name) => ({ category, name }))))
       .onConflictDoNothing();
-    await tx.insert(moderationPatterns).values(DEFAULT_MODERATION_PATTERNS.map((p) => ({ ...p }))).onConflictDoNothing();
+    await tx
+      .insert(moderationPatterns)
+      .values(DEFAULT_MODERATION_PATTERNS.map((p) => ({ ...p })))
+      .onConflictDoNothing();
     await tx
       .insert(users)
       .values({
@@ -46,19 +49,31 @@ async function ensureSuperAdmin({ db, config, log }: { db: Executor; config: Con
     const password = config.admin.password ?? randomBytes(12).toString('base64url');
     const [created] = await db
       .insert(users)
-      .values({ name: 'Administrator', username: await freeAdminUsername(db), email, emailVerified: true, vhNumber: VH_NUMBER.min })
+      .values({
+        name: 'Administrator',
+        username: await freeAdminUsername(db),
+        email,
+        emailVerified: true,
+        vhNumber: VH_NUMBER.min,
+      })
       .returning({ id: users.id });
     userId = created!.id;
-    await db.insert(accounts).values({ userId, accountId: userId, providerId: 'credential', password: await hashPassword(password) });
+    await db
+      .insert(accounts)
+      .values({ userId, accountId: userId, providerId: 'credential', password: await hashPassword(password) });
     if (!config.admin.password) {
-      log.warn(`Created the admin account ${email} with the generated password: ${password} (shown once; set ADMIN_PASSWORD to choose one)`);
+      log.warn(
+        `Created the admin account ${email} with the generated password: ${password} (shown once; set ADMIN_PASSWORD to choose one)`,
+      );
     }
   } else if (config.admin.password) {
     const [account] = await db
       .select({ id: accounts.id, password: accounts.password })
       .from(accounts)
       .where(and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')));
-    const matches = account?.password ? await verifyPassword({ hash: account.password, password: config.admin.password }) : false;
+    const matches = account?.password
+      ? await verifyPassword({ hash: account.password, password: config.admin.password })
+      : false;
     if (!matches) {
       const hash = await hashPassword(config.admin.password);
       if (account) await db.update(accounts).set({ password: hash }).where(eq(accounts.id, account.id));
@@ -72,7 +87,11 @@ async function ensureSuperAdmin({ db, config, log }: { db: Executor; config: Con
 
 /** "admin", or "admin2", "admin3"… when an earlier ADMIN_EMAIL already holds it. */
 async function freeAdminUsername(db: Executor) {
-  const taken = new Set((await db.select({ username: users.username }).from(users).where(like(users.username, 'admin%'))).map((u) => u.username));
+  const taken = new Set(
+    (await db.select({ username: users.username }).from(users).where(like(users.username, 'admin%'))).map(
+      (u) => u.username,
+    ),
+  );
   let candidate = 'admin';
   for (let n = 2; taken.has(candidate); n++) candidate = `admin${n}`;
   return candidate;

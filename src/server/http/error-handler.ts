@@ -10,7 +10,12 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return reply
         .status(error.statusCode)
-        .send({ code: error.code, message: error.message, fields: error.fields, details: error.details } satisfies ApiErrorBody);
+        .send({
+          code: error.code,
+          message: error.message,
+          fields: error.fields,
+          details: error.details,
+        } satisfies ApiErrorBody);
     }
 
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -30,14 +35,20 @@ export function registerErrorHandler(app: FastifyInstance) {
 
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return reply.status(429).send({ code: 'RATE_LIMITED', message: errorMessages.RATE_LIMITED } satisfies ApiErrorBody);
+      return reply
+        .status(429)
+        .send({ code: 'RATE_LIMITED', message: errorMessages.RATE_LIMITED } satisfies ApiErrorBody);
     }
     if (status === 413) {
-      return reply.status(413).send({ code: 'PAYLOAD_TOO_LARGE', message: errorMessages.PAYLOAD_TOO_LARGE } satisfies ApiErrorBody);
+      return reply
+        .status(413)
+        .send({ code: 'PAYLOAD_TOO_LARGE', message: errorMessages.PAYLOAD_TOO_LARGE } satisfies ApiErrorBody);
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, wrong content type) are safe to repeat.
-      return reply.status(status).send({ code: error.code ?? 'BAD_REQUEST', message: error.message } satisfies ApiErrorBody);
+      return reply
+        .status(status)
+        .send({ code: error.code ?? 'BAD_REQUEST', message: error.message } satisfies ApiErrorBody);
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ code: 'INTERNAL', message: errorMessages.INTERNAL } satisfies ApiErrorBody);

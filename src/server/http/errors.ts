@@ -27,7 +27,12 @@ export class AppError extends Error {
 
   constructor(
     readonly code: ErrorCode,
-    options: { message?: string; fields?: Record<string, string>; details?: Record<string, unknown>; status?: number } = {},
+    options: {
+      message?: string;
+      fields?: Record<string, string>;
+      details?: Record<string, unknown>;
+      status?: number;
+    } = {},
   ) {
     super(options.message ?? errorMessages[code]);
     this.name = 'AppError';

@@ -22,7 +22,8 @@ export async function registerSpa(app: FastifyInstance, webDir: string) {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/socket.io/');
+    const isPage =
+      request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/socket.io/');
     if (isPage && hasBuild && !path.extname(request.url.split('?')[0] ?? '')) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }

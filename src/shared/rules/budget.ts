@@ -23,20 +23,31 @@ export const BUDGET_RANGES: Record<RequestType, { min: number; max: number }> = 
 
 /** What the standard form resets the budget fields to when the request type changes. */
 export function defaultBudget(type: RequestType) {
-  return type === 'tutoring' ? { ...BUDGET_RANGES.tutoring } : { min: ASSIGNMENT_BUDGET.min, max: ASSIGNMENT_BUDGET.defaultMax };
+  return type === 'tutoring'
+    ? { ...BUDGET_RANGES.tutoring }
+    : { min: ASSIGNMENT_BUDGET.min, max: ASSIGNMENT_BUDGET.defaultMax };
 }
 
 /** A stored maximum that means "no maximum" (never displayed as a number). */
 export const isOpenEndedMax = (max: number) => (OPEN_ENDED_MAX_BUDGETS as readonly number[]).includes(max);
 
 /** The maximum stored when none was entered: the tutoring ceiling, or "no maximum" for assignments. */
-export const fallbackMaxBudget = (type: RequestType) => (type === 'tutoring' ? TUTORING_BUDGET.max : FALLBACK_MAX_BUDGET);
+export const fallbackMaxBudget = (type: RequestType) =>
+  type === 'tutoring' ? TUTORING_BUDGET.max : FALLBACK_MAX_BUDGET;
 
 /**
  * The budget the assistant wizard stores: the type's minimum, and the maximum entered, else the fallback.
  * Skipping the budget step stores 999 for assignments (open-ended) and 15 for tutoring.
  */
-export function wizardBudget({ type, enteredMax, skipped = false }: { type: RequestType; enteredMax?: number | null; skipped?: boolean }) {
+export function wizardBudget({
+  type,
+  enteredMax,
+  skipped = false,
+}: {
+  type: RequestType;
+  enteredMax?: number | null;
+  skipped?: boolean;
+}) {
   const min = BUDGET_RANGES[type].min;
   if (skipped) return { min, max: type === 'assignment' ? WIZARD_SKIP_MAX_BUDGET : TUTORING_BUDGET.max };
   return { min, max: enteredMax ?? fallbackMaxBudget(type) };

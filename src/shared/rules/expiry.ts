@@ -26,6 +26,9 @@ export function closesIn(createdAt: Date | string | number, now: Date | number =
 }
 
 /** Shown as closed (Expired tab, no countdown) when older than 48 hours or completed or closed. */
-export function isClosedForDisplay(request: { createdAt: Date | string | number; status: RequestStatus }, now: Date | number = Date.now()) {
+export function isClosedForDisplay(
+  request: { createdAt: Date | string | number; status: RequestStatus },
+  now: Date | number = Date.now(),
+) {
   return request.status === 'completed' || request.status === 'closed' || isRequestExpired(request.createdAt, now);
 }

@@ -161,7 +161,11 @@ describe('checkMessage', () => {
     const text = 'ring 079 123 45 67 or +41 79 765 43 21 tomorrow';
     const result = check(text);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.matches.map(({ start, end }) => text.slice(start, end))).toEqual(['079 123 45 67', '+41 79 765 43 21']);
+    if (!result.ok)
+      expect(result.matches.map(({ start, end }) => text.slice(start, end))).toEqual([
+        '079 123 45 67',
+        '+41 79 765 43 21',
+      ]);
   });
 
   it('reports a phone number before an address, and an address before a link', () => {

@@ -23,8 +23,7 @@ export const moderationMessages: Record<ModerationCategory, string> = {
 export type ModerationPatternRule = { pattern: string; category: ModerationCategory };
 export type ModerationMatch = { start: number; end: number };
 export type ModerationResult =
-  | { ok: true }
-  | { ok: false; category: ModerationCategory; message: string; matches: ModerationMatch[] };
+  { ok: true } | { ok: false; category: ModerationCategory; message: string; matches: ModerationMatch[] };
 
 export type ModerationOptions = {
   /** Active patterns from the database: case-insensitive regular expressions. */
@@ -36,7 +35,13 @@ export type ModerationOptions = {
 export function checkMessage(text: string, { patterns, ownOrigins }: ModerationOptions): ModerationResult {
   // "https://a.example@evil.com" is a link, "john@gmail.com" is an address and not also a link to gmail.com.
   const allLinks = findLinks(text);
-  const emails = findEmails(text).filter((email) => !overlapsAny(email, allLinks.filter((link) => link.explicit)));
+  const emails = findEmails(text).filter(
+    (email) =>
+      !overlapsAny(
+        email,
+        allLinks.filter((link) => link.explicit),
+      ),
+  );
   const links = allLinks.filter((link) => link.explicit || !overlapsAny(link, emails));
   const ownHosts = new Set(ownOrigins.map(hostOf));
   const externalLinks = links.filter((link) => !ownHosts.has(link.host));
@@ -49,7 +54,10 @@ export function checkMessage(text: string, { patterns, ownOrigins }: ModerationO
     ['link', externalLinks.map(({ start, end }) => ({ start, end }))],
     ...PATTERN_CATEGORY_ORDER.map((category): [ModerationCategory, ModerationMatch[]] => [
       category,
-      findPatternMatches(text, patterns.filter((rule) => rule.category === category)),
+      findPatternMatches(
+        text,
+        patterns.filter((rule) => rule.category === category),
+      ),
     ]),
   ];
   for (const [category, matches] of found) {
@@ -87,7 +95,8 @@ const SPELLED_DIGIT = new RegExp(DIGIT_WORD, 'gi');
 /** What may stand between the digits of one number: whitespace, dots, dashes, brackets, slashes, zero-width. */
 const JOINING_GAP = /^[\s.\-‐-―()/\\_*|~\u200b-\u200d\u2060\ufeff]{0,3}$/u;
 /** Words that announce a phone number: a shorter number after them still counts. */
-const CONTACT_CUE = /(?<!\p{L})(?:call|text|phone|tel|telephone|mobile|cell|cellphone|whats\s?app|sms|dial|ring|signal|telegram|viber|wechat|my\s+number|number\s+is)(?!\p{L})[^\p{Nd}]{0,20}$/iu;
+const CONTACT_CUE =
+  /(?<!\p{L})(?:call|text|phone|tel|telephone|mobile|cell|cellphone|whats\s?app|sms|dial|ring|signal|telegram|viber|wechat|my\s+number|number\s+is)(?!\p{L})[^\p{Nd}]{0,20}$/iu;
 /** A run that continues a calculation: "= 1048576", "2^20 = …", "1048576 / 1024". */
 const MATH_BEFORE = /(?:[=<>≈≠×÷^*]|[\p{L}\p{N})]\s*[+\-/])\s*$/u;
 const MATH_AFTER = /^\s*[=<>≈≠×÷^*+/]/u;
@@ -150,7 +159,8 @@ function isPhoneRun(text: string, run: Token[]) {
   const raw = text.slice(first.start, last.end);
   const gaps = run.slice(1).map((token, index) => text.slice(run[index]!.end, token.start));
   const groups = toGroups(text, run);
-  const spelledOut = groups.length === run.length && run.every((token) => token.digits === 1) && gaps.every((gap) => gap !== '');
+  const spelledOut =
+    groups.length === run.length && run.every((token) => token.digits === 1) && gaps.every((gap) => gap !== '');
   const afterCue = CONTACT_CUE.test(text.slice(Math.max(0, first.start - 40), first.start));
   const hasPlus = /\+\s?$/.test(text.slice(Math.max(0, first.start - 2), first.start));
 
@@ -158,7 +168,10 @@ function isPhoneRun(text: string, run: Token[]) {
   if (digits < 7) return false;
   if (groups.length === 1) {
     // Only the neighbourhood is looked at, so a long message costs no more per number.
-    const inCalculation = !hasPlus && (MATH_BEFORE.test(text.slice(Math.max(0, first.start - 20), first.start)) || MATH_AFTER.test(text.slice(last.end, last.end + 20)));
+    const inCalculation =
+      !hasPlus &&
+      (MATH_BEFORE.test(text.slice(Math.max(0, first.start - 20), first.start)) ||
+        MATH_AFTER.test(text.slice(last.end, last.end + 20)));
     return !inCalculation && (raw.startsWith('0') || digits >= 10 || hasPlus);
   }
   return !isInnocentNumber(groups, gaps);
@@ -181,8 +194,10 @@ function isInnocentNumber(groups: string[], gaps: string[]) {
   const [head = ''] = groups;
   if (groups.every((group) => /^(?:19|20)\d{2}$/.test(group))) return true;
   const noLeadingZero = head === '0' || !head.startsWith('0');
-  if (groups.length === 2 && separators.length === 1 && ['.', ',', '/'].includes(separators[0]!) && noLeadingZero) return true;
-  const uniform = separators.every((gap) => gap === separators[0]) && [' ', '.', '\u202f', '\u00a0'].includes(separators[0]!);
+  if (groups.length === 2 && separators.length === 1 && ['.', ',', '/'].includes(separators[0]!) && noLeadingZero)
+    return true;
+  const uniform =
+    separators.every((gap) => gap === separators[0]) && [' ', '.', '\u202f', '\u00a0'].includes(separators[0]!);
   return uniform && /^[1-9]\d{0,2}$/.test(head) && groups.slice(1).every((group) => /^\d{3}$/.test(group));
 }
 
@@ -206,14 +221,21 @@ const SPELLED_DOT = String.raw`(?:\s*(?:\(\s*(?:dot|\.)\s*\)|\[\s*(?:dot|\.)\s*\
 const ANY_DOT = String.raw`(?:${SPELLED_DOT}|\s?\.\s?)`;
 /** Top-level domains that are not also English words ("it", "in", "at", "me"…), for spelled-out forms. */
 const MAIL_TLD = 'com|net|org|edu|gov|info|biz|io|co|ch|de|uk|fr|es|nl|ru|ca|au|mail';
-const MAIL_PROVIDER = 'gmail|googlemail|yahoo|hotmail|outlook|live|msn|icloud|aol|gmx|proton|protonmail|yandex|bluewin|hispeed|web|zoho';
+const MAIL_PROVIDER =
+  'gmail|googlemail|yahoo|hotmail|outlook|live|msn|icloud|aol|gmx|proton|protonmail|yandex|bluewin|hispeed|web|zoho';
 const END_OF_WORD = String.raw`(?![\p{L}\p{N}])`;
 
 const EMAIL_PATTERNS = [
   // john@gmail.com, john @ gmail . com, john(at)gmail.com, john[at]gmail[dot]com
-  new RegExp(String.raw`${LOCAL_PART}${BRACKETED_AT}${LABEL}(?:${ANY_DOT}${LABEL})*?${ANY_DOT}\p{L}{2,24}${END_OF_WORD}`, 'giu'),
+  new RegExp(
+    String.raw`${LOCAL_PART}${BRACKETED_AT}${LABEL}(?:${ANY_DOT}${LABEL})*?${ANY_DOT}\p{L}{2,24}${END_OF_WORD}`,
+    'giu',
+  ),
   // john at gmail dot com, john at mail dot school dot edu
-  new RegExp(String.raw`${LOCAL_PART}\s+at\s+${LABEL}(?:${SPELLED_DOT}${LABEL})*?${SPELLED_DOT}(?:${MAIL_TLD})${END_OF_WORD}`, 'giu'),
+  new RegExp(
+    String.raw`${LOCAL_PART}\s+at\s+${LABEL}(?:${SPELLED_DOT}${LABEL})*?${SPELLED_DOT}(?:${MAIL_TLD})${END_OF_WORD}`,
+    'giu',
+  ),
   // john at gmail.com
   new RegExp(String.raw`${LOCAL_PART}\s+at\s+(?:${MAIL_PROVIDER})${ANY_DOT}(?:${MAIL_TLD})${END_OF_WORD}`, 'giu'),
 ];
@@ -243,9 +265,49 @@ function mergeSpans(spans: ModerationMatch[]): ModerationMatch[] {
 // scheme or www.
 
 const LINK_TLD = [
-  'com', 'net', 'org', 'edu', 'gov', 'info', 'biz', 'io', 'co', 'app', 'dev', 'xyz', 'online', 'site', 'store',
-  'tech', 'blog', 'shop', 'live', 'club', 'top', 'link', 'page', 'ly', 'gl', 'gg', 'tk', 'ws', 'tv',
-  'ch', 'de', 'uk', 'fr', 'es', 'nl', 'li', 'ca', 'au', 'ru', 'cn', 'jp', 'br', 'eu',
+  'com',
+  'net',
+  'org',
+  'edu',
+  'gov',
+  'info',
+  'biz',
+  'io',
+  'co',
+  'app',
+  'dev',
+  'xyz',
+  'online',
+  'site',
+  'store',
+  'tech',
+  'blog',
+  'shop',
+  'live',
+  'club',
+  'top',
+  'link',
+  'page',
+  'ly',
+  'gl',
+  'gg',
+  'tk',
+  'ws',
+  'tv',
+  'ch',
+  'de',
+  'uk',
+  'fr',
+  'es',
+  'nl',
+  'li',
+  'ca',
+  'au',
+  'ru',
+  'cn',
+  'jp',
+  'br',
+  'eu',
 ].join('|');
 /** Technology names written like domains. */
 const NOT_A_LINK = new Set(['asp.net', 'ado.net', 'vb.net']);
@@ -256,8 +318,14 @@ const EXPLICIT_LINK_PATTERNS = 2;
 const LINK_PATTERNS = [
   /(?<![\p{L}\p{N}])[a-z][a-z0-9+.-]{1,15}:\/\/[^\s<>"']+/giu,
   /(?<![\p{L}\p{N}.@-])www\d{0,3}\.[^\s<>"']+/giu,
-  new RegExp(String.raw`(?<![\p{L}\p{N}._%+@/-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:${LINK_TLD})(?![\p{L}\p{N}-])(?::\d{1,5})?(?:[/?#][^\s<>"']*)?`, 'gu'),
-  new RegExp(String.raw`(?<![\p{L}\p{N}])[A-Za-z0-9-]{2,63}${SPELLED_DOT}(?:com|net|org|io|co|ly|ch|de|uk)${END_OF_WORD}`, 'giu'),
+  new RegExp(
+    String.raw`(?<![\p{L}\p{N}._%+@/-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:${LINK_TLD})(?![\p{L}\p{N}-])(?::\d{1,5})?(?:[/?#][^\s<>"']*)?`,
+    'gu',
+  ),
+  new RegExp(
+    String.raw`(?<![\p{L}\p{N}])[A-Za-z0-9-]{2,63}${SPELLED_DOT}(?:com|net|org|io|co|ly|ch|de|uk)${END_OF_WORD}`,
+    'giu',
+  ),
 ];
 
 /** `explicit`: written with a scheme or www., so unmistakably a link. */
@@ -270,7 +338,8 @@ function findLinks(text: string): Link[] {
       const value = match[0].replace(TRAILING_PUNCTUATION, '');
       if (NOT_A_LINK.has(value.toLowerCase())) continue;
       const span = { start: match.index, end: match.index + value.length };
-      if (!overlapsAny(span, links)) links.push({ ...span, host: hostOf(value), explicit: index < EXPLICIT_LINK_PATTERNS });
+      if (!overlapsAny(span, links))
+        links.push({ ...span, host: hostOf(value), explicit: index < EXPLICIT_LINK_PATTERNS });
     }
   });
   return links.sort((a, b) => a.start - b.start);

@@ -60,16 +60,28 @@ export const forgotPasswordSchema = z.object({ email: emailSchema });
 
 export const newPasswordSchema = z
   .object({ password: strongPasswordSchema, confirmPassword: z.string() })
-  .refine((value) => value.password === value.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
+  .refine((value) => value.password === value.confirmPassword, {
+    message: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
 
 export const availabilityQuerySchema = z
   .object({ username: z.string().max(254).optional(), email: z.string().max(254).optional() })
-  .refine((query) => (query.username === undefined) !== (query.email === undefined), 'Ask about either a username or an email');
+  .refine(
+    (query) => (query.username === undefined) !== (query.email === undefined),
+    'Ask about either a username or an email',
+  );
 
 export const availabilitySchema = z.object({ available: z.boolean(), message: z.string() });
 
 export const registerResponseSchema = z.object({
-  user: z.object({ id: z.uuid(), username: z.string(), email: z.string(), role: z.enum(ROLES), vhNumber: z.number().int() }),
+  user: z.object({
+    id: z.uuid(),
+    username: z.string(),
+    email: z.string(),
+    role: z.enum(ROLES),
+    vhNumber: z.number().int(),
+  }),
   requiresEmailConfirmation: z.boolean(),
 });
 

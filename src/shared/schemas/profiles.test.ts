@@ -20,12 +20,15 @@ describe('avatar rules', () => {
   const messageFor = (file: FileLike) => avatar.safeParse(file).error?.issues[0]?.message ?? null;
 
   it('takes jpeg, png and webp up to 5 MB', () => {
-    for (const type of ['image/jpeg', 'image/jpg', 'image/png', 'image/webp']) expect(messageFor({ size: 5 * 1024 * 1024, type })).toBeNull();
+    for (const type of ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'])
+      expect(messageFor({ size: 5 * 1024 * 1024, type })).toBeNull();
   });
 
   it('refuses larger files and other types with the SPEC messages', () => {
     expect(messageFor({ size: 5 * 1024 * 1024 + 1, type: 'image/png' })).toBe('Max file size is 5MB');
     expect(messageFor({ size: 10, type: 'image/gif' })).toBe('Only .jpg, .jpeg, .png and .webp formats are supported');
-    expect(messageFor({ size: 10, type: 'image/svg+xml' })).toBe('Only .jpg, .jpeg, .png and .webp formats are supported');
+    expect(messageFor({ size: 10, type: 'image/svg+xml' })).toBe(
+      'Only .jpg, .jpeg, .png and .webp formats are supported',
+    );
   });
 });

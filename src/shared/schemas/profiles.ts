@@ -31,7 +31,8 @@ export function specializationProblem(categories: readonly string[]): string | n
   if (categories.length === 0) return specializationMessages.required;
   const [first] = categories;
   const oneCategory = categories.every((category) => category === first);
-  if (!oneCategory || (first !== MATHEMATICS_CATEGORY && categories.length > 1)) return specializationMessages.oneOutsideMathematics;
+  if (!oneCategory || (first !== MATHEMATICS_CATEGORY && categories.length > 1))
+    return specializationMessages.oneOutsideMathematics;
   return null;
 }
 

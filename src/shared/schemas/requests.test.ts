@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MIB } from '#shared/constants.ts';
-import { attachmentListSchema, attachmentMessages, createRequestSchema, placeBidSchema, wizardRequestToInput } from './requests.ts';
+import {
+  attachmentListSchema,
+  attachmentMessages,
+  createRequestSchema,
+  placeBidSchema,
+  wizardRequestToInput,
+} from './requests.ts';
 import { z } from 'zod';
 
 const subjectId = '7d0f4f38-2f59-4b8e-9d8f-3e8f1b5f2a11';
@@ -17,7 +23,13 @@ function messages(result: z.ZodSafeParseResult<unknown>) {
 describe('createRequestSchema', () => {
   it('accepts a valid standard form and fills an assignment’s missing maximum with 9999', () => {
     expect(createRequestSchema.parse(valid)).toMatchObject(valid);
-    const assignment = createRequestSchema.parse({ ...valid, type: 'assignment', budgetMin: 5, budgetMax: undefined, deadline: future });
+    const assignment = createRequestSchema.parse({
+      ...valid,
+      type: 'assignment',
+      budgetMin: 5,
+      budgetMax: undefined,
+      deadline: future,
+    });
     expect(assignment.budgetMax).toBe(9999);
     expect(createRequestSchema.parse({ ...valid, budgetMax: undefined }).budgetMax).toBe(15);
   });
@@ -32,8 +44,16 @@ describe('createRequestSchema', () => {
     ['budgetMax', { budgetMin: 12, budgetMax: 10 }, 'Maximum budget must be greater than or equal to minimum budget'],
     ['budgetMin', { budgetMin: 7 }, 'Budget must be within allowed range for the selected request type'],
     ['budgetMax', { budgetMax: 16 }, 'Budget must be within allowed range for the selected request type'],
-    ['budgetMax', { type: 'assignment', budgetMin: 5, budgetMax: 5001 }, 'Budget must be within allowed range for the selected request type'],
-    ['budgetMin', { type: 'assignment', budgetMin: 4, budgetMax: 100 }, 'Budget must be within allowed range for the selected request type'],
+    [
+      'budgetMax',
+      { type: 'assignment', budgetMin: 5, budgetMax: 5001 },
+      'Budget must be within allowed range for the selected request type',
+    ],
+    [
+      'budgetMin',
+      { type: 'assignment', budgetMin: 4, budgetMax: 100 },
+      'Budget must be within allowed range for the selected request type',
+    ],
     ['deadline', { deadline: 'tomorrow' }, 'Please enter a valid deadline'],
     ['deadline', { deadline: '2020-01-01T10:00:00Z' }, 'Deadline must be in the future'],
     ['level', { level: 'kindergarten' }, 'Please choose an education level'],
@@ -43,7 +63,9 @@ describe('createRequestSchema', () => {
   });
 
   it('allows the open-ended assignment maxima and trims optional texts to nothing', () => {
-    expect(createRequestSchema.safeParse({ ...valid, type: 'assignment', budgetMin: 5, budgetMax: 999 }).success).toBe(true);
+    expect(createRequestSchema.safeParse({ ...valid, type: 'assignment', budgetMin: 5, budgetMax: 999 }).success).toBe(
+      true,
+    );
     const parsed = createRequestSchema.parse({ ...valid, topic: '  ', requirements: ' Show the steps ', schedule: '' });
     expect(parsed).toMatchObject({ topic: undefined, requirements: 'Show the steps', schedule: undefined });
   });
@@ -51,7 +73,14 @@ describe('createRequestSchema', () => {
 
 describe('wizardRequestToInput', () => {
   it('maps the tutoring answers onto the request fields with a written description', () => {
-    const input = wizardRequestToInput({ type: 'tutoring', level: 'high_school', subjectId, topic: 'Quadratic equations', supportType: 'exam_prep', schedule: 'Weekday evenings' });
+    const input = wizardRequestToInput({
+      type: 'tutoring',
+      level: 'high_school',
+      subjectId,
+      topic: 'Quadratic equations',
+      supportType: 'exam_prep',
+      schedule: 'Weekday evenings',
+    });
     expect(input).toEqual({
       type: 'tutoring',
       subjectId,
@@ -67,9 +96,22 @@ describe('wizardRequestToInput', () => {
   });
 
   it('maps the assignment answers with the wizard budgets: entered, empty (9999) or skipped (999)', () => {
-    const answers = { type: 'assignment', topic: 'Lab report', subjectId, level: 'undergraduate', deadline: future } as const;
-    expect(wizardRequestToInput({ ...answers, budgetMax: 80, budgetSkipped: false })).toMatchObject({ budgetMin: 5, budgetMax: 80, description: 'Assignment help: Lab report.', deadline: future });
-    expect(wizardRequestToInput({ ...answers, budgetMax: null, budgetSkipped: false })).toMatchObject({ budgetMax: 9999 });
+    const answers = {
+      type: 'assignment',
+      topic: 'Lab report',
+      subjectId,
+      level: 'undergraduate',
+      deadline: future,
+    } as const;
+    expect(wizardRequestToInput({ ...answers, budgetMax: 80, budgetSkipped: false })).toMatchObject({
+      budgetMin: 5,
+      budgetMax: 80,
+      description: 'Assignment help: Lab report.',
+      deadline: future,
+    });
+    expect(wizardRequestToInput({ ...answers, budgetMax: null, budgetSkipped: false })).toMatchObject({
+      budgetMax: 9999,
+    });
     const skipped = wizardRequestToInput({ ...answers, budgetMax: 80, budgetSkipped: true });
     expect(skipped).toMatchObject({ budgetMax: 999 });
     expect(createRequestSchema.safeParse(skipped).success).toBe(true);
@@ -77,12 +119,18 @@ describe('wizardRequestToInput', () => {
 });
 
 describe('placeBidSchema', () => {
-  it.each([0, -5, Number.NaN, '12', undefined])('refuses the amount %s with "Please enter a valid bid amount."', (amount) => {
-    expect(messages(placeBidSchema.safeParse({ amount }))).toEqual({ amount: 'Please enter a valid bid amount.' });
-  });
+  it.each([0, -5, Number.NaN, '12', undefined])(
+    'refuses the amount %s with "Please enter a valid bid amount."',
+    (amount) => {
+      expect(messages(placeBidSchema.safeParse({ amount }))).toEqual({ amount: 'Please enter a valid bid amount.' });
+    },
+  );
 
   it('trims the message and stores an empty one as null', () => {
-    expect(placeBidSchema.parse({ amount: 10, message: '  I can help  ' })).toEqual({ amount: 10, message: 'I can help' });
+    expect(placeBidSchema.parse({ amount: 10, message: '  I can help  ' })).toEqual({
+      amount: 10,
+      message: 'I can help',
+    });
     expect(placeBidSchema.parse({ amount: 10, message: '   ' })).toEqual({ amount: 10, message: null });
     expect(placeBidSchema.parse({ amount: 10 })).toEqual({ amount: 10, message: null });
   });
@@ -95,18 +143,27 @@ describe('attachment rules', () => {
 
   it('accepts up to 10 images and documents of at most 10 MB', () => {
     expect(list.safeParse(Array(10).fill(pdf)).success).toBe(true);
-    expect(list.safeParse([{ size: 10 * MIB, type: 'image/png' }, { size: 5, type: 'text/plain' }]).success).toBe(true);
+    expect(
+      list.safeParse([
+        { size: 10 * MIB, type: 'image/png' },
+        { size: 5, type: 'text/plain' },
+      ]).success,
+    ).toBe(true);
   });
 
   it('refuses too many, too large and other files with the SPEC messages', () => {
-    expect(list.safeParse(Array(11).fill(pdf)).error?.issues[0]?.message).toBe('Maximum files reached - You can only upload up to 10 files.');
+    expect(list.safeParse(Array(11).fill(pdf)).error?.issues[0]?.message).toBe(
+      'Maximum files reached - You can only upload up to 10 files.',
+    );
     expect(list.safeParse([{ size: 12.34 * MIB, type: 'application/pdf' }]).error?.issues[0]?.message).toBe(
       'File too large - Maximum file size is 10MB. Your file is 12.3 MB.',
     );
     expect(list.safeParse([{ size: 10 * MIB + 1, type: 'application/pdf' }]).error?.issues[0]?.message).toBe(
       'File too large - Maximum file size is 10MB. Your file is over 10 MB.',
     );
-    expect(list.safeParse([{ size: 10, type: 'text/html' }]).error?.issues[0]?.message).toBe('Invalid file type - Only images and documents are allowed.');
+    expect(list.safeParse([{ size: 10, type: 'text/html' }]).error?.issues[0]?.message).toBe(
+      'Invalid file type - Only images and documents are allowed.',
+    );
     expect(attachmentMessages.tooLarge(20 * MIB)).toContain('Your file is 20.0 MB.');
   });
 });

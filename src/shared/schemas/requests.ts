@@ -48,8 +48,13 @@ export const attachmentMessages = {
 /** Adds the per-file rules to a file schema: `z.instanceof(File)` in the browser (the browser's type), the upload on the server (the detected type). */
 export const withAttachmentRules = <T extends FileLike>(file: z.ZodType<T>) =>
   file
-    .refine((value) => value.size <= REQUEST_FILE.maxBytes, { error: (issue) => attachmentMessages.tooLarge((issue.input as T).size) })
-    .refine((value) => (REQUEST_ATTACHMENT_TYPES as readonly string[]).includes(value.type), attachmentMessages.badType);
+    .refine((value) => value.size <= REQUEST_FILE.maxBytes, {
+      error: (issue) => attachmentMessages.tooLarge((issue.input as T).size),
+    })
+    .refine(
+      (value) => (REQUEST_ATTACHMENT_TYPES as readonly string[]).includes(value.type),
+      attachmentMessages.badType,
+    );
 
 /** At most 10 files, each checked by `file`. */
 export const attachmentListSchema = <T extends FileLike>(file: z.ZodType<T>) =>
@@ -64,7 +69,10 @@ const optionalText = (max: number, label: string) =>
     .optional()
     .transform((value) => value || undefined);
 
-const budgetAmount = z.number({ error: requestMessages.budget }).min(0, budgetMessages.negative).max(99_999, budgetMessages.range);
+const budgetAmount = z
+  .number({ error: requestMessages.budget })
+  .min(0, budgetMessages.negative)
+  .max(99_999, budgetMessages.range);
 
 /**
  * The fields of a new request, without the cross-field budget rules (forms `.pick()` from here).
@@ -82,8 +90,8 @@ export const createRequestFieldsSchema = z.object({
   /** Left out: 15 for tutoring, 9999 ("no maximum", shown as "$5+") for assignments. */
   budgetMax: budgetAmount.optional(),
   /** ISO 8601 with an offset or Z, in the future. */
-  deadline: z
-    .iso.datetime({ offset: true, error: requestMessages.deadline })
+  deadline: z.iso
+    .datetime({ offset: true, error: requestMessages.deadline })
     .refine((value) => new Date(value).getTime() > Date.now(), requestMessages.deadlinePast)
     .optional(),
   level: z.enum(EDUCATION_LEVELS, { error: requestMessages.level }).optional(),
@@ -97,14 +105,18 @@ export const createRequestFieldsSchema = z.object({
  * Adds the budget rules (max >= min, the type's range) and fills a missing maximum. The issue goes on the
  * field at fault: the order rule and a too-high maximum on budgetMax, a too-low minimum on budgetMin.
  */
-export const withBudgetRules = <T extends { type: RequestType; budgetMin: number; budgetMax?: number | undefined }>(schema: z.ZodType<T>) =>
+export const withBudgetRules = <T extends { type: RequestType; budgetMin: number; budgetMax?: number | undefined }>(
+  schema: z.ZodType<T>,
+) =>
   schema
     .superRefine((value, ctx) => {
       const max = value.budgetMax ?? fallbackMaxBudget(value.type);
       const problem = budgetProblem({ type: value.type, min: value.budgetMin, max });
       // A negative amount is already reported on its own field.
       if (!problem || problem === budgetMessages.negative) return;
-      const onMin = problem === budgetMessages.range && budgetProblem({ type: value.type, min: value.budgetMin, max: value.budgetMin }) !== null;
+      const onMin =
+        problem === budgetMessages.range &&
+        budgetProblem({ type: value.type, min: value.budgetMin, max: value.budgetMin }) !== null;
       ctx.addIssue({ code: 'custom', message: problem, path: [onMin ? 'budgetMin' : 'budgetMax'] });
     })
     .transform((value) => ({ ...value, budgetMax: value.budgetMax ?? fallbackMaxBudget(value.type) }));
@@ -116,7 +128,14 @@ export type CreateRequestInput = z.output<typeof createRequestSchema>;
 
 /** The assistant wizard's answers, per first-step choice (SPEC.md §2 "Assistant wizard"). */
 export type WizardAnswers =
-  | { type: 'tutoring'; level: EducationLevel; subjectId: string; topic: string; supportType: SupportType; schedule: string }
+  | {
+      type: 'tutoring';
+      level: EducationLevel;
+      subjectId: string;
+      topic: string;
+      supportType: SupportType;
+      schedule: string;
+    }
   | {
       type: 'assignment';
       topic: string;
@@ -129,7 +148,10 @@ export type WizardAnswers =
       budgetSkipped: boolean;
     };
 
-const supportLabels: Record<SupportType, string> = { exam_prep: 'exam preparation', general_support: 'general support' };
+const supportLabels: Record<SupportType, string> = {
+  exam_prep: 'exam preparation',
+  general_support: 'general support',
+};
 
 /**
  * Maps the wizard's answers onto the create-request fields, so both forms post the same body:
@@ -166,7 +188,10 @@ export function wizardRequestToInput(answers: WizardAnswers): CreateRequestField
 }
 
 export const placeBidSchema = z.object({
-  amount: z.number({ error: requestMessages.bidAmount }).positive(requestMessages.bidAmount).max(1_000_000, requestMessages.bidAmount),
+  amount: z
+    .number({ error: requestMessages.bidAmount })
+    .positive(requestMessages.bidAmount)
+    .max(1_000_000, requestMessages.bidAmount),
   message: z
     .string()
     .trim()

@@ -179,7 +179,11 @@ export function SubjectPicker({
         </div>
       )}
 
-      <div id={ids.selection} aria-live="polite" className="flex flex-wrap items-center gap-1.5 text-sm text-muted-foreground">
+      <div
+        id={ids.selection}
+        aria-live="polite"
+        className="flex flex-wrap items-center gap-1.5 text-sm text-muted-foreground"
+      >
         {chosen.length === 0 ? (
           <span>No subject chosen yet.</span>
         ) : (

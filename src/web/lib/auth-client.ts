@@ -22,7 +22,8 @@ export type Session = {
 /** `null` when signed out (what GET /api/auth/get-session answers). */
 export const sessionQueryOptions = queryOptions({
   queryKey: sessionQueryKey,
-  queryFn: async ({ signal }) => (await apiFetch<Session | null | undefined>('/api/auth/get-session', { signal })) ?? null,
+  queryFn: async ({ signal }) =>
+    (await apiFetch<Session | null | undefined>('/api/auth/get-session', { signal })) ?? null,
   staleTime: 5 * 60 * 1000,
 });
 

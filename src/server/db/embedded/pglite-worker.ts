@@ -17,10 +17,7 @@ export type EmbeddedWorkerData = {
 
 export type EmbeddedWorkerCommand = { type: 'stop' } | { type: 'dump'; file: string };
 export type EmbeddedWorkerReply =
-  | { type: 'ready' }
-  | { type: 'stopped' }
-  | { type: 'dumped' }
-  | { type: 'error'; message: string };
+  { type: 'ready' } | { type: 'stopped' } | { type: 'dumped' } | { type: 'error'; message: string };
 
 const options = workerData as EmbeddedWorkerData;
 const port = parentPort!;
@@ -51,5 +48,8 @@ try {
     }
   });
 } catch (error) {
-  port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies EmbeddedWorkerReply);
+  port.postMessage({
+    type: 'error',
+    message: error instanceof Error ? error.message : String(error),
+  } satisfies EmbeddedWorkerReply);
 }

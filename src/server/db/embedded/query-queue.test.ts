@@ -7,7 +7,10 @@ import { openDatabase, type DatabaseHandle } from '../client.ts';
 describe('the embedded database under concurrent connections', () => {
   let database: DatabaseHandle;
   beforeAll(async () => {
-    database = await openDatabase({ kind: 'embedded', socketDir: mkdtempSync(path.join(os.tmpdir(), 'vh-queue-')) }, { poolSize: 8 });
+    database = await openDatabase(
+      { kind: 'embedded', socketDir: mkdtempSync(path.join(os.tmpdir(), 'vh-queue-')) },
+      { poolSize: 8 },
+    );
   });
   afterAll(() => database.close());
 
@@ -17,7 +20,12 @@ describe('the embedded database under concurrent connections', () => {
       const client = await database.pool.connect();
       try {
         await client.query('begin');
-        const result = await client.query<{ v: number }>('select $1::int + $2::int + $3::int + $4::int as v', [n, 0, 0, 0]);
+        const result = await client.query<{ v: number }>('select $1::int + $2::int + $3::int + $4::int as v', [
+          n,
+          0,
+          0,
+          0,
+        ]);
         await client.query('commit');
         return result;
       } finally {
@@ -26,7 +34,9 @@ describe('the embedded database under concurrent connections', () => {
     };
     const answers = await Promise.all(
       Array.from({ length: 600 }, (_, n) =>
-        (n % 2 === 0 ? database.pool.query<{ v: number }>('select $1::int as v', [n]) : inTransaction(n)).then((result) => [n, result.rows[0]?.v]),
+        (n % 2 === 0 ? database.pool.query<{ v: number }>('select $1::int as v', [n]) : inTransaction(n)).then(
+          (result) => [n, result.rows[0]?.v],
+        ),
       ),
     );
     for (const [asked, answered] of answers) expect(answered).toBe(asked);

@@ -27,7 +27,10 @@ function endsExchange(message: Uint8Array) {
   const type = message[0];
   if (type === SYNC || type === QUERY || type === TERMINATE) return true;
   // The startup message has no type byte: its length, then the protocol version.
-  return message.length >= 8 && new DataView(message.buffer, message.byteOffset, message.byteLength).getInt32(4) === PROTOCOL_VERSION_3;
+  return (
+    message.length >= 8 &&
+    new DataView(message.buffer, message.byteOffset, message.byteLength).getInt32(4) === PROTOCOL_VERSION_3
+  );
 }
 
 /** Has the methods of pglite-socket's QueryQueueManager that its handlers and server call. */

@@ -1,15 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  check,
-  index,
-  integer,
-  pgTable,
-  smallint,
-  text,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { DEFAULT_ROLE, ROLES, VH_NUMBER } from '#shared/constants.ts';
 import { createdAt, id, inList, timestamptz } from './columns.ts';
 
@@ -47,7 +37,10 @@ export const users = pgTable(
   },
   (t) => [
     check('users_role_check', inList(t.role, ROLES)),
-    check('users_vh_number_check', sql`${t.vhNumber} between ${sql.raw(String(VH_NUMBER.min))} and ${sql.raw(String(VH_NUMBER.max))}`),
+    check(
+      'users_vh_number_check',
+      sql`${t.vhNumber} between ${sql.raw(String(VH_NUMBER.min))} and ${sql.raw(String(VH_NUMBER.max))}`,
+    ),
     index('users_vh_number_idx').on(t.vhNumber),
   ],
 );

@@ -1,11 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
-import {
-  FLAG_STATUSES,
-  MODERATION_CATEGORIES,
-  REPORT_REASON_VALUES,
-  REPORT_STATUSES,
-} from '#shared/constants.ts';
+import { FLAG_STATUSES, MODERATION_CATEGORIES, REPORT_REASON_VALUES, REPORT_STATUSES } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { chatRooms } from './chat.ts';
 import { createdAt, id, inList } from './columns.ts';

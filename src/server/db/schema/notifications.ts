@@ -1,16 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  smallint,
-  text,
-  unique,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, numeric, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { MAIL_OUTBOX_STATUSES } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { createdAt, id, inList, timestamptz } from './columns.ts';

@@ -64,7 +64,10 @@ export const tutoringRequests = pgTable(
     check('tutoring_requests_type_check', inList(t.type, REQUEST_TYPES)),
     check('tutoring_requests_status_check', inList(t.status, REQUEST_STATUSES)),
     check('tutoring_requests_level_check', sql`${t.level} is null or ${inList(t.level, EDUCATION_LEVELS)}`),
-    check('tutoring_requests_support_type_check', sql`${t.supportType} is null or ${inList(t.supportType, SUPPORT_TYPES)}`),
+    check(
+      'tutoring_requests_support_type_check',
+      sql`${t.supportType} is null or ${inList(t.supportType, SUPPORT_TYPES)}`,
+    ),
     check('tutoring_requests_budget_min_check', sql`${t.budgetMin} >= 0`),
     check('tutoring_requests_budget_range_check', sql`${t.budgetMax} >= ${t.budgetMin}`),
     index('tutoring_requests_student_created_idx').on(t.studentId, t.createdAt.desc().nullsFirst()),

@@ -2,16 +2,21 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifications } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
-import { DEFAULT_TEST_PASSWORD, SESSION_COOKIE, createUser, freshClientAddress } from '../../../../tests/support/factories.ts';
+import {
+  DEFAULT_TEST_PASSWORD,
+  SESSION_COOKIE,
+  createUser,
+  freshClientAddress,
+} from '../../../../tests/support/factories.ts';
 import { linkIn, waitForDevMails } from '../../../../tests/support/mailbox.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
-
 
 const post = (t: TestApp, url: string, payload: object, remoteAddress = freshClientAddress()) =>
   t.app.inject({ method: 'POST', url, payload, remoteAddress });
 const requestReset = (t: TestApp, email: string, remoteAddress?: string) =>
   post(t, '/api/auth/request-password-reset', { email, redirectTo: '/auth/reset-password' }, remoteAddress);
-const resetPassword = (t: TestApp, token: string, newPassword: string) => post(t, '/api/auth/reset-password', { token, newPassword });
+const resetPassword = (t: TestApp, token: string, newPassword: string) =>
+  post(t, '/api/auth/reset-password', { token, newPassword });
 const signIn = (t: TestApp, email: string, password: string) => post(t, '/api/auth/sign-in/email', { email, password });
 const isSignedIn = async (t: TestApp, cookie: string) =>
   (await t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie } })).json() !== null;
@@ -49,7 +54,11 @@ describe('forgotten password', () => {
   it('refuses an invalid address with the SPEC message', async () => {
     const response = await requestReset(t, 'not-an-email');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'Invalid email address', fields: { email: 'Invalid email address' } });
+    expect(response.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid email address',
+      fields: { email: 'Invalid email address' },
+    });
   });
 
   it('resets through the mailed link once, with the reset rules, ending every session', async () => {
@@ -90,7 +99,10 @@ describe('forgotten password', () => {
     expect((await openLink(t, link)).searchParams.get('error')).toBe('INVALID_TOKEN');
     const again = await resetPassword(t, token, 'Other-password1');
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({ code: 'INVALID_TOKEN', message: 'The password reset link is invalid or has expired.' });
+    expect(again.json()).toEqual({
+      code: 'INVALID_TOKEN',
+      message: 'The password reset link is invalid or has expired.',
+    });
   });
 
   it('refuses the link after 10 minutes', async () => {
@@ -98,13 +110,19 @@ describe('forgotten password', () => {
     const link = await resetLinkFor(t, user.email);
     const token = link.pathname.split('/').pop()!;
     // Tokens are stored hashed: the row is found by the user it belongs to.
-    const [row] = await t.db.select({ expiresAt: verifications.expiresAt }).from(verifications).where(eq(verifications.value, user.id));
+    const [row] = await t.db
+      .select({ expiresAt: verifications.expiresAt })
+      .from(verifications)
+      .where(eq(verifications.value, user.id));
     const minutesValid = (row!.expiresAt.getTime() - Date.now()) / 60_000;
     expect(minutesValid).toBeGreaterThan(9.9);
     expect(minutesValid).toBeLessThanOrEqual(10);
     expect(await t.db.$count(verifications, sql`${verifications.identifier} like ${`%${token}%`}`)).toBe(0);
 
-    await t.db.update(verifications).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(verifications.value, user.id));
+    await t.db
+      .update(verifications)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(verifications.value, user.id));
     expect((await openLink(t, link)).searchParams.get('error')).toBe('INVALID_TOKEN');
     const response = await resetPassword(t, token, 'New-password1');
     expect(response.statusCode).toBe(400);

@@ -15,11 +15,23 @@ const uniqueName = () => `user${Date.now().toString(36)}${(++created).toString(3
 
 const validFields = () => {
   const name = uniqueName();
-  return { name, email: `${name}@example.com`, password: 'secret1', role: 'student', acceptTerms: true, acceptPrivacy: true };
+  return {
+    name,
+    email: `${name}@example.com`,
+    password: 'secret1',
+    role: 'student',
+    acceptTerms: true,
+    acceptPrivacy: true,
+  };
 };
 
 type Fields = Record<string, string | boolean | readonly string[]>;
-const register = (t: TestApp, fields: Fields, avatar?: { bytes: Uint8Array; filename: string; type: string }, remoteAddress = freshClientAddress()) =>
+const register = (
+  t: TestApp,
+  fields: Fields,
+  avatar?: { bytes: Uint8Array; filename: string; type: string },
+  remoteAddress = freshClientAddress(),
+) =>
   t.app.inject({
     method: 'POST',
     url: '/api/accounts/register',
@@ -31,7 +43,10 @@ const availability = (t: TestApp, query: string, remoteAddress = freshClientAddr
   t.app.inject({ method: 'GET', url: `/api/accounts/availability?${query}`, remoteAddress });
 
 async function subjectIds(t: TestApp, names: string[]) {
-  const rows = await t.db.select({ id: subjects.id, name: subjects.name }).from(subjects).where(inArray(subjects.name, names));
+  const rows = await t.db
+    .select({ id: subjects.id, name: subjects.name })
+    .from(subjects)
+    .where(inArray(subjects.name, names));
   return names.map((name) => rows.find((row) => row.name === name)!.id);
 }
 
@@ -58,7 +73,11 @@ describe('username and e-mail availability', () => {
   it.each([
     ['username=', false, 'Username is required'],
     ['username=freename42', true, 'Username is available'],
-    ['username=Bad%20Name', false, 'Username can only contain lowercase letters and numbers, no spaces or special characters'],
+    [
+      'username=Bad%20Name',
+      false,
+      'Username can only contain lowercase letters and numbers, no spaces or special characters',
+    ],
     ['username=admin', false, 'This username is already taken'],
     ['username=admin7', false, 'This username is already taken'],
     ['username=guruai', false, 'This username is already taken'],
@@ -75,7 +94,10 @@ describe('username and e-mail availability', () => {
 
   it('counts an existing user’s username, and e-mail in any case, as taken', async () => {
     const user = await createUser(t.db);
-    expect((await availability(t, `username=${user.username}`)).json()).toEqual({ available: false, message: 'This username is already taken' });
+    expect((await availability(t, `username=${user.username}`)).json()).toEqual({
+      available: false,
+      message: 'This username is already taken',
+    });
     expect((await availability(t, `email=${encodeURIComponent(user.email.toUpperCase())}`)).json()).toEqual({
       available: false,
       message: 'An account with this email already exists',
@@ -92,7 +114,10 @@ describe('username and e-mail availability', () => {
     for (let i = 0; i < 60; i++) expect((await availability(t, 'username=abc', address)).statusCode).toBe(200);
     const limited = await availability(t, 'username=abc', address);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ code: 'RATE_LIMITED', message: 'Too many attempts. Please wait a moment and try again.' });
+    expect(limited.json()).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many attempts. Please wait a moment and try again.',
+    });
   });
 });
 
@@ -105,18 +130,35 @@ describe('registration', () => {
 
   it('creates a student who can be signed in by better-auth, and queues the confirmation mail', async () => {
     const fields = validFields();
-    const response = await register(t, { ...fields, email: fields.email.toUpperCase(), specializations: (await subjectIds(t, ['Algebra'])) });
+    const response = await register(t, {
+      ...fields,
+      email: fields.email.toUpperCase(),
+      specializations: await subjectIds(t, ['Algebra']),
+    });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body).toEqual({
-      user: { id: expect.any(String), username: fields.name, email: fields.email, role: 'student', vhNumber: expect.any(Number) },
+      user: {
+        id: expect.any(String),
+        username: fields.name,
+        email: fields.email,
+        role: 'student',
+        vhNumber: expect.any(Number),
+      },
       requiresEmailConfirmation: true,
     });
     expect(body.user.vhNumber).toBeGreaterThanOrEqual(100);
     expect(body.user.vhNumber).toBeLessThanOrEqual(999);
 
     const [user] = await t.db.select().from(users).where(eq(users.id, body.user.id));
-    expect(user).toMatchObject({ username: fields.name, name: fields.name, email: fields.email, role: 'student', emailVerified: false, image: null });
+    expect(user).toMatchObject({
+      username: fields.name,
+      name: fields.name,
+      email: fields.email,
+      role: 'student',
+      emailVerified: false,
+      image: null,
+    });
     const [account] = await t.db.select().from(accounts).where(eq(accounts.userId, body.user.id));
     expect(account).toMatchObject({ providerId: 'credential', accountId: body.user.id });
     expect(await verifyPassword({ hash: account!.password!, password: 'secret1' })).toBe(true);
@@ -135,13 +177,20 @@ describe('registration', () => {
     for (const specializations of [ids, JSON.stringify(ids)]) {
       const response = await register(t, { ...validFields(), role: 'teacher', specializations });
       expect(response.statusCode).toBe(201);
-      const rows = await t.db.select().from(teacherSpecializations).where(eq(teacherSpecializations.teacherId, response.json().user.id));
+      const rows = await t.db
+        .select()
+        .from(teacherSpecializations)
+        .where(eq(teacherSpecializations.teacherId, response.json().user.id));
       expect(rows.map((row) => row.subjectId).sort()).toEqual([...ids].sort());
     }
   });
 
   it('creates a teacher with one subject outside Mathematics', async () => {
-    const response = await register(t, { ...validFields(), role: 'teacher', specializations: await subjectIds(t, ['Physics']) });
+    const response = await register(t, {
+      ...validFields(),
+      role: 'teacher',
+      specializations: await subjectIds(t, ['Physics']),
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json().user.role).toBe('teacher');
   });
@@ -153,23 +202,43 @@ describe('registration', () => {
     ['Mathematics mixed with another category', ['Algebra', 'Physics'], onlyMathematics],
   ])('refuses a teacher with %s, writing nothing', async (_case, names, message) => {
     const before = await footprint(t);
-    const response = await register(t, { ...validFields(), role: 'teacher', specializations: await subjectIds(t, names) });
+    const response = await register(t, {
+      ...validFields(),
+      role: 'teacher',
+      specializations: await subjectIds(t, names),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { specializations: message } });
     expect(await footprint(t)).toEqual(before);
   });
 
   it('refuses an unknown subject', async () => {
-    const response = await register(t, { ...validFields(), role: 'teacher', specializations: ['6f1b1a44-3c6b-4f5e-9a55-0d3f7b2b9c11'] });
+    const response = await register(t, {
+      ...validFields(),
+      role: 'teacher',
+      specializations: ['6f1b1a44-3c6b-4f5e-9a55-0d3f7b2b9c11'],
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toEqual({ specializations: 'Unknown subject' });
   });
 
   it.each([
     ['name', { name: 'a' }, 'Name must be at least 2 characters'],
-    ['name', { name: 'Has Space' }, 'Username can only contain lowercase letters and numbers, no spaces or special characters'],
-    ['name', { name: 'UPPER' }, 'Username can only contain lowercase letters and numbers, no spaces or special characters'],
-    ['name', { name: 'dash-ed' }, 'Username can only contain lowercase letters and numbers, no spaces or special characters'],
+    [
+      'name',
+      { name: 'Has Space' },
+      'Username can only contain lowercase letters and numbers, no spaces or special characters',
+    ],
+    [
+      'name',
+      { name: 'UPPER' },
+      'Username can only contain lowercase letters and numbers, no spaces or special characters',
+    ],
+    [
+      'name',
+      { name: 'dash-ed' },
+      'Username can only contain lowercase letters and numbers, no spaces or special characters',
+    ],
     ['email', { email: 'not-an-email' }, 'Invalid email address'],
     ['password', { password: '12345' }, 'Password must be at least 6 characters'],
     ['role', { role: 'admin' }, 'Role must be student or teacher'],
@@ -198,10 +267,18 @@ describe('registration', () => {
     const before = await footprint(t);
     const sameName = await register(t, { ...validFields(), name: existing.username });
     expect(sameName.statusCode).toBe(409);
-    expect(sameName.json()).toEqual({ code: 'USERNAME_TAKEN', message: 'This username is already taken', fields: { name: 'This username is already taken' } });
+    expect(sameName.json()).toEqual({
+      code: 'USERNAME_TAKEN',
+      message: 'This username is already taken',
+      fields: { name: 'This username is already taken' },
+    });
     const sameEmail = await register(t, { ...validFields(), email: existing.email.toUpperCase() });
     expect(sameEmail.statusCode).toBe(409);
-    expect(sameEmail.json()).toEqual({ code: 'EMAIL_TAKEN', message: 'An account with this email already exists', fields: { email: 'An account with this email already exists' } });
+    expect(sameEmail.json()).toEqual({
+      code: 'EMAIL_TAKEN',
+      message: 'An account with this email already exists',
+      fields: { email: 'An account with this email already exists' },
+    });
     const reserved = await register(t, { ...validFields(), name: 'administrator' });
     expect(reserved.json().code).toBe('USERNAME_TAKEN');
     expect(await footprint(t)).toEqual(before);
@@ -210,7 +287,11 @@ describe('registration', () => {
   it('removes the stored avatar again when the account cannot be created', async () => {
     const existing = await createUser(t.db);
     const before = await footprint(t);
-    const response = await register(t, { ...validFields(), email: existing.email }, { bytes: TINY_PNG, filename: 'me.png', type: 'image/png' });
+    const response = await register(
+      t,
+      { ...validFields(), email: existing.email },
+      { bytes: TINY_PNG, filename: 'me.png', type: 'image/png' },
+    );
     expect(response.statusCode).toBe(409);
     expect(await footprint(t)).toEqual(before);
   });
@@ -238,7 +319,11 @@ describe('registration', () => {
 
   it.each([
     ['a text file named .png', FORGED_PNG, 'Only .jpg, .jpeg, .png and .webp formats are supported'],
-    ['a file over 5 MB', { bytes: pngOfSize(5 * 1024 * 1024 + 1), filename: 'big.png', type: 'image/png' }, 'Max file size is 5MB'],
+    [
+      'a file over 5 MB',
+      { bytes: pngOfSize(5 * 1024 * 1024 + 1), filename: 'big.png', type: 'image/png' },
+      'Max file size is 5MB',
+    ],
   ])('refuses %s as avatar with the SPEC message and writes nothing', async (_case, avatar, message) => {
     const before = await footprint(t);
     const response = await register(t, validFields(), avatar);
@@ -248,12 +333,21 @@ describe('registration', () => {
   });
 
   it('accepts an avatar of exactly 5 MB', async () => {
-    const response = await register(t, validFields(), { bytes: pngOfSize(5 * 1024 * 1024), filename: 'big.png', type: 'image/png' });
+    const response = await register(t, validFields(), {
+      bytes: pngOfSize(5 * 1024 * 1024),
+      filename: 'big.png',
+      type: 'image/png',
+    });
     expect(response.statusCode).toBe(201);
   });
 
   it('also takes a JSON body (without an avatar)', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/accounts/register', payload: validFields(), remoteAddress: freshClientAddress() });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/register',
+      payload: validFields(),
+      remoteAddress: freshClientAddress(),
+    });
     expect(response.statusCode).toBe(201);
   });
 
@@ -267,7 +361,12 @@ describe('registration', () => {
 
   it('keeps better-auth’s own sign-up and user update closed: accounts are made and edited through our routes', async () => {
     for (const url of ['/api/auth/sign-up/email', '/api/auth/update-user']) {
-      const response = await t.app.inject({ method: 'POST', url, payload: { ...validFields(), username: 'sneaky', role: 'admin' }, remoteAddress: freshClientAddress() });
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: { ...validFields(), username: 'sneaky', role: 'admin' },
+        remoteAddress: freshClientAddress(),
+      });
       expect(response.statusCode).toBe(404);
     }
   });

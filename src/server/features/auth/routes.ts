@@ -3,7 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AVATAR } from '#shared/constants.ts';
 import { errorMessages, type ApiErrorBody } from '#shared/errors.ts';
-import { availabilityQuerySchema, availabilitySchema, registerResponseSchema, registerSchema } from '#shared/schemas/auth.ts';
+import {
+  availabilityQuerySchema,
+  availabilitySchema,
+  registerResponseSchema,
+  registerSchema,
+} from '#shared/schemas/auth.ts';
 import { withAvatarRules } from '#shared/schemas/profiles.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -54,7 +59,8 @@ export async function authRoutes(app: FastifyInstance, { auth }: { auth: Auth })
       if (cookies.length > 0) reply.header('set-cookie', cookies);
       if (response.status >= 400) {
         const error = await toApiError(response);
-        if (response.status >= 500) request.log.error({ status: response.status, path: request.url.split('?')[0] }, 'better-auth failed');
+        if (response.status >= 500)
+          request.log.error({ status: response.status, path: request.url.split('?')[0] }, 'better-auth failed');
         return reply.type('application/json; charset=utf-8').send(error);
       }
       return reply.send(response.body ? await response.text() : null);
@@ -63,7 +69,8 @@ export async function authRoutes(app: FastifyInstance, { auth }: { auth: Auth })
 }
 
 // Multipart sends every field as text: checkboxes as "true", a list as repeated fields or one JSON array.
-const fromCheckbox = (value: unknown) => (value === 'true' || value === 'on' ? true : value === 'false' ? false : value);
+const fromCheckbox = (value: unknown) =>
+  value === 'true' || value === 'on' ? true : value === 'false' ? false : value;
 const fromList = (value: unknown) => {
   if (typeof value !== 'string') return value;
   if (value.trim().startsWith('[')) {
@@ -84,10 +91,12 @@ const registerBodySchema = registerSchema.extend({
   avatar: withAvatarRules(uploadSchema).optional(),
 });
 
-export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; auth: Auth; config: Config; storage: Storage }> = async (
-  app,
-  { db, auth, config, storage },
-) => {
+export const accountsRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  auth: Auth;
+  config: Config;
+  storage: Storage;
+}> = async (app, { db, auth, config, storage }) => {
   app.get(
     '/api/accounts/availability',
     {
@@ -102,14 +111,19 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; auth: Auth; c
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const { username, email } = request.query;
-      return username !== undefined ? checkUsernameAvailability({ db, username }) : checkEmailAvailability({ db, email: email ?? '' });
+      return username !== undefined
+        ? checkUsernameAvailability({ db, username })
+        : checkEmailAvailability({ db, email: email ?? '' });
     },
   );
 
   app.post(
     '/api/accounts/register',
     {
-      config: { rateLimit: { max: 10, timeWindow: '10 minutes' }, multipartOptions: uploadLimits({ maxBytes: AVATAR.maxBytes }) },
+      config: {
+        rateLimit: { max: 10, timeWindow: '10 minutes' },
+        multipartOptions: uploadLimits({ maxBytes: AVATAR.maxBytes }),
+      },
       schema: {
         summary: 'Create a student or teacher account; a confirmation mail follows when confirmation is required',
         tags: ['accounts'],

@@ -3,7 +3,14 @@ import { createEmailVerificationToken } from 'better-auth/api';
 import { eq, sql } from 'drizzle-orm';
 import { RESET_LINK_VALIDITY_MINUTES, VH_NUMBER } from '#shared/constants.ts';
 import { errorMessages } from '#shared/errors.ts';
-import { availabilityMessages, emailSchema, usernameSchema, type Availability, type RegisterInput, type RegisterResponse } from '#shared/schemas/auth.ts';
+import {
+  availabilityMessages,
+  emailSchema,
+  usernameSchema,
+  type Availability,
+  type RegisterInput,
+  type RegisterResponse,
+} from '#shared/schemas/auth.ts';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { accounts, users } from '../../db/schema/auth.ts';
@@ -23,18 +30,43 @@ const RESET_PAGE = '/auth/reset-password';
 const MAIL_LIMIT = { max: 3, windowMs: 15 * 60 * 1000 };
 
 // Names a user could pass off as staff or the assistant; "admin…" in any form.
-const RESERVED_USERNAMES = new Set(['guruai', 'guru', 'support', 'help', 'helpdesk', 'system', 'root', 'moderator', 'mod', 'staff', 'team', 'official', 'virtualhelp', 'security', 'noreply', 'postmaster']);
+const RESERVED_USERNAMES = new Set([
+  'guruai',
+  'guru',
+  'support',
+  'help',
+  'helpdesk',
+  'system',
+  'root',
+  'moderator',
+  'mod',
+  'staff',
+  'team',
+  'official',
+  'virtualhelp',
+  'security',
+  'noreply',
+  'postmaster',
+]);
 const isReservedUsername = (username: string) => username.startsWith('admin') || RESERVED_USERNAMES.has(username);
 
 const takenUsername = () => new AppError('USERNAME_TAKEN', { fields: { name: errorMessages.USERNAME_TAKEN } });
 const takenEmail = () => new AppError('EMAIL_TAKEN', { fields: { email: errorMessages.EMAIL_TAKEN } });
 
-export async function checkUsernameAvailability({ db, username }: { db: Executor; username: string }): Promise<Availability> {
+export async function checkUsernameAvailability({
+  db,
+  username,
+}: {
+  db: Executor;
+  username: string;
+}): Promise<Availability> {
   if (username === '') return { available: false, message: availabilityMessages.usernameRequired };
   const parsed = usernameSchema.safeParse(username);
   if (!parsed.success) return { available: false, message: parsed.error.issues[0]!.message };
   const taken = isReservedUsername(username) || (await db.$count(users, eq(users.username, username))) > 0;
-  return taken ? { available: false, message: errorMessages.USERNAME_TAKEN } : { available: true, message: availabilityMessages.usernameAvailable };
+  return taken
+    ? { available: false, message: errorMessages.USERNAME_TAKEN }
+    : { available: true, message: availabilityMessages.usernameAvailable };
 }
 
 export async function checkEmailAvailability({ db, email }: { db: Executor; email: string }): Promise<Availability> {
@@ -42,7 +74,9 @@ export async function checkEmailAvailability({ db, email }: { db: Executor; emai
   const parsed = emailSchema.safeParse(email);
   if (!parsed.success) return { available: false, message: parsed.error.issues[0]!.message };
   const taken = (await db.$count(users, eq(users.email, parsed.data))) > 0;
-  return taken ? { available: false, message: errorMessages.EMAIL_TAKEN } : { available: true, message: availabilityMessages.emailAvailable };
+  return taken
+    ? { available: false, message: errorMessages.EMAIL_TAKEN }
+    : { available: true, message: availabilityMessages.emailAvailable };
 }
 
 /** The least-used VH number (ties broken at random), in one query. */
@@ -56,7 +90,9 @@ async function pickVhNumber(db: Executor) {
 
 /** The unique-constraint violation of a taken username or e-mail, as our 409; anything else as it was. */
 function conflictFrom(error: unknown) {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  const cause =
+    (error as { cause?: { code?: string; constraint?: string } }).cause ??
+    (error as { code?: string; constraint?: string });
   if (cause.code !== '23505') return error;
   if (cause.constraint === 'users_username_unique') return takenUsername();
   if (cause.constraint === 'users_email_unique') return takenEmail();
@@ -77,7 +113,14 @@ export type RegisterAccountOptions = {
  * specializations (saved now rather than held until the first sign-in: same result) and the avatar, in one
  * transaction; then queues the confirmation mail, or marks the e-mail confirmed when confirmation is off.
  */
-export async function registerAccount({ db, auth, config, storage, input, avatar }: RegisterAccountOptions): Promise<RegisterResponse> {
+export async function registerAccount({
+  db,
+  auth,
+  config,
+  storage,
+  input,
+  avatar,
+}: RegisterAccountOptions): Promise<RegisterResponse> {
   const isTeacher = input.role === 'teacher';
   const subjectIds = isTeacher ? [...new Set(input.specializations)] : [];
   if (isTeacher) await checkSpecializations({ db, subjectIds, field: 'specializations' });
@@ -98,8 +141,16 @@ export async function registerAccount({ db, auth, config, storage, input, avatar
           image,
           emailVerified: !requiresEmailConfirmation,
         })
-        .returning({ id: users.id, username: users.username, email: users.email, role: users.role, vhNumber: users.vhNumber });
-      await tx.insert(accounts).values({ userId: created!.id, accountId: created!.id, providerId: 'credential', password: passwordHash });
+        .returning({
+          id: users.id,
+          username: users.username,
+          email: users.email,
+          role: users.role,
+          vhNumber: users.vhNumber,
+        });
+      await tx
+        .insert(accounts)
+        .values({ userId: created!.id, accountId: created!.id, providerId: 'credential', password: passwordHash });
       if (isTeacher) await replaceSpecializations({ db: tx, teacherId: created!.id, subjectIds });
       return created!;
     }),
@@ -110,7 +161,12 @@ export async function registerAccount({ db, auth, config, storage, input, avatar
   if (requiresEmailConfirmation) {
     // better-auth's own token, so the link is its verify-email endpoint like every later confirmation mail.
     const context = await auth.$context;
-    const token = await createEmailVerificationToken(context.secret, user.email, undefined, EMAIL_CONFIRMATION_VALIDITY_HOURS * 60 * 60);
+    const token = await createEmailVerificationToken(
+      context.secret,
+      user.email,
+      undefined,
+      EMAIL_CONFIRMATION_VALIDITY_HOURS * 60 * 60,
+    );
     await sendConfirmationMail({ db, config, email: user.email, token });
   }
   return { user, requiresEmailConfirmation };
@@ -121,11 +177,21 @@ type LinkMailOptions = { db: Executor; config: Config; email: string; token: str
 /** Queues the confirmation mail: better-auth's verify-email link, which returns to the sign-in page. */
 export async function sendConfirmationMail({ db, config, email, token }: LinkMailOptions) {
   const url = `${config.publicUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(CONFIRMED_PAGE)}`;
-  await enqueueMail({ db, to: email, ...confirmEmailMail({ url, validHours: EMAIL_CONFIRMATION_VALIDITY_HOURS }), limitPerRecipient: MAIL_LIMIT });
+  await enqueueMail({
+    db,
+    to: email,
+    ...confirmEmailMail({ url, validHours: EMAIL_CONFIRMATION_VALIDITY_HOURS }),
+    limitPerRecipient: MAIL_LIMIT,
+  });
 }
 
 /** Queues the reset mail: better-auth's reset link, which checks the token and opens the reset page with it. */
 export async function sendResetPasswordMail({ db, config, email, token }: LinkMailOptions) {
   const url = `${config.publicUrl}/api/auth/reset-password/${encodeURIComponent(token)}?callbackURL=${encodeURIComponent(RESET_PAGE)}`;
-  await enqueueMail({ db, to: email, ...resetPasswordMail({ url, validMinutes: RESET_LINK_VALIDITY_MINUTES }), limitPerRecipient: MAIL_LIMIT });
+  await enqueueMail({
+    db,
+    to: email,
+    ...resetPasswordMail({ url, validMinutes: RESET_LINK_VALIDITY_MINUTES }),
+    limitPerRecipient: MAIL_LIMIT,
+  });
 }

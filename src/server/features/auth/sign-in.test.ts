@@ -2,7 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, users } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
-import { DEFAULT_TEST_PASSWORD, SESSION_COOKIE, createUser, freshClientAddress } from '../../../../tests/support/factories.ts';
+import {
+  DEFAULT_TEST_PASSWORD,
+  SESSION_COOKIE,
+  createUser,
+  freshClientAddress,
+} from '../../../../tests/support/factories.ts';
 import { linkIn, waitForDevMails } from '../../../../tests/support/mailbox.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 
@@ -11,7 +16,8 @@ let created = 0;
 const signIn = (t: TestApp, payload: object, remoteAddress = freshClientAddress()) =>
   t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload, remoteAddress });
 
-const getSession = (t: TestApp, cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie } });
+const getSession = (t: TestApp, cookie: string) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie } });
 
 const sessionCookieOf = (response: Awaited<ReturnType<typeof signIn>>) => {
   const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
@@ -52,7 +58,10 @@ describe('sign-in, e-mail confirmation and sessions', () => {
 
   it('includes username, role, VH number and avatar in the session, and never a password hash', async () => {
     const user = await createUser(t.db, { role: 'teacher', image: '/api/files/avatars/x.png' });
-    const [account] = await t.db.select({ password: accounts.password }).from(accounts).where(eq(accounts.userId, user.id));
+    const [account] = await t.db
+      .select({ password: accounts.password })
+      .from(accounts)
+      .where(eq(accounts.userId, user.id));
     const response = await signIn(t, { email: user.email, password: DEFAULT_TEST_PASSWORD });
     const session = await getSession(t, `${SESSION_COOKIE}=${sessionCookieOf(response).value}`);
     expect(session.statusCode).toBe(200);
@@ -110,7 +119,10 @@ describe('sign-in, e-mail confirmation and sessions', () => {
     const confirm = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
     expect(confirm.statusCode).toBe(302);
     expect(confirm.headers.location).toBe('/auth/login?confirmed=1');
-    const [user] = await t.db.select({ emailVerified: users.emailVerified }).from(users).where(eq(users.id, account.id));
+    const [user] = await t.db
+      .select({ emailVerified: users.emailVerified })
+      .from(users)
+      .where(eq(users.id, account.id));
     expect(user!.emailVerified).toBe(true);
 
     const response = await signIn(t, { email: account.email, password: account.password });
@@ -118,7 +130,10 @@ describe('sign-in, e-mail confirmation and sessions', () => {
   });
 
   it('sends the user back to the sign-in page with an error for a broken confirmation link', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/api/auth/verify-email?token=forged&callbackURL=${encodeURIComponent('/auth/login?confirmed=1')}` });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/verify-email?token=forged&callbackURL=${encodeURIComponent('/auth/login?confirmed=1')}`,
+    });
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe('/auth/login?confirmed=1&error=INVALID_TOKEN');
   });
@@ -126,7 +141,12 @@ describe('sign-in, e-mail confirmation and sessions', () => {
   it('resends a confirmation link on request, with the same answer for unknown addresses', async () => {
     const account = await registerUnconfirmed(t);
     const send = (email: string) =>
-      t.app.inject({ method: 'POST', url: '/api/auth/send-verification-email', payload: { email, callbackURL: '/auth/login?confirmed=1' }, remoteAddress: freshClientAddress() });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/send-verification-email',
+        payload: { email, callbackURL: '/auth/login?confirmed=1' },
+        remoteAddress: freshClientAddress(),
+      });
     const known = await send(account.email);
     const unknown = await send('nobody-at-all@example.com');
     expect(known.statusCode).toBe(200);
@@ -136,24 +156,34 @@ describe('sign-in, e-mail confirmation and sessions', () => {
 
   it('sends at most 3 confirmation mails to one address in 15 minutes, whatever the client addresses', async () => {
     const account = await registerUnconfirmed(t);
-    for (let i = 0; i < 4; i++) expect((await signIn(t, { email: account.email, password: account.password })).statusCode).toBe(403);
+    for (let i = 0; i < 4; i++)
+      expect((await signIn(t, { email: account.email, password: account.password })).statusCode).toBe(403);
     expect(await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, account.email))).toBe(3);
   });
 
   it('limits sign-in to 5 attempts a minute per address, with a friendly message', async () => {
     const user = await createUser(t.db);
     const address = freshClientAddress();
-    for (let i = 0; i < 5; i++) expect((await signIn(t, { email: user.email, password: 'Wrong-password1' }, address)).statusCode).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await signIn(t, { email: user.email, password: 'Wrong-password1' }, address)).statusCode).toBe(401);
     const limited = await signIn(t, { email: user.email, password: DEFAULT_TEST_PASSWORD }, address);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ code: 'RATE_LIMITED', message: 'Too many attempts. Please wait a moment and try again.' });
+    expect(limited.json()).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many attempts. Please wait a moment and try again.',
+    });
     expect((await signIn(t, { email: user.email, password: DEFAULT_TEST_PASSWORD })).statusCode).toBe(200);
   });
 
   it('ends the session on sign-out', async () => {
     const user = await createUser(t.db);
     const cookie = `${SESSION_COOKIE}=${sessionCookieOf(await signIn(t, { email: user.email, password: DEFAULT_TEST_PASSWORD })).value}`;
-    const signOut = await t.app.inject({ method: 'POST', url: '/api/auth/sign-out', payload: {}, headers: { cookie, origin: t.config.publicUrl } });
+    const signOut = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      payload: {},
+      headers: { cookie, origin: t.config.publicUrl },
+    });
     expect(signOut.statusCode).toBe(200);
     expect((await getSession(t, cookie)).json()).toBeNull();
     expect((await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } })).statusCode).toBe(401);

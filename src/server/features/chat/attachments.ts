@@ -17,7 +17,9 @@ const CFB_STREAMS: Array<[stream: string, type: ChatAttachmentType, extension: s
 ];
 
 /** Binary types file-type reports that we accept as they are. */
-const BINARY_TYPES = new Set<string>(CHAT_ATTACHMENT.types.filter((type) => type !== 'text/plain' && type !== 'image/svg+xml'));
+const BINARY_TYPES = new Set<string>(
+  CHAT_ATTACHMENT.types.filter((type) => type !== 'text/plain' && type !== 'image/svg+xml'),
+);
 
 /** Formats file-type recognises that are nevertheless just text (an XML declaration, WebVTT). */
 const TEXT_LIKE_TYPES = new Set(['application/xml', 'text/vtt']);
@@ -77,7 +79,11 @@ const EXTENSIONS: Record<ChatAttachmentType, readonly string[]> = {
 export function cleanFilename(name: string, detected: { type: ChatAttachmentType; extension: string }) {
   const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   const extension = /\.([^.]+)$/.exec(base)?.[1]?.toLowerCase();
-  const named = !base ? `attachment.${detected.extension}` : extension && EXTENSIONS[detected.type].includes(extension) ? base : `${base}.${detected.extension}`;
+  const named = !base
+    ? `attachment.${detected.extension}`
+    : extension && EXTENSIONS[detected.type].includes(extension)
+      ? base
+      : `${base}.${detected.extension}`;
   return named.length <= 255 ? named : `${named.slice(0, 250 - detected.extension.length)}….${detected.extension}`;
 }
 
@@ -85,11 +91,24 @@ export function cleanFilename(name: string, detected: { type: ChatAttachmentType
 const uploaderPrefix = (uploaderId: string) => `chat/${uploaderId}/`;
 export const isOwnUpload = (fileKey: string, uploaderId: string) => fileKey.startsWith(uploaderPrefix(uploaderId));
 
-export async function storeChatUpload({ storage, uploaderId, upload }: { storage: Storage; uploaderId: string; upload: Upload }) {
+export async function storeChatUpload({
+  storage,
+  uploaderId,
+  upload,
+}: {
+  storage: Storage;
+  uploaderId: string;
+  upload: Upload;
+}) {
   if (upload.size > CHAT_ATTACHMENT.maxBytes) throw fieldError('file', chatMessages.tooLarge);
   const detected = detectAttachmentType(upload);
   if (!detected) throw fieldError('file', chatMessages.badFileType);
   const fileKey = `${uploaderPrefix(uploaderId)}${randomUUID()}.${detected.extension}`;
   await storage.put(fileKey, upload.bytes, detected.type);
-  return { fileKey, fileType: detected.type, originalFilename: cleanFilename(upload.filename, detected), fileSize: upload.size };
+  return {
+    fileKey,
+    fileType: detected.type,
+    originalFilename: cleanFilename(upload.filename, detected),
+    fileSize: upload.size,
+  };
 }

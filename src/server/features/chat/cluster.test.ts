@@ -31,7 +31,13 @@ describe.runIf(template.kind === 'postgres')('chat across two server processes',
     url.pathname = `/${databaseName}`;
     const env = { DATABASE_URL: url.toString(), AUTH_SECRET: TEST_AUTH_SECRET, ADMIN_PASSWORD: 'Admin-password-1' };
     for (let n = 0; n < 2; n++) {
-      servers.push(await startServerProcess(command, { ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-node-')) }, 60_000));
+      servers.push(
+        await startServerProcess(
+          command,
+          { ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-node-')) },
+          60_000,
+        ),
+      );
     }
     database = await openDatabase({ kind: 'postgres', url: url.toString() });
   });
@@ -41,7 +47,9 @@ describe.runIf(template.kind === 'postgres')('chat across two server processes',
     await Promise.all(servers.map((server) => server.stop()));
     await database?.close();
     if (template.kind === 'postgres') {
-      await withAdminClient(template.url, (client) => client.query(`drop database if exists ${databaseName} with (force)`));
+      await withAdminClient(template.url, (client) =>
+        client.query(`drop database if exists ${databaseName} with (force)`),
+      );
     }
   });
 
@@ -53,7 +61,10 @@ describe.runIf(template.kind === 'postgres')('chat across two server processes',
   it('delivers a message sent through one process to a socket on the other, both ways', async () => {
     const [first, second] = servers as [ServerProcess, ServerProcess];
     const [alice, bob] = [await signedIn(), await signedIn()];
-    const [aliceSocket, bobSocket] = await Promise.all([connectSocket(first.url, { cookie: alice.cookie }), connectSocket(second.url, { cookie: bob.cookie })]);
+    const [aliceSocket, bobSocket] = await Promise.all([
+      connectSocket(first.url, { cookie: alice.cookie }),
+      connectSocket(second.url, { cookie: bob.cookie }),
+    ]);
     sockets.push(aliceSocket, bobSocket);
 
     const arrived = nextEvent(bobSocket, 'message:new', 10_000);
@@ -69,7 +80,9 @@ describe.runIf(template.kind === 'postgres')('chat across two server processes',
     // Over 8,000 bytes a NOTIFY cannot carry the event: the adapter passes it through socket_io_attachments.
     const long = `${'A long answer. '.repeat(600)}`.trim();
     const reply = nextEvent(aliceSocket, 'message:new', 10_000);
-    const ack = await bobSocket.timeout(10_000).emitWithAck('message:send', { clientId: randomUUID(), receiverId: alice.id, content: long });
+    const ack = await bobSocket
+      .timeout(10_000)
+      .emitWithAck('message:send', { clientId: randomUUID(), receiverId: alice.id, content: long });
     expect(ack).toMatchObject({ ok: true });
     expect((await reply)[0]).toMatchObject({ senderId: bob.id, content: long });
   });

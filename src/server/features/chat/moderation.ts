@@ -11,7 +11,15 @@ const PATTERNS_TTL_MS = 30_000;
 export type Moderation = ReturnType<typeof createModeration>;
 
 /** The shared moderation rules with this server's origin and the database's active patterns. */
-export function createModeration({ db, ownOrigins, ttlMs = PATTERNS_TTL_MS }: { db: Executor; ownOrigins: string[]; ttlMs?: number }) {
+export function createModeration({
+  db,
+  ownOrigins,
+  ttlMs = PATTERNS_TTL_MS,
+}: {
+  db: Executor;
+  ownOrigins: string[];
+  ttlMs?: number;
+}) {
   let cached: { rules: Promise<ModerationPatternRule[]>; until: number } | undefined;
 
   const activePatterns = () => {
@@ -32,10 +40,28 @@ export function createModeration({ db, ownOrigins, ttlMs = PATTERNS_TTL_MS }: { 
      * Throws MESSAGE_BLOCKED (400) when the text breaks a rule, after recording an illegal-content flag;
      * `field` names the input the text came from and the offsets in `details.matches` point into it.
      */
-    async assertAllowed({ text, field, senderId, roomId }: { text: string; field: string; senderId: string; roomId: string | null }) {
+    async assertAllowed({
+      text,
+      field,
+      senderId,
+      roomId,
+    }: {
+      text: string;
+      field: string;
+      senderId: string;
+      roomId: string | null;
+    }) {
       const result = checkMessage(text, { patterns: await activePatterns(), ownOrigins });
       if (result.ok) return;
-      await db.insert(illegalContentFlags).values({ flagType: result.category, content: text, description: result.message, senderId, chatRoomId: roomId });
+      await db
+        .insert(illegalContentFlags)
+        .values({
+          flagType: result.category,
+          content: text,
+          description: result.message,
+          senderId,
+          chatRoomId: roomId,
+        });
       const details: ModerationDetails = { category: result.category, matches: result.matches };
       throw new AppError('MESSAGE_BLOCKED', { message: result.message, fields: { [field]: result.message }, details });
     },

@@ -63,7 +63,12 @@ describe('chat', () => {
     return socket;
   };
   const upload = (who: Person | null, file: { bytes: Uint8Array; filename: string; type: string }) =>
-    t.app.inject({ method: 'POST', url: '/api/chat/uploads', payload: formData({}, { field: 'file', ...file }), headers: who ? { cookie: who.cookie } : {} });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/chat/uploads',
+      payload: formData({}, { field: 'file', ...file }),
+      headers: who ? { cookie: who.cookie } : {},
+    });
   const countMessages = (roomId: string) => t.db.$count(messages, eq(messages.roomId, roomId));
   const inAnHour = () => new Date(Date.now() + 60 * 60 * 1000).toISOString();
 
@@ -76,15 +81,24 @@ describe('chat', () => {
       ]);
       expect(new Set(results.map((result) => result.room.id)).size).toBe(1);
       expect(results.filter((result) => result.created)).toHaveLength(1);
-      const rooms = await t.db.select().from(chatRooms).where(sql`${a.id}::uuid in (${chatRooms.participant1Id}, ${chatRooms.participant2Id})`);
+      const rooms = await t.db
+        .select()
+        .from(chatRooms)
+        .where(sql`${a.id}::uuid in (${chatRooms.participant1Id}, ${chatRooms.participant2Id})`);
       expect(rooms).toHaveLength(1);
     });
 
     it('refuses a room with oneself, with Guru AI or with an unknown user', async () => {
       const a = await createUser(t.db);
-      await expect(findOrCreateRoom({ db: t.db, userAId: a.id, userBId: a.id })).rejects.toMatchObject({ statusCode: 400 });
-      await expect(findOrCreateRoom({ db: t.db, userAId: a.id, userBId: AI_USER_ID })).rejects.toMatchObject({ statusCode: 404 });
-      await expect(findOrCreateRoom({ db: t.db, userAId: a.id, userBId: randomUUID() })).rejects.toMatchObject({ statusCode: 404 });
+      await expect(findOrCreateRoom({ db: t.db, userAId: a.id, userBId: a.id })).rejects.toMatchObject({
+        statusCode: 400,
+      });
+      await expect(findOrCreateRoom({ db: t.db, userAId: a.id, userBId: AI_USER_ID })).rejects.toMatchObject({
+        statusCode: 404,
+      });
+      await expect(findOrCreateRoom({ db: t.db, userAId: a.id, userBId: randomUUID() })).rejects.toMatchObject({
+        statusCode: 404,
+      });
     });
   });
 
@@ -99,18 +113,34 @@ describe('chat', () => {
       const sent = await send(alice, bob, '  Hello Bob, can you help with calculus?  ');
       expect(sent.statusCode).toBe(201);
       const message: ChatMessage = sent.json();
-      expect(message).toMatchObject({ senderId: alice.id, receiverId: bob.id, content: 'Hello Bob, can you help with calculus?', isDelivered: false, isRead: false, attachment: null, meeting: null });
+      expect(message).toMatchObject({
+        senderId: alice.id,
+        receiverId: bob.id,
+        content: 'Hello Bob, can you help with calculus?',
+        isDelivered: false,
+        isRead: false,
+        attachment: null,
+        meeting: null,
+      });
       expect(await bobNew.waitFor((m) => m.id === message.id)).toEqual(message);
       expect(await aliceNew.waitFor((m) => m.id === message.id)).toEqual(message);
       await bobRooms.waitFor((update) => update.roomId === message.roomId);
 
-      const ack = await bobSocket.timeout(5_000).emitWithAck('message:send', { clientId: randomUUID(), receiverId: alice.id, content: 'Sure, at 10:30?' });
-      expect(ack).toMatchObject({ ok: true, message: { senderId: bob.id, roomId: message.roomId, content: 'Sure, at 10:30?' } });
+      const ack = await bobSocket
+        .timeout(5_000)
+        .emitWithAck('message:send', { clientId: randomUUID(), receiverId: alice.id, content: 'Sure, at 10:30?' });
+      expect(ack).toMatchObject({
+        ok: true,
+        message: { senderId: bob.id, roomId: message.roomId, content: 'Sure, at 10:30?' },
+      });
       const reply = (ack as { message: ChatMessage }).message;
       expect(await aliceNew.waitFor((m) => m.id === reply.id)).toEqual(reply);
 
       const history: MessagePage = (await call(alice, 'GET', `/api/chat/rooms/${message.roomId}/messages`)).json();
-      expect(history.messages.map((m) => m.content)).toEqual(['Hello Bob, can you help with calculus?', 'Sure, at 10:30?']);
+      expect(history.messages.map((m) => m.content)).toEqual([
+        'Hello Bob, can you help with calculus?',
+        'Sure, at 10:30?',
+      ]);
       expect(history.nextCursor).toBeNull();
     });
 
@@ -119,12 +149,18 @@ describe('chat', () => {
       const first = (await send(alice, bob, 'Before the tunnel')).json() as ChatMessage;
       const bobSocket = await socketOf(bob);
       bobSocket.disconnect();
-      const missed = [(await send(alice, bob, 'While you were away')).json() as ChatMessage, (await send(alice, bob, 'Still there?')).json() as ChatMessage];
+      const missed = [
+        (await send(alice, bob, 'While you were away')).json() as ChatMessage,
+        (await send(alice, bob, 'Still there?')).json() as ChatMessage,
+      ];
 
       const back = await socketOf(bob);
       const live = recorder(back, 'message:new');
       const rooms: RoomPage = (await call(bob, 'GET', '/api/chat/rooms')).json();
-      expect(rooms.rooms.find((room) => room.id === first.roomId)).toMatchObject({ unreadCount: 3, lastMessage: { id: missed[1]!.id } });
+      expect(rooms.rooms.find((room) => room.id === first.roomId)).toMatchObject({
+        unreadCount: 3,
+        lastMessage: { id: missed[1]!.id },
+      });
       const history: MessagePage = (await call(bob, 'GET', `/api/chat/rooms/${first.roomId}/messages`)).json();
       expect(history.messages.map((m) => m.id)).toEqual([first.id, ...missed.map((m) => m.id)]);
 
@@ -149,18 +185,27 @@ describe('chat', () => {
       const deliveredUpdate = await aliceStatus.waitFor((s) => s.status === 'delivered');
       expect(deliveredUpdate).toEqual({ roomId: first.roomId, status: 'delivered', upTo: delivered.json().upTo });
       let page: MessagePage = (await call(alice, 'GET', `${roomPath}/messages`)).json();
-      expect(page.messages.filter((m) => m.senderId === alice.id).map((m) => [m.isDelivered, m.isRead])).toEqual([[true, false], [true, false]]);
+      expect(page.messages.filter((m) => m.senderId === alice.id).map((m) => [m.isDelivered, m.isRead])).toEqual([
+        [true, false],
+        [true, false],
+      ]);
       expect(page.messages.find((m) => m.senderId === bob.id)).toMatchObject({ isDelivered: false });
       expect((await call(bob, 'POST', `${roomPath}/delivered`)).json()).toEqual({ updated: 0, upTo: null });
 
       const read = await call(bob, 'POST', `${roomPath}/read`);
       expect(read.json()).toMatchObject({ updated: 2 });
-      expect(await aliceStatus.waitFor((s) => s.status === 'read')).toEqual({ roomId: first.roomId, status: 'read', upTo: read.json().upTo });
+      expect(await aliceStatus.waitFor((s) => s.status === 'read')).toEqual({
+        roomId: first.roomId,
+        status: 'read',
+        upTo: read.json().upTo,
+      });
       page = (await call(alice, 'GET', `${roomPath}/messages`)).json();
       expect(page.messages.filter((m) => m.senderId === alice.id).every((m) => m.isDelivered && m.isRead)).toBe(true);
       expect((await bobRooms()).rooms[0]).toMatchObject({ unreadCount: 0 });
       // Alice's own unread message from Bob is untouched by Bob's receipts.
-      expect((await call(alice, 'GET', '/api/chat/rooms').then((r) => r.json() as Promise<RoomPage>)).rooms[0]).toMatchObject({ unreadCount: 1 });
+      expect(
+        (await call(alice, 'GET', '/api/chat/rooms').then((r) => r.json() as Promise<RoomPage>)).rooms[0],
+      ).toMatchObject({ unreadCount: 1 });
     });
   });
 
@@ -184,8 +229,15 @@ describe('chat', () => {
       const socket = await socketOf(alice);
       const body = { clientId: randomUUID(), receiverId: bob.id, content: 'sent twice at once' };
       const answers = await Promise.all([
-        ...Array.from({ length: 3 }, () => call(alice, 'POST', '/api/chat/messages', body).then((r) => r.json() as ChatMessage)),
-        ...Array.from({ length: 3 }, () => socket.timeout(5_000).emitWithAck('message:send', body).then((ack) => (ack as { message: ChatMessage }).message)),
+        ...Array.from({ length: 3 }, () =>
+          call(alice, 'POST', '/api/chat/messages', body).then((r) => r.json() as ChatMessage),
+        ),
+        ...Array.from({ length: 3 }, () =>
+          socket
+            .timeout(5_000)
+            .emitWithAck('message:send', body)
+            .then((ack) => (ack as { message: ChatMessage }).message),
+        ),
       ]);
       expect(new Set(answers.map((m) => m.id)).size).toBe(1);
       expect(await t.db.$count(messages, eq(messages.clientId, body.clientId))).toBe(1);
@@ -216,11 +268,25 @@ describe('chat', () => {
       expect(spy).toHaveBeenCalledTimes(1);
       spy.mockRestore();
 
-      expect(all.rooms.map((room) => room.partner.id)).toEqual([partners[0], partners[4], partners[3], partners[2], partners[1]].map((p) => p!.id));
+      expect(all.rooms.map((room) => room.partner.id)).toEqual(
+        [partners[0], partners[4], partners[3], partners[2], partners[1]].map((p) => p!.id),
+      );
       expect(all.rooms.map((room) => room.unreadCount)).toEqual([1, 5, 4, 3, 2]);
       expect(all.rooms[0]).toMatchObject({
-        partner: { id: partners[0]!.id, username: partners[0]!.username, vhNumber: partners[0]!.vhNumber, role: 'teacher', image: null },
-        lastMessage: { senderId: me.id, content: 'I answer the first one last', isDelivered: false, isRead: false, fileType: null },
+        partner: {
+          id: partners[0]!.id,
+          username: partners[0]!.username,
+          vhNumber: partners[0]!.vhNumber,
+          role: 'teacher',
+          image: null,
+        },
+        lastMessage: {
+          senderId: me.id,
+          content: 'I answer the first one last',
+          isDelivered: false,
+          isRead: false,
+          fileType: null,
+        },
       });
       expect(Object.keys(all.rooms[0]!.partner).sort()).toEqual(['id', 'image', 'role', 'username', 'vhNumber']);
 
@@ -242,12 +308,20 @@ describe('chat', () => {
       const tutorRooms = recorder(await socketOf(tutor), 'room:updated');
       const created = await call(me, 'POST', '/api/chat/rooms', { partnerId: tutor.id });
       expect(created.statusCode).toBe(201);
-      expect(created.json()).toMatchObject({ created: true, room: { partner: { id: tutor.id }, lastMessage: null, unreadCount: 0 } });
+      expect(created.json()).toMatchObject({
+        created: true,
+        room: { partner: { id: tutor.id }, lastMessage: null, unreadCount: 0 },
+      });
       await tutorRooms.waitFor((update) => update.roomId === created.json().room.id);
       const again = await call(tutor, 'POST', '/api/chat/rooms', { partnerId: me.id });
       expect(again.statusCode).toBe(200);
-      expect(again.json()).toMatchObject({ created: false, room: { id: created.json().room.id, partner: { id: me.id } } });
-      expect((await call(me, 'GET', `/api/chat/rooms/${created.json().room.id}`)).json()).toMatchObject({ id: created.json().room.id });
+      expect(again.json()).toMatchObject({
+        created: false,
+        room: { id: created.json().room.id, partner: { id: me.id } },
+      });
+      expect((await call(me, 'GET', `/api/chat/rooms/${created.json().room.id}`)).json()).toMatchObject({
+        id: created.json().room.id,
+      });
     });
   });
 
@@ -264,7 +338,11 @@ describe('chat', () => {
       const pages: MessagePage[] = [];
       let before: string | null | undefined;
       do {
-        const response = await call(bob, 'GET', `/api/chat/rooms/${room.id}/messages?limit=50${before ? `&before=${before}` : ''}`);
+        const response = await call(
+          bob,
+          'GET',
+          `/api/chat/rooms/${room.id}/messages?limit=50${before ? `&before=${before}` : ''}`,
+        );
         expect(response.statusCode).toBe(200);
         pages.push(response.json());
         before = pages.at(-1)!.nextCursor;
@@ -273,7 +351,11 @@ describe('chat', () => {
       expect(pages.map((page) => page.messages.length)).toEqual([50, 50, 20]);
       const ids = pages.toReversed().flatMap((page) => page.messages.map((m) => m.id));
       expect(new Set(ids).size).toBe(120);
-      const all = await t.db.select({ id: messages.id }).from(messages).where(eq(messages.roomId, room.id)).orderBy(messages.createdAt, messages.id);
+      const all = await t.db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(eq(messages.roomId, room.id))
+        .orderBy(messages.createdAt, messages.id);
       expect(ids).toEqual(all.map((row) => row.id));
       const times = pages[0]!.messages.map((m) => m.createdAt);
       expect(times).toEqual(times.toSorted());
@@ -303,7 +385,9 @@ describe('chat', () => {
       });
       expect(await countMessages(roomId)).toBe(1);
       const flags = await t.db.select().from(illegalContentFlags).where(eq(illegalContentFlags.senderId, alice.id));
-      expect(flags).toEqual([expect.objectContaining({ flagType: 'phone', content, chatRoomId: roomId, status: 'pending' })]);
+      expect(flags).toEqual([
+        expect.objectContaining({ flagType: 'phone', content, chatRoomId: roomId, status: 'pending' }),
+      ]);
     });
 
     it.each([
@@ -311,17 +395,36 @@ describe('chat', () => {
       ['link', 'see https://example.com/answers'],
       ['offensive', 'stfu and do it'],
       ['harassment', 'go kill yourself'],
-    ] as const)('blocks %s with its text, before a room exists, over HTTP and the socket', async (category, content) => {
-      const [alice, bob] = [await person(), await person()];
-      const blocked = await send(alice, bob, content);
-      expect(blocked.json()).toMatchObject({ code: 'MESSAGE_BLOCKED', message: moderationMessages[category], details: { category } });
-      const ack = await (await socketOf(alice)).timeout(5_000).emitWithAck('message:send', { clientId: randomUUID(), receiverId: bob.id, content });
-      expect(ack).toMatchObject({ ok: false, code: 'MESSAGE_BLOCKED', message: moderationMessages[category], details: { category } });
-      expect(await t.db.$count(messages, eq(messages.senderId, alice.id))).toBe(0);
-      expect(await t.db.$count(chatRooms, eq(chatRooms.participant1Id, alice.id))).toBe(0);
-      const flags = await t.db.select().from(illegalContentFlags).where(eq(illegalContentFlags.senderId, alice.id));
-      expect(flags.map((flag) => [flag.flagType, flag.chatRoomId])).toEqual([[category, null], [category, null]]);
-    });
+    ] as const)(
+      'blocks %s with its text, before a room exists, over HTTP and the socket',
+      async (category, content) => {
+        const [alice, bob] = [await person(), await person()];
+        const blocked = await send(alice, bob, content);
+        expect(blocked.json()).toMatchObject({
+          code: 'MESSAGE_BLOCKED',
+          message: moderationMessages[category],
+          details: { category },
+        });
+        const ack = await (
+          await socketOf(alice)
+        )
+          .timeout(5_000)
+          .emitWithAck('message:send', { clientId: randomUUID(), receiverId: bob.id, content });
+        expect(ack).toMatchObject({
+          ok: false,
+          code: 'MESSAGE_BLOCKED',
+          message: moderationMessages[category],
+          details: { category },
+        });
+        expect(await t.db.$count(messages, eq(messages.senderId, alice.id))).toBe(0);
+        expect(await t.db.$count(chatRooms, eq(chatRooms.participant1Id, alice.id))).toBe(0);
+        const flags = await t.db.select().from(illegalContentFlags).where(eq(illegalContentFlags.senderId, alice.id));
+        expect(flags.map((flag) => [flag.flagType, flag.chatRoomId])).toEqual([
+          [category, null],
+          [category, null],
+        ]);
+      },
+    );
 
     it('lets messages to Guru AI skip moderation, without a room', async () => {
       const alice = await person();
@@ -342,27 +445,51 @@ describe('chat', () => {
     const ELF = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), Buffer.alloc(120)]);
     const MZ = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\0\0'), Buffer.alloc(200)]);
     const cfb = (stream: string) =>
-      Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504), Buffer.from(stream, 'utf16le'), Buffer.alloc(64)]);
+      Buffer.concat([
+        Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+        Buffer.alloc(504),
+        Buffer.from(stream, 'utf16le'),
+        Buffer.alloc(64),
+      ]);
 
     const sendFile = async (from: Person, to: Person, file: { bytes: Uint8Array; filename: string; type: string }) => {
       const uploaded = await upload(from, file);
       expect(uploaded.statusCode).toBe(201);
-      const sent = await send(from, to, '', { attachment: { fileKey: uploaded.json().fileKey, originalFilename: uploaded.json().originalFilename } });
+      const sent = await send(from, to, '', {
+        attachment: { fileKey: uploaded.json().fileKey, originalFilename: uploaded.json().originalFilename },
+      });
       expect(sent.statusCode).toBe(201);
       return { uploaded: uploaded.json(), message: sent.json() as ChatMessage };
     };
 
     it('sends an image both participants can download inline, and no one else', async () => {
       const [alice, bob, eve] = [await person(), await person(), await person()];
-      const { uploaded, message } = await sendFile(alice, bob, { bytes: TINY_PNG, filename: 'graph.png', type: 'image/png' });
-      expect(uploaded).toMatchObject({ fileType: 'image/png', originalFilename: 'graph.png', fileSize: TINY_PNG.length });
+      const { uploaded, message } = await sendFile(alice, bob, {
+        bytes: TINY_PNG,
+        filename: 'graph.png',
+        type: 'image/png',
+      });
+      expect(uploaded).toMatchObject({
+        fileType: 'image/png',
+        originalFilename: 'graph.png',
+        fileSize: TINY_PNG.length,
+      });
       expect(uploaded.fileKey).toMatch(new RegExp(`^chat/${alice.id}/`));
-      expect(message.attachment).toEqual({ url: `/api/chat/files/${message.id}`, fileType: 'image/png', originalFilename: 'graph.png', fileSize: TINY_PNG.length });
+      expect(message.attachment).toEqual({
+        url: `/api/chat/files/${message.id}`,
+        fileType: 'image/png',
+        originalFilename: 'graph.png',
+        fileSize: TINY_PNG.length,
+      });
       for (const who of [alice, bob]) {
         const file = await call(who, 'GET', message.attachment!.url);
         expect(file.statusCode).toBe(200);
         expect(file.rawPayload.equals(TINY_PNG)).toBe(true);
-        expect(file.headers).toMatchObject({ 'content-type': 'image/png', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox" });
+        expect(file.headers).toMatchObject({
+          'content-type': 'image/png',
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': "default-src 'none'; sandbox",
+        });
         expect(file.headers['content-disposition']).toMatch(/^inline; filename="graph.png"/);
       }
       expect((await call(eve, 'GET', message.attachment!.url)).statusCode).toBe(404);
@@ -373,20 +500,33 @@ describe('chat', () => {
     it.each([
       ['an ELF executable named .png', ELF, 'photo.png', 'image/png'],
       ['a Windows executable named .png', MZ, 'photo.png', 'image/png'],
-      ['a zip archive named .pdf', Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100)]), 'notes.pdf', 'application/pdf'],
+      [
+        'a zip archive named .pdf',
+        Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100)]),
+        'notes.pdf',
+        'application/pdf',
+      ],
       ['binary data named .txt', Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe]), 'notes.txt', 'text/plain'],
       ['Latin-1 text named .txt', Buffer.from('caf\xe9', 'latin1'), 'notes.txt', 'text/plain'],
     ])('refuses %s', async (_name, bytes, filename, type) => {
       const alice = await person();
       const response = await upload(alice, { bytes, filename, type });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'Only images and documents are allowed.', fields: { file: 'Only images and documents are allowed.' } });
+      expect(response.json()).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: 'Only images and documents are allowed.',
+        fields: { file: 'Only images and documents are allowed.' },
+      });
     });
 
     it('neutralises HTML named .txt: stored and served as a plain-text download', async () => {
       const [alice, bob] = [await person(), await person()];
       const html = Buffer.from('<!doctype html><html><script>alert(document.cookie)</script></html>');
-      const { uploaded, message } = await sendFile(alice, bob, { bytes: html, filename: 'page.html', type: 'text/html' });
+      const { uploaded, message } = await sendFile(alice, bob, {
+        bytes: html,
+        filename: 'page.html',
+        type: 'text/html',
+      });
       expect(uploaded).toMatchObject({ fileType: 'text/plain', originalFilename: 'page.html.txt' });
       const file = await call(bob, 'GET', message.attachment!.url);
       expect(file.headers['content-type']).toBe('text/plain; charset=utf-8');
@@ -396,11 +536,21 @@ describe('chat', () => {
 
     it('keeps an SVG as an image but only ever serves it as a sandboxed download', async () => {
       const [alice, bob] = [await person(), await person()];
-      const svg = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-      const { uploaded, message } = await sendFile(alice, bob, { bytes: svg, filename: 'diagram.svg', type: 'image/svg+xml' });
+      const svg = Buffer.from(
+        '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      );
+      const { uploaded, message } = await sendFile(alice, bob, {
+        bytes: svg,
+        filename: 'diagram.svg',
+        type: 'image/svg+xml',
+      });
       expect(uploaded.fileType).toBe('image/svg+xml');
       const file = await call(bob, 'GET', message.attachment!.url);
-      expect(file.headers).toMatchObject({ 'content-type': 'image/svg+xml', 'content-security-policy': "default-src 'none'; sandbox", 'x-content-type-options': 'nosniff' });
+      expect(file.headers).toMatchObject({
+        'content-type': 'image/svg+xml',
+        'content-security-policy': "default-src 'none'; sandbox",
+        'x-content-type-options': 'nosniff',
+      });
       expect(file.headers['content-disposition']).toMatch(/^attachment; filename="diagram.svg"/);
     });
 
@@ -414,19 +564,32 @@ describe('chat', () => {
     });
 
     it('accepts plain UTF-8 text and names a file by its real type', async () => {
-      const response = await upload(await person(), { bytes: Buffer.from('Grüezi! Notes for the exam\n'), filename: 'notes', type: 'application/octet-stream' });
+      const response = await upload(await person(), {
+        bytes: Buffer.from('Grüezi! Notes for the exam\n'),
+        filename: 'notes',
+        type: 'application/octet-stream',
+      });
       expect(response.json()).toMatchObject({ fileType: 'text/plain', originalFilename: 'notes.txt' });
     });
 
     it(`refuses a file over ${CHAT_ATTACHMENT.maxBytes / 1024 / 1024} MB`, async () => {
-      const response = await upload(await person(), { bytes: pngOfSize(CHAT_ATTACHMENT.maxBytes + 1), filename: 'big.png', type: 'image/png' });
+      const response = await upload(await person(), {
+        bytes: pngOfSize(CHAT_ATTACHMENT.maxBytes + 1),
+        filename: 'big.png',
+        type: 'image/png',
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().fields).toEqual({ file: 'Maximum file size is 25MB.' });
     });
 
     it('refuses an upload without a session or without a file', async () => {
       expect((await upload(null, { bytes: TINY_PNG, filename: 'a.png', type: 'image/png' })).statusCode).toBe(401);
-      const empty = await t.app.inject({ method: 'POST', url: '/api/chat/uploads', payload: formData({ note: 'x' }), headers: { cookie: (await person()).cookie } });
+      const empty = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/uploads',
+        payload: formData({ note: 'x' }),
+        headers: { cookie: (await person()).cookie },
+      });
       expect(empty.statusCode).toBe(400);
       expect(empty.json().fields).toEqual({ file: 'Please choose a file' });
     });
@@ -436,7 +599,9 @@ describe('chat', () => {
       const bobsFile = (await upload(bob, { bytes: TINY_PNG, filename: 'b.png', type: 'image/png' })).json();
       const response = await send(alice, bob, 'look', { attachment: { fileKey: bobsFile.fileKey } });
       expect(response.statusCode).toBe(400);
-      expect(response.json().fields).toEqual({ 'attachment.fileKey': 'This file was not uploaded by you or no longer exists.' });
+      expect(response.json().fields).toEqual({
+        'attachment.fileKey': 'This file was not uploaded by you or no longer exists.',
+      });
       expect(await t.db.$count(messages, eq(messages.senderId, alice.id))).toBe(0);
     });
   });
@@ -447,11 +612,19 @@ describe('chat', () => {
       const roomId = (await send(student, teacher, 'can we meet?')).json().roomId;
       const studentNew = recorder(await socketOf(student), 'message:new');
       const startTime = inAnHour();
-      const created = await call(teacher, 'POST', `/api/chat/rooms/${roomId}/meetings`, { title: 'Calculus review', description: 'Chapter 4', startTime });
+      const created = await call(teacher, 'POST', `/api/chat/rooms/${roomId}/meetings`, {
+        title: 'Calculus review',
+        description: 'Chapter 4',
+        startTime,
+      });
       expect(created.statusCode).toBe(201);
       const message: ChatMessage = created.json();
       expect(message.content).toBe('📹 Scheduled meeting: Calculus review\nChapter 4');
-      expect(message.meeting).toMatchObject({ title: 'Calculus review', description: 'Chapter 4', startTime: new Date(startTime).toISOString() });
+      expect(message.meeting).toMatchObject({
+        title: 'Calculus review',
+        description: 'Chapter 4',
+        startTime: new Date(startTime).toISOString(),
+      });
       expect(message.meeting!.joinUrl).toBe(`https://meet.jit.si/${message.meeting!.meetingId}`);
       expect(message.meeting!.meetingId).toMatch(/^VirtualHelp-[0-9a-f]{24}$/);
       await studentNew.waitFor((m) => m.id === message.id);
@@ -463,12 +636,21 @@ describe('chat', () => {
 
     it.each([
       ['a missing title', { title: '   ' }, 'title', 'Title is required'],
-      ['a start in the past', { startTime: new Date(Date.now() - 60 * 60 * 1000).toISOString() }, 'startTime', 'Start time must be in the future'],
+      [
+        'a start in the past',
+        { startTime: new Date(Date.now() - 60 * 60 * 1000).toISOString() },
+        'startTime',
+        'Start time must be in the future',
+      ],
       ['a missing start', { startTime: undefined }, 'startTime', 'Start time is required'],
     ])('refuses %s with the SPEC message and writes nothing', async (_name, change, field, text) => {
       const [teacher, student] = [await person('teacher'), await person()];
       const roomId = (await send(student, teacher, 'hi')).json().roomId;
-      const response = await call(teacher, 'POST', `/api/chat/rooms/${roomId}/meetings`, { title: 'Review', startTime: inAnHour(), ...change });
+      const response = await call(teacher, 'POST', `/api/chat/rooms/${roomId}/meetings`, {
+        title: 'Review',
+        startTime: inAnHour(),
+        ...change,
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: text, fields: { [field]: text } });
       expect(await countMessages(roomId)).toBe(1);
@@ -489,7 +671,10 @@ describe('chat', () => {
     it('moderates the title', async () => {
       const [teacher, student] = [await person('teacher'), await person()];
       const roomId = (await send(student, teacher, 'hi')).json().roomId;
-      const response = await call(teacher, 'POST', `/api/chat/rooms/${roomId}/meetings`, { title: 'Join at example.com/meet', startTime: inAnHour() });
+      const response = await call(teacher, 'POST', `/api/chat/rooms/${roomId}/meetings`, {
+        title: 'Join at example.com/meet',
+        startTime: inAnHour(),
+      });
       expect(response.json()).toMatchObject({ code: 'MESSAGE_BLOCKED', fields: { title: moderationMessages.link } });
       expect(await t.db.$count(meetings, eq(meetings.chatRoomId, roomId))).toBe(0);
     });
@@ -499,7 +684,9 @@ describe('chat', () => {
     it('answers 404 to anyone outside the room, for the room, its messages, receipts and files', async () => {
       const [alice, bob, eve] = [await person(), await person(), await person('teacher')];
       const uploaded = (await upload(alice, { bytes: TINY_PNG, filename: 'a.png', type: 'image/png' })).json();
-      const message: ChatMessage = (await send(alice, bob, 'private', { attachment: { fileKey: uploaded.fileKey } })).json();
+      const message: ChatMessage = (
+        await send(alice, bob, 'private', { attachment: { fileKey: uploaded.fileKey } })
+      ).json();
       const room = `/api/chat/rooms/${message.roomId}`;
       const attempts: Array<[Method, string, object?]> = [
         ['GET', room],
@@ -546,9 +733,24 @@ describe('chat', () => {
 
     it.each([
       ['an empty message without a file', () => ({ content: '   ' }), 'content', 'Type a message or attach a file'],
-      ['a message to oneself', (self: Person) => ({ receiverId: self.id }), 'receiverId', 'You cannot chat with yourself.'],
-      ['a clientId that is not a UUID', () => ({ clientId: 'abc' }), 'clientId', 'clientId must be a UUID generated by the sender'],
-      ['a too long message', () => ({ content: 'a'.repeat(10_001) }), 'content', 'Messages can be at most 10000 characters'],
+      [
+        'a message to oneself',
+        (self: Person) => ({ receiverId: self.id }),
+        'receiverId',
+        'You cannot chat with yourself.',
+      ],
+      [
+        'a clientId that is not a UUID',
+        () => ({ clientId: 'abc' }),
+        'clientId',
+        'clientId must be a UUID generated by the sender',
+      ],
+      [
+        'a too long message',
+        () => ({ content: 'a'.repeat(10_001) }),
+        'content',
+        'Messages can be at most 10000 characters',
+      ],
     ])('refuses %s with a 400 and stores nothing', async (_name, change, field, text) => {
       const [alice, bob] = [await person(), await person()];
       const body = { clientId: randomUUID(), receiverId: bob.id, content: 'hi', ...change(alice) };
@@ -569,9 +771,18 @@ describe('chat', () => {
     it('answers an invalid socket send through the ack, and ignores one without an ack', async () => {
       const alice = await person();
       const socket = await socketOf(alice);
-      const ack = await socket.timeout(5_000).emitWithAck('message:send', { clientId: 'nope', receiverId: alice.id, content: '' } as never);
-      expect(ack).toMatchObject({ ok: false, code: 'VALIDATION_FAILED', fields: { clientId: 'clientId must be a UUID generated by the sender' } });
-      (socket.emit as (event: string, payload: unknown) => void)('message:send', { clientId: randomUUID(), receiverId: alice.id });
+      const ack = await socket
+        .timeout(5_000)
+        .emitWithAck('message:send', { clientId: 'nope', receiverId: alice.id, content: '' } as never);
+      expect(ack).toMatchObject({
+        ok: false,
+        code: 'VALIDATION_FAILED',
+        fields: { clientId: 'clientId must be a UUID generated by the sender' },
+      });
+      (socket.emit as (event: string, payload: unknown) => void)('message:send', {
+        clientId: randomUUID(),
+        receiverId: alice.id,
+      });
       expect(await t.db.$count(messages, eq(messages.senderId, alice.id))).toBe(0);
     });
 

@@ -27,15 +27,26 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { storeChatUpload } from './attachments.ts';
 import { createModeration } from './moderation.ts';
-import { createMeeting, getMessageFile, getRoomSummary, listMessages, listRooms, markRoom, openRoom, sendMessage } from './service.ts';
+import {
+  createMeeting,
+  getMessageFile,
+  getRoomSummary,
+  listMessages,
+  listRooms,
+  markRoom,
+  openRoom,
+  sendMessage,
+} from './service.ts';
 import { registerChatSocketHandlers } from './socket.ts';
 
 const tags = ['chat'];
 
-export const chatRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage; realtime: Realtime; config: Config }> = async (
-  app,
-  { db, storage, realtime, config },
-) => {
+export const chatRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  storage: Storage;
+  realtime: Realtime;
+  config: Config;
+}> = async (app, { db, storage, realtime, config }) => {
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   registerChatSocketHandlers({ db, storage, realtime, moderation, log: app.log });
 
@@ -43,7 +54,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage;
     '/api/chat/rooms',
     {
       schema: {
-        summary: 'The signed-in user’s chat rooms, most recent activity first, with partner, last message and unread count',
+        summary:
+          'The signed-in user’s chat rooms, most recent activity first, with partner, last message and unread count',
         tags,
         querystring: listRoomsQuerySchema,
         response: { 200: roomPageSchema },
@@ -60,10 +72,14 @@ export const chatRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage;
     {
       schema: {
         summary: 'Open the room with a partner, creating it when absent (Connect, chat with a tutor)',
-        description: '201 when the room was created ("Connected!"), 200 when it existed ("Already connected"). Unknown partner: 404.',
+        description:
+          '201 when the room was created ("Connected!"), 200 when it existed ("Already connected"). Unknown partner: 404.',
         tags,
         body: openRoomSchema,
-        response: { 200: z.object({ room: roomSchema, created: z.boolean() }), 201: z.object({ room: roomSchema, created: z.boolean() }) },
+        response: {
+          200: z.object({ room: roomSchema, created: z.boolean() }),
+          201: z.object({ room: roomSchema, created: z.boolean() }),
+        },
       },
     },
     async (request, reply) => {
@@ -107,7 +123,14 @@ export const chatRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage;
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const { message, created } = await sendMessage({ db, storage, realtime, moderation, sender: user, input: request.body });
+      const { message, created } = await sendMessage({
+        db,
+        storage,
+        realtime,
+        moderation,
+        sender: user,
+        input: request.body,
+      });
       return reply.status(created ? 201 : 200).send(message);
     },
   );
@@ -159,7 +182,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage;
     {
       schema: {
         summary: 'Download a message’s attachment (sender and receiver only)',
-        description: 'Served with its detected type; raster images inline, everything else (SVG included) as a download, sandboxed.',
+        description:
+          'Served with its detected type; raster images inline, everything else (SVG included) as a download, sandboxed.',
         tags,
         params: messageParamsSchema,
       },
@@ -188,7 +212,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage;
     {
       schema: {
         summary: 'Schedule a video meeting in a room (teachers only)',
-        description: 'Creates the meeting and its chat message ("📹 Scheduled meeting: {title}"); the message is returned and published as message:new.',
+        description:
+          'Creates the meeting and its chat message ("📹 Scheduled meeting: {title}"); the message is returned and published as message:new.',
         tags,
         params: roomParamsSchema,
         body: createMeetingSchema,

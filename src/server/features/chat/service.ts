@@ -26,7 +26,8 @@ import type { Moderation } from './moderation.ts';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 /** PostgreSQL's error code of a failed query (drizzle wraps the driver's error as its cause). */
-const pgErrorCode = (error: unknown) => ((error as { cause?: { code?: string } }).cause ?? (error as { code?: string })).code;
+const pgErrorCode = (error: unknown) =>
+  ((error as { cause?: { code?: string } }).cause ?? (error as { code?: string })).code;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rooms
@@ -63,7 +64,11 @@ export async function findOrCreateRoom({
   const existing = await findRoomBetween({ db, userAId, userBId });
   if (existing) return { room: existing, created: false };
   try {
-    const [created] = await db.insert(chatRooms).values({ participant1Id: userAId, participant2Id: userBId }).onConflictDoNothing().returning();
+    const [created] = await db
+      .insert(chatRooms)
+      .values({ participant1Id: userAId, participant2Id: userBId })
+      .onConflictDoNothing()
+      .returning();
     if (created) return { room: created, created: true };
   } catch (error) {
     if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw new AppError('NOT_FOUND');
@@ -74,12 +79,17 @@ export async function findOrCreateRoom({
   return { room: raced, created: false };
 }
 
-const isParticipant = (userId: string) => or(eq(chatRooms.participant1Id, userId), eq(chatRooms.participant2Id, userId));
-const partnerOf = (room: ChatRoom, userId: string) => (room.participant1Id === userId ? room.participant2Id : room.participant1Id);
+const isParticipant = (userId: string) =>
+  or(eq(chatRooms.participant1Id, userId), eq(chatRooms.participant2Id, userId));
+const partnerOf = (room: ChatRoom, userId: string) =>
+  room.participant1Id === userId ? room.participant2Id : room.participant1Id;
 
 /** A room the user takes part in; anyone else gets 404, as if it did not exist. */
 export async function getRoom({ db, userId, roomId }: { db: Executor; userId: string; roomId: string }) {
-  const [room] = await db.select().from(chatRooms).where(and(eq(chatRooms.id, roomId), isParticipant(userId)));
+  const [room] = await db
+    .select()
+    .from(chatRooms)
+    .where(and(eq(chatRooms.id, roomId), isParticipant(userId)));
   if (!room) throw new AppError('NOT_FOUND');
   return room;
 }
@@ -113,7 +123,13 @@ function selectRooms({ db, userId }: { db: Executor; userId: string }) {
       id: chatRooms.id,
       lastMessageAt: chatRooms.lastMessageAt,
       cursorMicros: micros(chatRooms.lastMessageAt),
-      partner: { id: partner.id, username: partner.username, image: partner.image, vhNumber: partner.vhNumber, role: partner.role },
+      partner: {
+        id: partner.id,
+        username: partner.username,
+        image: partner.image,
+        vhNumber: partner.vhNumber,
+        role: partner.role,
+      },
       lastMessageId: lastMessage.id,
       lastMessageSenderId: lastMessage.senderId,
       lastMessageContent: sql<string>`left(${lastMessage.content}, ${CHAT_PREVIEW_LENGTH})`,
@@ -130,7 +146,10 @@ function selectRooms({ db, userId }: { db: Executor; userId: string }) {
     .from(chatRooms)
     .innerJoin(
       partner,
-      eq(partner.id, sql`case when ${chatRooms.participant1Id} = ${userId} then ${chatRooms.participant2Id} else ${chatRooms.participant1Id} end`),
+      eq(
+        partner.id,
+        sql`case when ${chatRooms.participant1Id} = ${userId} then ${chatRooms.participant2Id} else ${chatRooms.participant1Id} end`,
+      ),
     )
     .leftJoin(lastMessage, eq(lastMessage.id, chatRooms.lastMessageId))
     .$dynamic();
@@ -160,7 +179,17 @@ function toRoomSummary(row: RoomRow): ChatRoomSummary {
   };
 }
 
-export async function listRooms({ db, userId, cursor, limit }: { db: Executor; userId: string; cursor?: string; limit: number }): Promise<RoomPage> {
+export async function listRooms({
+  db,
+  userId,
+  cursor,
+  limit,
+}: {
+  db: Executor;
+  userId: string;
+  cursor?: string;
+  limit: number;
+}): Promise<RoomPage> {
   const rows = await selectRooms({ db, userId })
     .where(and(isParticipant(userId), olderThan(chatRooms.lastMessageAt, chatRooms.id, cursor)))
     .orderBy(desc(chatRooms.lastMessageAt), desc(chatRooms.id))
@@ -177,7 +206,17 @@ export async function getRoomSummary({ db, userId, roomId }: { db: Executor; use
 }
 
 /** "Connect" and "open chat with tutor": the room with this partner, created when absent. */
-export async function openRoom({ db, realtime, userId, partnerId }: { db: Database; realtime: Realtime; userId: string; partnerId: string }) {
+export async function openRoom({
+  db,
+  realtime,
+  userId,
+  partnerId,
+}: {
+  db: Database;
+  realtime: Realtime;
+  userId: string;
+  partnerId: string;
+}) {
   const { room, created } = await findOrCreateRoom({ db, userAId: userId, userBId: partnerId });
   if (created) realtime.toUsers([userId, partnerId], 'room:updated', { roomId: room.id });
   return { room: await getRoomSummary({ db, userId, roomId: room.id }), created };
@@ -237,7 +276,12 @@ function toChatMessage(row: StoredMessage & { meeting: StoredMeeting | null }): 
     isRead: row.isRead,
     actionType: row.actionType,
     attachment: row.fileUrl
-      ? { url: fileUrlOf(row.id), fileType: row.fileType!, originalFilename: row.originalFilename!, fileSize: row.fileSize! }
+      ? {
+          url: fileUrlOf(row.id),
+          fileType: row.fileType!,
+          originalFilename: row.originalFilename!,
+          fileSize: row.fileSize!,
+        }
       : null,
     meeting: row.meeting ? { ...row.meeting, startTime: row.meeting.startTime.toISOString() } : null,
   };
@@ -271,7 +315,9 @@ export async function listMessages({
  * with this clientId already stored makes it do nothing (also when a concurrent retry committed first): null then.
  */
 async function insertMessage({ db, values }: { db: Executor; values: NewMessage }): Promise<StoredMessage | null> {
-  const inserted = db.$with('inserted').as(db.insert(messages).values(values).onConflictDoNothing({ target: messages.clientId }).returning(messageFields));
+  const inserted = db
+    .$with('inserted')
+    .as(db.insert(messages).values(values).onConflictDoNothing({ target: messages.clientId }).returning(messageFields));
   const touched = db.$with('touched').as(
     db
       .update(chatRooms)
@@ -289,12 +335,21 @@ async function insertMessage({ db, values }: { db: Executor; values: NewMessage 
 async function getRetriedMessage({ db, senderId, clientId }: { db: Executor; senderId: string; clientId: string }) {
   const [row] = await selectMessages(db).where(eq(messages.clientId, clientId));
   if (!row) throw new Error('a conflicting clientId vanished');
-  if (row.senderId !== senderId) throw new AppError('CONFLICT', { fields: { clientId: 'This clientId is already used by another message' } });
+  if (row.senderId !== senderId)
+    throw new AppError('CONFLICT', { fields: { clientId: 'This clientId is already used by another message' } });
   return toChatMessage(row);
 }
 
 /** The stored upload named by the sender, as message columns; only the sender's own uploads can be attached. */
-async function resolveAttachment({ storage, senderId, attachment }: { storage: Storage; senderId: string; attachment: NonNullable<SendMessageInput['attachment']> }) {
+async function resolveAttachment({
+  storage,
+  senderId,
+  attachment,
+}: {
+  storage: Storage;
+  senderId: string;
+  attachment: NonNullable<SendMessageInput['attachment']>;
+}) {
   const file = isOwnUpload(attachment.fileKey, senderId) ? await storage.get(attachment.fileKey) : null;
   if (!file) throw fieldError('attachment.fileKey', chatMessages.unknownFile);
   file.stream.destroy();
@@ -338,9 +393,23 @@ export async function sendMessage({
   if (input.receiverId === sender.id) throw fieldError('receiverId', chatMessages.self);
   const toAi = input.receiverId === AI_USER_ID;
   const room = toAi ? null : await findRoomBetween({ db, userAId: sender.id, userBId: input.receiverId });
-  if (!toAi) await moderation.assertAllowed({ text: input.content, field: 'content', senderId: sender.id, roomId: room?.id ?? null });
-  const file = input.attachment ? await resolveAttachment({ storage, senderId: sender.id, attachment: input.attachment }) : {};
-  const values = { clientId: input.clientId, senderId: sender.id, receiverId: input.receiverId, content: input.content.trim(), ...file };
+  if (!toAi)
+    await moderation.assertAllowed({
+      text: input.content,
+      field: 'content',
+      senderId: sender.id,
+      roomId: room?.id ?? null,
+    });
+  const file = input.attachment
+    ? await resolveAttachment({ storage, senderId: sender.id, attachment: input.attachment })
+    : {};
+  const values = {
+    clientId: input.clientId,
+    senderId: sender.id,
+    receiverId: input.receiverId,
+    content: input.content.trim(),
+    ...file,
+  };
 
   // The usual case, an existing room (or Guru AI), is one statement; a first message creates the room with it.
   const stored =
@@ -350,7 +419,8 @@ export async function sendMessage({
           const created = await findOrCreateRoom({ db: tx, userAId: sender.id, userBId: input.receiverId });
           return insertMessage({ db: tx, values: { ...values, roomId: created.room.id } });
         });
-  if (!stored) return { message: await getRetriedMessage({ db, senderId: sender.id, clientId: input.clientId }), created: false };
+  if (!stored)
+    return { message: await getRetriedMessage({ db, senderId: sender.id, clientId: input.clientId }), created: false };
 
   const message = toChatMessage({ ...stored, meeting: null });
   publishMessage({ realtime, message });
@@ -385,12 +455,17 @@ export async function markRoom({
     db
       .update(messages)
       .set(status === 'read' ? { isRead: true, isDelivered: true } : { isDelivered: true })
-      .where(and(eq(messages.receiverId, userId), eq(messages.senderId, partnerId), eq(messages.roomId, roomId), pending))
+      .where(
+        and(eq(messages.receiverId, userId), eq(messages.senderId, partnerId), eq(messages.roomId, roomId), pending),
+      )
       .returning({ createdAt: messages.createdAt }),
   );
   const [result] = await db
     .with(updated)
-    .select({ count: sql<number>`count(*)::int`, upTo: sql<Date | null>`max(${updated.createdAt})`.mapWith(messages.createdAt) })
+    .select({
+      count: sql<number>`count(*)::int`,
+      upTo: sql<Date | null>`max(${updated.createdAt})`.mapWith(messages.createdAt),
+    })
     .from(updated);
   const count = result?.count ?? 0;
   if (count === 0 || !result?.upTo) return { updated: 0, upTo: null };
@@ -405,14 +480,34 @@ export async function markRoom({
 // Files
 
 /** The attachment of a message, for its sender and receiver only (anyone else: 404). */
-export async function getMessageFile({ db, storage, userId, messageId }: { db: Executor; storage: Storage; userId: string; messageId: string }) {
+export async function getMessageFile({
+  db,
+  storage,
+  userId,
+  messageId,
+}: {
+  db: Executor;
+  storage: Storage;
+  userId: string;
+  messageId: string;
+}) {
   const [row] = await db
     .select({ key: messages.fileUrl, fileType: messages.fileType, originalFilename: messages.originalFilename })
     .from(messages)
-    .where(and(eq(messages.id, messageId), isNotNull(messages.fileUrl), or(eq(messages.senderId, userId), eq(messages.receiverId, userId))));
+    .where(
+      and(
+        eq(messages.id, messageId),
+        isNotNull(messages.fileUrl),
+        or(eq(messages.senderId, userId), eq(messages.receiverId, userId)),
+      ),
+    );
   const file = row?.key ? await storage.get(row.key) : null;
   if (!row || !file) throw new AppError('NOT_FOUND');
-  return { ...file, contentType: row.fileType ?? file.contentType, originalFilename: row.originalFilename ?? 'attachment' };
+  return {
+    ...file,
+    contentType: row.fileType ?? file.contentType,
+    originalFilename: row.originalFilename ?? 'attachment',
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -445,7 +540,8 @@ export async function createMeeting({
   const room = await getRoom({ db, userId: user.id, roomId });
   if (user.role !== 'teacher') throw new AppError('FORBIDDEN', { message: 'Only teachers can schedule meetings.' });
   await moderation.assertAllowed({ text: input.title, field: 'title', senderId: user.id, roomId });
-  if (input.description) await moderation.assertAllowed({ text: input.description, field: 'description', senderId: user.id, roomId });
+  if (input.description)
+    await moderation.assertAllowed({ text: input.description, field: 'description', senderId: user.id, roomId });
 
   const meetingId = `VirtualHelp-${randomBytes(12).toString('hex')}`;
   const message = await db.transaction(async (tx) => {

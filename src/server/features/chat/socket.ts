@@ -15,10 +15,21 @@ function failureAck(error: unknown, log: FastifyBaseLogger): SendMessageAck {
   if (error instanceof z.ZodError) {
     const fields: Record<string, string> = {};
     for (const issue of error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
-    return { ok: false, code: 'VALIDATION_FAILED', message: error.issues[0]?.message ?? errorMessages.VALIDATION_FAILED, fields };
+    return {
+      ok: false,
+      code: 'VALIDATION_FAILED',
+      message: error.issues[0]?.message ?? errorMessages.VALIDATION_FAILED,
+      fields,
+    };
   }
   if (error instanceof AppError && error.statusCode < 500) {
-    return { ok: false, code: error.code, message: error.message, fields: error.fields, details: error.details as ChatError['details'] };
+    return {
+      ok: false,
+      code: error.code,
+      message: error.message,
+      fields: error.fields,
+      details: error.details as ChatError['details'],
+    };
   }
   log.error({ err: error }, 'socket message:send failed');
   return { ok: false, code: 'INTERNAL', message: errorMessages.INTERNAL };

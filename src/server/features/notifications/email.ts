@@ -55,10 +55,21 @@ function notificationMail(email: NotificationEmail, publicUrl: string) {
  * in the caller's transaction: two statements whatever the number of mails (arrays unnested into rows), so a
  * job for 1,000 teachers costs the same two round trips as one. An invalid address is never an error for the caller.
  */
-export async function queueNotificationEmails({ db, publicUrl, emails }: { db: Executor; publicUrl: string; emails: NotificationEmail[] }) {
+export async function queueNotificationEmails({
+  db,
+  publicUrl,
+  emails,
+}: {
+  db: Executor;
+  publicUrl: string;
+  emails: NotificationEmail[];
+}) {
   if (emails.length === 0) return;
   const valid = new Set(emails.filter((email) => EMAIL_SHAPE.test(email.recipient)));
-  await enqueueMails({ db, mails: [...valid].map((email) => ({ to: email.recipient, ...notificationMail(email, publicUrl) })) });
+  await enqueueMails({
+    db,
+    mails: [...valid].map((email) => ({ to: email.recipient, ...notificationMail(email, publicUrl) })),
+  });
   const isValid = (email: NotificationEmail) => valid.has(email);
   await db.execute(sql`
     insert into ${emailLogs} (${sql.identifier(emailLogs.recipientEmail.name)}, ${sql.identifier(emailLogs.notificationType.name)},

@@ -1,6 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailLogs, mailOutbox, notifications, studentNotifications, teacherNotifications } from '../../db/schema/notifications.ts';
+import {
+  emailLogs,
+  mailOutbox,
+  notifications,
+  studentNotifications,
+  teacherNotifications,
+} from '../../db/schema/notifications.ts';
 import { createRequest, createSubject, createUser } from '../../../../tests/support/factories.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
@@ -34,7 +40,9 @@ describe('notifications', () => {
   it('lists a teacher’s latest 20 of every kind, newest first, with links, and counts every unread one exactly', async () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     const student = await createUser(t.db);
-    const requests = await Promise.all(Array.from({ length: 24 }, () => createRequest(t.db, { studentId: student.id, subjectId })));
+    const requests = await Promise.all(
+      Array.from({ length: 24 }, () => createRequest(t.db, { studentId: student.id, subjectId })),
+    );
     await t.db.insert(teacherNotifications).values(
       requests.map((request, i) => ({
         teacherId: teacher.user.id,
@@ -47,7 +55,10 @@ describe('notifications', () => {
         createdAt: minutesAgo(100 - i),
       })),
     );
-    const [general] = await t.db.insert(notifications).values({ userId: teacher.user.id, message: 'Your offer was accepted', link: '/chat', createdAt: minutesAgo(90) }).returning();
+    const [general] = await t.db
+      .insert(notifications)
+      .values({ userId: teacher.user.id, message: 'Your offer was accepted', link: '/chat', createdAt: minutesAgo(90) })
+      .returning();
     // Someone else's notifications never show.
     await t.db.insert(notifications).values({ userId: student.id, message: 'Not for the teacher' });
 
@@ -124,12 +135,17 @@ describe('notifications', () => {
 
     const response = await call(t, student, 'POST', `/api/notifications/${mine!.id}/read`);
     expect(response.statusCode).toBe(204);
-    expect((await list(student)).json()).toMatchObject({ unreadCount: 0, notifications: [{ id: mine!.id, read: true }] });
+    expect((await list(student)).json()).toMatchObject({
+      unreadCount: 0,
+      notifications: [{ id: mine!.id, read: true }],
+    });
 
     const stolen = await call(t, student, 'POST', `/api/notifications/${theirs!.id}/read`);
     expect(stolen.statusCode).toBe(404);
     expect((await t.db.select().from(notifications).where(eq(notifications.id, theirs!.id)))[0]!.read).toBe(false);
-    expect((await call(t, student, 'POST', '/api/notifications/2b0b3b1e-6a4f-4f7e-9a55-000000000000/read')).statusCode).toBe(404);
+    expect(
+      (await call(t, student, 'POST', '/api/notifications/2b0b3b1e-6a4f-4f7e-9a55-000000000000/read')).statusCode,
+    ).toBe(404);
     expect((await call(t, student, 'POST', '/api/notifications/not-an-id/read')).statusCode).toBe(400);
   });
 
@@ -137,9 +153,24 @@ describe('notifications', () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     const student = await signedInStudent(t);
     const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
-    await t.db.insert(teacherNotifications).values({ teacherId: teacher.user.id, requestId: request.id, subjectTitle: 'A', budget: '$8 - $15', description: 'd', jobUrl: '/x' });
-    await t.db.insert(notifications).values([{ userId: teacher.user.id, message: 'a' }, { userId: teacher.user.id, message: 'b' }, { userId: student.user.id, message: 'c' }]);
-    await t.db.insert(studentNotifications).values({ studentId: student.user.id, requestId: request.id, tutorName: 'x', bidAmount: 9 });
+    await t.db
+      .insert(teacherNotifications)
+      .values({
+        teacherId: teacher.user.id,
+        requestId: request.id,
+        subjectTitle: 'A',
+        budget: '$8 - $15',
+        description: 'd',
+        jobUrl: '/x',
+      });
+    await t.db.insert(notifications).values([
+      { userId: teacher.user.id, message: 'a' },
+      { userId: teacher.user.id, message: 'b' },
+      { userId: student.user.id, message: 'c' },
+    ]);
+    await t.db
+      .insert(studentNotifications)
+      .values({ studentId: student.user.id, requestId: request.id, tutorName: 'x', bidAmount: 9 });
 
     const response = await call(t, teacher, 'POST', '/api/notifications/read-all');
     expect(response.statusCode).toBe(200);
@@ -159,8 +190,20 @@ describe('notification e-mails', () => {
 
   it('queues a mail with every send-notification-email field for a valid recipient and logs an invalid one as failed', async () => {
     const timestamp = new Date('2026-11-21T10:00:00Z');
-    const common = { username: 'ada', type: 'new_offer' as const, message: 'bob offered $12 on your Algebra request.', link: '/student/offers/1', role: 'student' as const, sender: 'bob', timestamp };
-    const ids = ['2b0b3b1e-6a4f-4f7e-9a55-000000000001', '2b0b3b1e-6a4f-4f7e-9a55-000000000002', '2b0b3b1e-6a4f-4f7e-9a55-000000000003'];
+    const common = {
+      username: 'ada',
+      type: 'new_offer' as const,
+      message: 'bob offered $12 on your Algebra request.',
+      link: '/student/offers/1',
+      role: 'student' as const,
+      sender: 'bob',
+      timestamp,
+    };
+    const ids = [
+      '2b0b3b1e-6a4f-4f7e-9a55-000000000001',
+      '2b0b3b1e-6a4f-4f7e-9a55-000000000002',
+      '2b0b3b1e-6a4f-4f7e-9a55-000000000003',
+    ];
     await queueNotificationEmails({
       db: t.db,
       publicUrl: t.config.publicUrl,
@@ -172,7 +215,11 @@ describe('notification e-mails', () => {
     });
     const mails = await t.db.select().from(mailOutbox);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ toAddress: 'ada@example.com', subject: 'New offer on your request - Virtual Help', status: 'pending' });
+    expect(mails[0]).toMatchObject({
+      toAddress: 'ada@example.com',
+      subject: 'New offer on your request - Virtual Help',
+      status: 'pending',
+    });
     expect(mails[0]!.textBody).toBe(
       'Hello ada,\n\nbob offered $12 on your Algebra request.\n\nOpen it in Virtual Help:\nhttps://virtualhelp.example/student/offers/1\n\n' +
         'Sent by bob on Sat, 21 Nov 2026 10:00:00 GMT. You receive this e-mail because you have a student account on Virtual Help.\n\n— The Virtual Help team\n',
@@ -180,7 +227,11 @@ describe('notification e-mails', () => {
     expect(mails[0]!.htmlBody).toContain('href="https://virtualhelp.example/student/offers/1"');
 
     const logs = await t.db.select().from(emailLogs);
-    expect(logs.map(({ recipientEmail, status, error, notificationId }) => ({ recipientEmail, status, error, notificationId })).sort((a, b) => a.notificationId!.localeCompare(b.notificationId!))).toEqual([
+    expect(
+      logs
+        .map(({ recipientEmail, status, error, notificationId }) => ({ recipientEmail, status, error, notificationId }))
+        .sort((a, b) => a.notificationId!.localeCompare(b.notificationId!)),
+    ).toEqual([
       { recipientEmail: 'ada@example.com', status: 'queued', error: null, notificationId: ids[0] },
       { recipientEmail: 'no at sign', status: 'failed', error: INVALID_EMAIL_FORMAT, notificationId: ids[1] },
       { recipientEmail: 'two@@example', status: 'failed', error: 'Invalid email format', notificationId: ids[2] },
@@ -191,7 +242,19 @@ describe('notification e-mails', () => {
     await queueNotificationEmails({
       db: t.db,
       publicUrl: t.config.publicUrl,
-      emails: [{ recipient: 'eve@example.com', username: '<b>eve</b>', type: 'new_job', message: '<script>alert(1)</script>', link: '/teacher/jobs', role: 'teacher', sender: 'x', timestamp: new Date(), notificationId: '2b0b3b1e-6a4f-4f7e-9a55-000000000009' }],
+      emails: [
+        {
+          recipient: 'eve@example.com',
+          username: '<b>eve</b>',
+          type: 'new_job',
+          message: '<script>alert(1)</script>',
+          link: '/teacher/jobs',
+          role: 'teacher',
+          sender: 'x',
+          timestamp: new Date(),
+          notificationId: '2b0b3b1e-6a4f-4f7e-9a55-000000000009',
+        },
+      ],
     });
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'eve@example.com'));
     expect(mail!.htmlBody).not.toContain('<script>');

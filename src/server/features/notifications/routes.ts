@@ -10,7 +10,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ db: Database }> = asyn
     '/api/notifications',
     {
       schema: {
-        summary: 'The latest 20 notifications of the signed-in user (new jobs, offers, general) and the exact unread count',
+        summary:
+          'The latest 20 notifications of the signed-in user (new jobs, offers, general) and the exact unread count',
         tags: ['notifications'],
         response: { 200: notificationListSchema },
       },

@@ -1,6 +1,11 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
-import { NOTIFICATION_DESCRIPTION_LENGTH, NOTIFICATION_LIST_LIMIT, type NotificationKind, type RequestType } from '#shared/constants.ts';
+import {
+  NOTIFICATION_DESCRIPTION_LENGTH,
+  NOTIFICATION_LIST_LIMIT,
+  type NotificationKind,
+  type RequestType,
+} from '#shared/constants.ts';
 import { formatAmount, formatBudget } from '#shared/rules/budget.ts';
 import { truncateText } from '#shared/rules/text.ts';
 import type { AppNotification, NotificationList } from '#shared/schemas/notifications.ts';
@@ -37,7 +42,15 @@ export type NewRequestNotice = {
  * teacher_specializations join users, returning who was told (confirmed teacher accounts only, never the
  * author), then queues their e-mails in one more. Returns the ids of the teachers told.
  */
-export async function notifyTeachersOfRequest({ db, publicUrl, request }: { db: Executor; publicUrl: string; request: NewRequestNotice }) {
+export async function notifyTeachersOfRequest({
+  db,
+  publicUrl,
+  request,
+}: {
+  db: Executor;
+  publicUrl: string;
+  request: NewRequestNotice;
+}) {
   const budget = formatBudget(request.budgetMin, request.budgetMax);
   const description = truncateText(request.description, NOTIFICATION_DESCRIPTION_LENGTH);
   const link = jobLink(request.id);
@@ -71,7 +84,11 @@ export async function notifyTeachersOfRequest({ db, publicUrl, request }: { db: 
           ),
       )
       .onConflictDoNothing()
-      .returning({ id: teacherNotifications.id, teacherId: teacherNotifications.teacherId, email: teacherNotifications.teacherEmail }),
+      .returning({
+        id: teacherNotifications.id,
+        teacherId: teacherNotifications.teacherId,
+        email: teacherNotifications.teacherEmail,
+      }),
   );
   const teachers = await db
     .with(told)
@@ -99,10 +116,27 @@ export async function notifyTeachersOfRequest({ db, publicUrl, request }: { db: 
 }
 
 /** Queues the e-mail of one user's notification, addressed from the user's account. */
-async function emailUser({ db, publicUrl, userId, email }: { db: Executor; publicUrl: string; userId: string; email: Omit<NotificationEmail, 'recipient' | 'username' | 'role'> }) {
-  const [recipient] = await db.select({ email: users.email, username: users.username, role: users.role }).from(users).where(eq(users.id, userId));
+async function emailUser({
+  db,
+  publicUrl,
+  userId,
+  email,
+}: {
+  db: Executor;
+  publicUrl: string;
+  userId: string;
+  email: Omit<NotificationEmail, 'recipient' | 'username' | 'role'>;
+}) {
+  const [recipient] = await db
+    .select({ email: users.email, username: users.username, role: users.role })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!recipient) throw new AppError('NOT_FOUND');
-  await queueNotificationEmails({ db, publicUrl, emails: [{ ...email, recipient: recipient.email, username: recipient.username, role: recipient.role }] });
+  await queueNotificationEmails({
+    db,
+    publicUrl,
+    emails: [{ ...email, recipient: recipient.email, username: recipient.username, role: recipient.role }],
+  });
 }
 
 export type NewBidNotice = {
@@ -116,7 +150,15 @@ export type NewBidNotice = {
 };
 
 /** The student's "new offer" notification with a snapshot of the tutor, and its e-mail. */
-export async function notifyStudentOfBid({ db, publicUrl, bid }: { db: Executor; publicUrl: string; bid: NewBidNotice }) {
+export async function notifyStudentOfBid({
+  db,
+  publicUrl,
+  bid,
+}: {
+  db: Executor;
+  publicUrl: string;
+  bid: NewBidNotice;
+}) {
   const [notification] = await db
     .insert(studentNotifications)
     .values({
@@ -161,7 +203,10 @@ export async function createNotification({
   link: string;
   email: { type: NotificationEmailType; sender: string };
 }) {
-  const [notification] = await db.insert(notifications).values({ userId, message, link }).returning({ id: notifications.id, createdAt: notifications.createdAt });
+  const [notification] = await db
+    .insert(notifications)
+    .values({ userId, message, link })
+    .returning({ id: notifications.id, createdAt: notifications.createdAt });
   await emailUser({
     db,
     publicUrl,
@@ -178,7 +223,14 @@ const none = {
   numeric: sql<number | null>`null::numeric`,
 };
 const jobColumns = { subjectTitle: none.text, budget: none.text, description: none.text };
-const offerColumns = { tutorId: none.uuid, tutorName: none.text, tutorAvatar: none.text, tutorVhNumber: none.smallint, bidAmount: none.numeric, bidMessage: none.text };
+const offerColumns = {
+  tutorId: none.uuid,
+  tutorName: none.text,
+  tutorAvatar: none.text,
+  tutorVhNumber: none.smallint,
+  bidAmount: none.numeric,
+  bidMessage: none.text,
+};
 
 function latestNotifications({ db, userId }: { db: Executor; userId: string }) {
   const jobs = db
@@ -237,7 +289,9 @@ function latestNotifications({ db, userId }: { db: Executor; userId: string }) {
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt))
     .limit(NOTIFICATION_LIST_LIMIT);
-  return unionAll(jobs, offers, general).orderBy(desc(sql`created_at`)).limit(NOTIFICATION_LIST_LIMIT);
+  return unionAll(jobs, offers, general)
+    .orderBy(desc(sql`created_at`))
+    .limit(NOTIFICATION_LIST_LIMIT);
 }
 
 /** How many teachers were told about a request, as a subquery for the caller's select (`requestId`: its column). */

@@ -9,7 +9,12 @@ const freshAddress = () => `10.0.0.${++lastOctet}`;
 const postContact = (t: TestApp, payload: unknown, remoteAddress = freshAddress()) =>
   t.app.inject({ method: 'POST', url: '/api/contact', payload: payload as object, remoteAddress });
 
-const valid = { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'Calculus help', message: 'Do you have tutors for calculus?' };
+const valid = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  subject: 'Calculus help',
+  message: 'Do you have tutors for calculus?',
+};
 
 describe('contact and public settings', () => {
   let t: TestApp;
@@ -49,7 +54,10 @@ describe('contact and public settings', () => {
     for (let i = 0; i < 5; i++) expect((await postContact(t, valid, address)).statusCode).toBe(201);
     const limited = await postContact(t, valid, address);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ code: 'RATE_LIMITED', message: 'Too many attempts. Please wait a moment and try again.' });
+    expect(limited.json()).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many attempts. Please wait a moment and try again.',
+    });
     expect((await postContact(t, valid)).statusCode).toBe(201);
   });
 

@@ -13,7 +13,12 @@ export const pagesRoutes: FastifyPluginAsyncZod<{ db: Database; config: Config }
         summary: 'Contact details and settings the web app shows',
         tags: ['pages'],
         response: {
-          200: z.object({ supportPhone: z.string(), supportEmail: z.string(), whatsappNumber: z.string(), jitsiDomain: z.string() }),
+          200: z.object({
+            supportPhone: z.string(),
+            supportEmail: z.string(),
+            whatsappNumber: z.string(),
+            jitsiDomain: z.string(),
+          }),
         },
       },
     },

@@ -9,7 +9,10 @@ import { FORGED_PNG, TINY_PNG, formData, pngOfSize } from '../../../../tests/sup
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 
 async function subjectIds(t: TestApp, names: string[]) {
-  const rows = await t.db.select({ id: subjects.id, name: subjects.name }).from(subjects).where(inArray(subjects.name, names));
+  const rows = await t.db
+    .select({ id: subjects.id, name: subjects.name })
+    .from(subjects)
+    .where(inArray(subjects.name, names));
   return names.map((name) => rows.find((row) => row.name === name)!.id);
 }
 
@@ -18,7 +21,11 @@ async function signedIn(t: TestApp, role: 'student' | 'teacher' = 'student') {
   return { user, cookie: (await createSessionCookie(t.db, user.id)).header };
 }
 
-const uploadAvatar = (t: TestApp, cookie: string | undefined, file: { bytes: Uint8Array; filename: string; type: string }) =>
+const uploadAvatar = (
+  t: TestApp,
+  cookie: string | undefined,
+  file: { bytes: Uint8Array; filename: string; type: string },
+) =>
   t.app.inject({
     method: 'POST',
     url: '/api/profile/avatar',
@@ -27,7 +34,12 @@ const uploadAvatar = (t: TestApp, cookie: string | undefined, file: { bytes: Uin
   });
 
 const putSpecializations = (t: TestApp, cookie: string | undefined, subjectIds: string[]) =>
-  t.app.inject({ method: 'PUT', url: '/api/profile/specializations', payload: { subjectIds }, headers: cookie ? { cookie } : {} });
+  t.app.inject({
+    method: 'PUT',
+    url: '/api/profile/specializations',
+    payload: { subjectIds },
+    headers: cookie ? { cookie } : {},
+  });
 
 const avatarFile = (t: TestApp, image: string) =>
   t.config.storage.kind === 'local' ? path.join(t.config.storage.dir, 'avatars', path.basename(image)) : '';
@@ -45,7 +57,9 @@ describe('subjects and profiles', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=300');
     const list = response.json().subjects as { id: string; name: string; category: string }[];
     expect(list.length).toBe(await t.db.$count(subjects));
-    const sorted = [...list].sort((a, b) => a.category.localeCompare(b.category, 'en') || a.name.localeCompare(b.name, 'en'));
+    const sorted = [...list].sort(
+      (a, b) => a.category.localeCompare(b.category, 'en') || a.name.localeCompare(b.name, 'en'),
+    );
     expect(list.map((s) => s.category)).toEqual(sorted.map((s) => s.category));
     expect(list[0]).toEqual({ id: expect.any(String), name: expect.any(String), category: expect.any(String) });
   });
@@ -104,7 +118,11 @@ describe('subjects and profiles', () => {
 
   it.each([
     ['a text file named .png', FORGED_PNG, 'Only .jpg, .jpeg, .png and .webp formats are supported'],
-    ['a file over 5 MB', { bytes: pngOfSize(5 * 1024 * 1024 + 1), filename: 'big.png', type: 'image/png' }, 'Max file size is 5MB'],
+    [
+      'a file over 5 MB',
+      { bytes: pngOfSize(5 * 1024 * 1024 + 1), filename: 'big.png', type: 'image/png' },
+      'Max file size is 5MB',
+    ],
   ])('refuses %s as avatar with the SPEC message, keeping the old one', async (_case, file, message) => {
     const { user, cookie } = await signedIn(t);
     const response = await uploadAvatar(t, cookie, file);
@@ -116,14 +134,24 @@ describe('subjects and profiles', () => {
 
   it('refuses an avatar request without a file', async () => {
     const { cookie } = await signedIn(t);
-    const response = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', payload: formData({ avatar: 'text' }), headers: { cookie } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/profile/avatar',
+      payload: formData({ avatar: 'text' }),
+      headers: { cookie },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toEqual({ avatar: 'Please choose a file' });
   });
 
   it('answers unknown and malformed avatar names with 404', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/files/avatars/6f1b1a44-3c6b-4f5e-9a55-0d3f7b2b9c11.png' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/api/files/avatars/..%2F..%2Fauth-secret' })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/files/avatars/6f1b1a44-3c6b-4f5e-9a55-0d3f7b2b9c11.png' }))
+        .statusCode,
+    ).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/files/avatars/..%2F..%2Fauth-secret' })).statusCode).toBe(
+      400,
+    );
   });
 
   it('lets a teacher replace their subjects under the category rule', async () => {
@@ -134,7 +162,9 @@ describe('subjects and profiles', () => {
     expect(response.json().specializations.map((s: { name: string }) => s.name)).toEqual(['Algebra', 'Calculus']);
 
     const physics = await subjectIds(t, ['Physics']);
-    expect((await putSpecializations(t, cookie, physics)).json().specializations).toEqual([{ id: physics[0], name: 'Physics', category: 'Sciences' }]);
+    expect((await putSpecializations(t, cookie, physics)).json().specializations).toEqual([
+      { id: physics[0], name: 'Physics', category: 'Sciences' },
+    ]);
 
     for (const [names, message] of [
       [['Physics', 'Chemistry'], 'Only Mathematics allows several subjects; choose one subject in other categories'],

@@ -1,14 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AVATAR } from '#shared/constants.ts';
-import { profileSchema, subjectSchema, updateSpecializationsSchema, withAvatarRules } from '#shared/schemas/profiles.ts';
+import {
+  profileSchema,
+  subjectSchema,
+  updateSpecializationsSchema,
+  withAvatarRules,
+} from '#shared/schemas/profiles.ts';
 import type { Database } from '../../db/client.ts';
 import { requireUser } from '../../http/session.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { getAvatar, getProfile, listSubjects, updateAvatar, updateSpecializations } from './service.ts';
 
-export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage }> = async (app, { db, storage }) => {
+export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage }> = async (
+  app,
+  { db, storage },
+) => {
   app.get(
     '/api/subjects',
     {

@@ -30,7 +30,14 @@ async function listSpecializations({ db, teacherId }: { db: Executor; teacherId:
 
 export async function getProfile({ db, userId }: { db: Executor; userId: string }): Promise<Profile> {
   const [user] = await db
-    .select({ id: users.id, username: users.username, email: users.email, role: users.role, vhNumber: users.vhNumber, image: users.image })
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      role: users.role,
+      vhNumber: users.vhNumber,
+      image: users.image,
+    })
     .from(users)
     .where(eq(users.id, userId));
   if (!user) throw new AppError('NOT_FOUND');
@@ -39,20 +46,48 @@ export async function getProfile({ db, userId }: { db: Executor; userId: string 
 }
 
 /** Refuses unknown subjects and choices against the category rule, as a 400 on `field`. */
-export async function checkSpecializations({ db, subjectIds, field }: { db: Executor; subjectIds: string[]; field: string }) {
-  const chosen = subjectIds.length === 0 ? [] : await db.select({ category: subjects.category }).from(subjects).where(inArray(subjects.id, subjectIds));
+export async function checkSpecializations({
+  db,
+  subjectIds,
+  field,
+}: {
+  db: Executor;
+  subjectIds: string[];
+  field: string;
+}) {
+  const chosen =
+    subjectIds.length === 0
+      ? []
+      : await db.select({ category: subjects.category }).from(subjects).where(inArray(subjects.id, subjectIds));
   if (chosen.length !== subjectIds.length) throw fieldError(field, specializationMessages.unknown);
   const problem = specializationProblem(chosen.map((subject) => subject.category));
   if (problem) throw fieldError(field, problem);
 }
 
 /** Replaces the teacher's subjects; ids must already be checked (checkSpecializations) and unique. */
-export async function replaceSpecializations({ db, teacherId, subjectIds }: { db: Executor; teacherId: string; subjectIds: string[] }) {
+export async function replaceSpecializations({
+  db,
+  teacherId,
+  subjectIds,
+}: {
+  db: Executor;
+  teacherId: string;
+  subjectIds: string[];
+}) {
   await db.delete(teacherSpecializations).where(eq(teacherSpecializations.teacherId, teacherId));
-  if (subjectIds.length > 0) await db.insert(teacherSpecializations).values(subjectIds.map((subjectId) => ({ teacherId, subjectId })));
+  if (subjectIds.length > 0)
+    await db.insert(teacherSpecializations).values(subjectIds.map((subjectId) => ({ teacherId, subjectId })));
 }
 
-export async function updateSpecializations({ db, user, subjectIds }: { db: Database; user: SessionUser; subjectIds: string[] }) {
+export async function updateSpecializations({
+  db,
+  user,
+  subjectIds,
+}: {
+  db: Database;
+  user: SessionUser;
+  subjectIds: string[];
+}) {
   if (user.role !== 'teacher') throw new AppError('FORBIDDEN', { message: 'Only teachers have specializations.' });
   const unique = [...new Set(subjectIds)];
   await checkSpecializations({ db, subjectIds: unique, field: 'subjectIds' });
@@ -78,7 +113,17 @@ export async function withStoredAvatar<T>(
   }
 }
 
-export async function updateAvatar({ db, storage, userId, upload }: { db: Database; storage: Storage; userId: string; upload: Upload }) {
+export async function updateAvatar({
+  db,
+  storage,
+  userId,
+  upload,
+}: {
+  db: Database;
+  storage: Storage;
+  userId: string;
+  upload: Upload;
+}) {
   const { image, previous } = await withStoredAvatar({ storage, upload }, (image) =>
     db.transaction(async (tx) => {
       const [user] = await tx.select({ image: users.image }).from(users).where(eq(users.id, userId)).for('update');
@@ -87,7 +132,8 @@ export async function updateAvatar({ db, storage, userId, upload }: { db: Databa
     }),
   );
   // Only after the commit: until then the old picture is still the one in use.
-  if (previous?.startsWith(AVATAR_URL_PREFIX)) await storage.delete(avatarKey(previous.slice(AVATAR_URL_PREFIX.length)));
+  if (previous?.startsWith(AVATAR_URL_PREFIX))
+    await storage.delete(avatarKey(previous.slice(AVATAR_URL_PREFIX.length)));
   return { image };
 }
 

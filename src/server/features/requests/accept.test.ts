@@ -29,17 +29,31 @@ describe('accepting an offer', () => {
     const bids: string[] = [];
     for (let i = 0; i < tutorCount; i++) {
       const tutor = await signedInTeacher(t, [subjectId]);
-      const [bid] = await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: tutor.user.id, amount: 9 + i }).returning();
+      const [bid] = await t.db
+        .insert(tutorBids)
+        .values({ requestId: request.id, tutorId: tutor.user.id, amount: 9 + i })
+        .returning();
       tutors.push(tutor);
       bids.push(bid!.id);
     }
     return { student, request, tutors, bids };
   }
 
-  const accept = (caller: Caller | undefined, requestId: string, bidId: string) => call(t, caller, 'POST', `/api/requests/${requestId}/bids/${bidId}/accept`);
+  const accept = (caller: Caller | undefined, requestId: string, bidId: string) =>
+    call(t, caller, 'POST', `/api/requests/${requestId}/bids/${bidId}/accept`);
   const stateOf = async (requestId: string) => ({
-    request: (await t.db.select({ status: tutoringRequests.status, acceptedBidId: tutoringRequests.acceptedBidId }).from(tutoringRequests).where(eq(tutoringRequests.id, requestId)))[0],
-    bids: (await t.db.select({ id: tutorBids.id, status: tutorBids.status }).from(tutorBids).where(eq(tutorBids.requestId, requestId))).sort((a, b) => a.id.localeCompare(b.id)),
+    request: (
+      await t.db
+        .select({ status: tutoringRequests.status, acceptedBidId: tutoringRequests.acceptedBidId })
+        .from(tutoringRequests)
+        .where(eq(tutoringRequests.id, requestId))
+    )[0],
+    bids: (
+      await t.db
+        .select({ id: tutorBids.id, status: tutorBids.status })
+        .from(tutorBids)
+        .where(eq(tutorBids.requestId, requestId))
+    ).sort((a, b) => a.id.localeCompare(b.id)),
   });
 
   it('accepts one offer, opens the chat with its tutor and tells the tutor in-app, by e-mail and live', async () => {
@@ -52,7 +66,12 @@ describe('accepting an offer', () => {
     const response = await accept(student, request.id, bids[0]!);
     expect(response.statusCode).toBe(200);
     const { roomId } = response.json();
-    expect(response.json()).toEqual({ requestId: request.id, bidId: bids[0], tutorId: tutor!.user.id, roomId: expect.any(String) });
+    expect(response.json()).toEqual({
+      requestId: request.id,
+      bidId: bids[0],
+      tutorId: tutor!.user.id,
+      roomId: expect.any(String),
+    });
     expect(await notified).toEqual([{ kind: 'general', requestId: null }]);
     expect(await room).toEqual([{ roomId }]);
     socket.close();
@@ -68,10 +87,19 @@ describe('accepting an offer', () => {
     expect([chat!.participant1Id, chat!.participant2Id].sort()).toEqual([student.user.id, tutor!.user.id].sort());
 
     const [notice] = await t.db.select().from(notifications).where(eq(notifications.userId, tutor!.user.id));
-    expect(notice).toMatchObject({ message: `${student.user.username} accepted your offer of $9 on their Thermodynamics request. You can now chat with them.`, link: '/chat', read: false });
+    expect(notice).toMatchObject({
+      message: `${student.user.username} accepted your offer of $9 on their Thermodynamics request. You can now chat with them.`,
+      link: '/chat',
+      read: false,
+    });
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, tutor!.user.email));
     expect(mail!.subject).toBe('Your offer was accepted - Virtual Help');
-    expect(await t.db.$count(emailLogs, and(eq(emailLogs.notificationId, notice!.id), eq(emailLogs.notificationType, 'offer_accepted')))).toBe(1);
+    expect(
+      await t.db.$count(
+        emailLogs,
+        and(eq(emailLogs.notificationId, notice!.id), eq(emailLogs.notificationType, 'offer_accepted')),
+      ),
+    ).toBe(1);
   });
 
   it('answers a repeated acceptance of the same offer the same way, without a second notification', async () => {
@@ -88,7 +116,10 @@ describe('accepting an offer', () => {
     await accept(student, request.id, bids[0]!);
     const second = await accept(student, request.id, bids[1]!);
     expect(second.statusCode).toBe(409);
-    expect(second.json()).toEqual({ code: 'OFFER_ALREADY_ACCEPTED', message: 'An offer on this request has already been accepted.' });
+    expect(second.json()).toEqual({
+      code: 'OFFER_ALREADY_ACCEPTED',
+      message: 'An offer on this request has already been accepted.',
+    });
     expect((await stateOf(request.id)).request).toEqual({ status: 'accepted', acceptedBidId: bids[0] });
   });
 
@@ -100,7 +131,10 @@ describe('accepting an offer', () => {
     const state = await stateOf(request.id);
     expect(state.request).toEqual({ status: 'accepted', acceptedBidId: winner });
     expect(state.bids.filter((bid) => bid.status === 'accepted')).toEqual([{ id: winner, status: 'accepted' }]);
-    const notifiedTutors = await t.db.$count(notifications, sql`${notifications.userId} in ${tutors.map((tutor) => tutor.user.id)}`);
+    const notifiedTutors = await t.db.$count(
+      notifications,
+      sql`${notifications.userId} in ${tutors.map((tutor) => tutor.user.id)}`,
+    );
     expect(notifiedTutors).toBe(1);
   });
 
@@ -108,7 +142,11 @@ describe('accepting an offer', () => {
     const pending = await requestWithOffers(1, { status: 'pending' });
     expect((await accept(pending.student, pending.request.id, pending.bids[0]!)).statusCode).toBe(200);
 
-    for (const overrides of [{ createdAt: hoursAgo(49) }, { status: 'closed' as const }, { status: 'completed' as const }]) {
+    for (const overrides of [
+      { createdAt: hoursAgo(49) },
+      { status: 'closed' as const },
+      { status: 'completed' as const },
+    ]) {
       const { student, request, bids } = await requestWithOffers(1, overrides);
       const before = await stateOf(request.id);
       const response = await accept(student, request.id, bids[0]!);

@@ -32,7 +32,8 @@ function isPlainText(bytes: Buffer) {
  * its bytes, the container by its file name. Anything else keeps its detected type.
  */
 export function classifyAttachment(upload: Upload): Upload {
-  if (upload.type === 'application/octet-stream' && isPlainText(upload.bytes)) return { ...upload, type: 'text/plain', extension: 'txt' };
+  if (upload.type === 'application/octet-stream' && isPlainText(upload.bytes))
+    return { ...upload, type: 'text/plain', extension: 'txt' };
   if (upload.type === 'application/x-cfb') {
     const legacy = LEGACY_OFFICE_TYPES[path.extname(upload.filename).toLowerCase()];
     if (legacy) return { ...upload, ...legacy };
@@ -59,7 +60,9 @@ export async function withStoredAttachments<T>(
     file_size: upload.size,
   }));
   try {
-    await Promise.all(uploads.map((upload, index) => storage.put(attachments[index]!.file_path, upload.bytes, upload.type)));
+    await Promise.all(
+      uploads.map((upload, index) => storage.put(attachments[index]!.file_path, upload.bytes, upload.type)),
+    );
     return await write(attachments);
   } catch (error) {
     await Promise.all(attachments.map((attachment) => storage.delete(attachment.file_path)));

@@ -14,9 +14,15 @@ describe('request expiry', () => {
   });
   afterAll(() => t.close());
 
-  const statusOf = async (id: string) => (await t.db.select({ status: tutoringRequests.status }).from(tutoringRequests).where(eq(tutoringRequests.id, id)))[0]!.status;
+  const statusOf = async (id: string) =>
+    (
+      await t.db.select({ status: tutoringRequests.status }).from(tutoringRequests).where(eq(tutoringRequests.id, id))
+    )[0]!.status;
   const moveBack = (id: string, hours: number) =>
-    t.db.update(tutoringRequests).set({ createdAt: sql`now() - make_interval(hours => ${hours})` }).where(eq(tutoringRequests.id, id));
+    t.db
+      .update(tutoringRequests)
+      .set({ createdAt: sql`now() - make_interval(hours => ${hours})` })
+      .where(eq(tutoringRequests.id, id));
 
   it('closes, in the database, open requests whose creation is moved back 49 hours; younger and accepted ones stay', async () => {
     const subject = await createSubject(t.db);
@@ -38,7 +44,9 @@ describe('request expiry', () => {
 
     // The student finds it in the Expired tab; teachers no longer see it.
     const expired = await call(t, student, 'GET', '/api/requests/mine?status=expired');
-    expect(expired.json().requests.map((r: { id: string }) => r.id)).toEqual(expect.arrayContaining([old.id, oldPending.id, oldAccepted.id]));
+    expect(expired.json().requests.map((r: { id: string }) => r.id)).toEqual(
+      expect.arrayContaining([old.id, oldPending.id, oldAccepted.id]),
+    );
     const jobs = await call(t, await signedInTeacher(t, [subject.id]), 'GET', '/api/jobs');
     expect(jobs.json().jobs.map((j: { id: string }) => j.id)).toEqual([young.id]);
   });

@@ -26,7 +26,11 @@ describe('the jobs list', () => {
   });
 
   it('shows a teacher only open, unexpired requests in their subjects, newest first, with the tab counts', async () => {
-    const [algebra, geometry, chemistry] = await Promise.all([createSubject(t.db, { name: 'Algebra I' }), createSubject(t.db), createSubject(t.db)]);
+    const [algebra, geometry, chemistry] = await Promise.all([
+      createSubject(t.db, { name: 'Algebra I' }),
+      createSubject(t.db),
+      createSubject(t.db),
+    ]);
     const teacher = await signedInTeacher(t, [algebra.id, geometry.id]);
     const student = (await signedInStudent(t)).user.id;
     const oldest = await createRequest(t.db, { studentId: student, subjectId: algebra.id, createdAt: hoursAgo(3) });
@@ -37,7 +41,14 @@ describe('the jobs list', () => {
       budgetMin: 5,
       budgetMax: 999,
       createdAt: hoursAgo(2),
-      attachments: [{ file_path: 'request-attachments/x.pdf', file_type: 'application/pdf', original_filename: 'x.pdf', file_size: 10 }],
+      attachments: [
+        {
+          file_path: 'request-attachments/x.pdf',
+          file_type: 'application/pdf',
+          original_filename: 'x.pdf',
+          file_size: 10,
+        },
+      ],
     });
     const newest = await createRequest(t.db, { studentId: student, subjectId: algebra.id, createdAt: hoursAgo(1) });
     // Not shown: another subject, expired but not yet closed by the job, closed, accepted.
@@ -52,8 +63,24 @@ describe('the jobs list', () => {
     expect(response.json().counts).toEqual({ all: 3, tutoring: 2, assignment: 1 });
     expect(response.json().nextCursor).toBeNull();
     const card = response.json().jobs[1];
-    expect(card).toMatchObject({ id: assignment.id, type: 'assignment', budgetMin: 5, budgetMax: 999, attachmentCount: 1, alreadyBid: false, status: 'open' });
-    expect(card.attachments).toEqual([{ index: 0, name: 'x.pdf', type: 'application/pdf', size: 10, url: `/api/requests/${assignment.id}/attachments/0` }]);
+    expect(card).toMatchObject({
+      id: assignment.id,
+      type: 'assignment',
+      budgetMin: 5,
+      budgetMax: 999,
+      attachmentCount: 1,
+      alreadyBid: false,
+      status: 'open',
+    });
+    expect(card.attachments).toEqual([
+      {
+        index: 0,
+        name: 'x.pdf',
+        type: 'application/pdf',
+        size: 10,
+        url: `/api/requests/${assignment.id}/attachments/0`,
+      },
+    ]);
     expect(card).not.toHaveProperty('studentId');
     expect(response.json().jobs[0]).toMatchObject({ subjectName: 'Algebra I' });
 
@@ -77,7 +104,10 @@ describe('the jobs list', () => {
     const job = await createRequest(t.db, { studentId: student, subjectId: subject.id });
     await t.db.insert(tutorBids).values({ requestId: job.id, tutorId: teacher.user.id, amount: 10 });
     expect((await call(t, teacher, 'GET', '/api/jobs')).json().jobs[0]).toMatchObject({ id: job.id, alreadyBid: true });
-    expect((await call(t, colleague, 'GET', '/api/jobs')).json().jobs[0]).toMatchObject({ id: job.id, alreadyBid: false });
+    expect((await call(t, colleague, 'GET', '/api/jobs')).json().jobs[0]).toMatchObject({
+      id: job.id,
+      alreadyBid: false,
+    });
   });
 
   it('pages through jobs posted at the same instant without skipping or repeating one', async () => {
@@ -85,7 +115,15 @@ describe('the jobs list', () => {
     const teacher = await signedInTeacher(t, [subject.id]);
     const student = (await signedInStudent(t)).user.id;
     const createdAt = new Date();
-    for (let i = 0; i < 45; i++) await createRequest(t.db, { studentId: student, subjectId: subject.id, createdAt, type: i % 3 === 0 ? 'assignment' : 'tutoring', budgetMin: 8, budgetMax: 15 });
+    for (let i = 0; i < 45; i++)
+      await createRequest(t.db, {
+        studentId: student,
+        subjectId: subject.id,
+        createdAt,
+        type: i % 3 === 0 ? 'assignment' : 'tutoring',
+        budgetMin: 8,
+        budgetMax: 15,
+      });
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -100,7 +138,10 @@ describe('the jobs list', () => {
 
   it('refuses a bad filter with a 400', async () => {
     const teacher = await signedInTeacher(t, []);
-    expect((await call(t, teacher, 'GET', '/api/jobs?type=lesson')).json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { type: 'Please choose a request type' } });
+    expect((await call(t, teacher, 'GET', '/api/jobs?type=lesson')).json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { type: 'Please choose a request type' },
+    });
     expect((await call(t, teacher, 'GET', '/api/jobs?subjectId=maths')).statusCode).toBe(400);
     expect((await call(t, teacher, 'GET', '/api/jobs?cursor=abc')).statusCode).toBe(400);
   });
@@ -119,9 +160,14 @@ describe('placing a bid', () => {
   });
   afterAll(() => t.close());
 
-  const job = (overrides: Partial<Parameters<typeof createRequest>[1]> = {}) => createRequest(t.db, { studentId: student.user.id, subjectId, ...overrides });
-  const bid = (caller: Caller | undefined, requestId: string, payload: object) => call(t, caller, 'POST', `/api/jobs/${requestId}/bids`, payload);
-  const written = async () => ({ bids: await t.db.$count(tutorBids), notices: await t.db.$count(studentNotifications) });
+  const job = (overrides: Partial<Parameters<typeof createRequest>[1]> = {}) =>
+    createRequest(t.db, { studentId: student.user.id, subjectId, ...overrides });
+  const bid = (caller: Caller | undefined, requestId: string, payload: object) =>
+    call(t, caller, 'POST', `/api/jobs/${requestId}/bids`, payload);
+  const written = async () => ({
+    bids: await t.db.$count(tutorBids),
+    notices: await t.db.$count(studentNotifications),
+  });
 
   it('stores the bid and tells the student: an offer notification with the tutor’s details, an e-mail and a live event', async () => {
     const teacher = await signedInTeacher(t, [subjectId]);
@@ -131,11 +177,21 @@ describe('placing a bid', () => {
 
     const response = await bid(teacher, request.id, { amount: 12.5, message: '  Happy to help with regressions.  ' });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ id: expect.any(String), requestId: request.id, amount: 12.5, message: 'Happy to help with regressions.', status: 'pending', createdAt: expect.any(String) });
+    expect(response.json()).toEqual({
+      id: expect.any(String),
+      requestId: request.id,
+      amount: 12.5,
+      message: 'Happy to help with regressions.',
+      status: 'pending',
+      createdAt: expect.any(String),
+    });
     expect(await event).toEqual([{ kind: 'offer', requestId: request.id }]);
     socket.close();
 
-    const [notice] = await t.db.select().from(studentNotifications).where(eq(studentNotifications.requestId, request.id));
+    const [notice] = await t.db
+      .select()
+      .from(studentNotifications)
+      .where(eq(studentNotifications.requestId, request.id));
     expect(notice).toMatchObject({
       studentId: student.user.id,
       tutorId: teacher.user.id,
@@ -148,7 +204,9 @@ describe('placing a bid', () => {
     });
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, student.user.email));
     expect(mail!.subject).toBe('New offer on your request - Virtual Help');
-    expect(mail!.textBody).toContain(`${teacher.user.username} (VH ${teacher.user.vhNumber}) offered $12.50 on your Statistics II request. Message: Happy to help with regressions.`);
+    expect(mail!.textBody).toContain(
+      `${teacher.user.username} (VH ${teacher.user.vhNumber}) offered $12.50 on your Statistics II request. Message: Happy to help with regressions.`,
+    );
     expect(mail!.textBody).toContain(`/student/offers/${request.id}`);
     const [log] = await t.db.select().from(emailLogs).where(eq(emailLogs.notificationId, notice!.id));
     expect(log).toMatchObject({ recipientEmail: student.user.email, notificationType: 'new_offer', status: 'queued' });
@@ -163,25 +221,34 @@ describe('placing a bid', () => {
     [{ budgetMin: 8, budgetMax: 15 }, 7.99, 'Your bid must be between 8 and 15.'],
     [{ budgetMin: 8, budgetMax: 15 }, 15.01, 'Your bid must be between 8 and 15.'],
     [{ type: 'assignment' as const, budgetMin: 5, budgetMax: 9999 }, 4, 'Your bid must be at least 5.'],
-  ])('refuses an amount outside the budget %o (%d) with the Invalid Bid Amount text, writing nothing', async (budget, amount, message) => {
-    const request = await job(budget);
-    const before = await written();
-    const response = await bid(await signedInTeacher(t, [subjectId]), request.id, { amount });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { amount: message } });
-    expect(await written()).toEqual(before);
-  });
+  ])(
+    'refuses an amount outside the budget %o (%d) with the Invalid Bid Amount text, writing nothing',
+    async (budget, amount, message) => {
+      const request = await job(budget);
+      const before = await written();
+      const response = await bid(await signedInTeacher(t, [subjectId]), request.id, { amount });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { amount: message } });
+      expect(await written()).toEqual(before);
+    },
+  );
 
   it('takes any amount from the minimum up when the maximum is open', async () => {
     const request = await job({ type: 'assignment', budgetMin: 5, budgetMax: 999 });
     expect((await bid(await signedInTeacher(t, [subjectId]), request.id, { amount: 2500 })).statusCode).toBe(201);
   });
 
-  it.each([{ amount: 0 }, { amount: -3 }, { amount: '10' }, {}])('refuses %o with "Please enter a valid bid amount."', async (payload) => {
-    const response = await bid(await signedInTeacher(t, [subjectId]), (await job()).id, payload);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ message: 'Please enter a valid bid amount.', fields: { amount: 'Please enter a valid bid amount.' } });
-  });
+  it.each([{ amount: 0 }, { amount: -3 }, { amount: '10' }, {}])(
+    'refuses %o with "Please enter a valid bid amount."',
+    async (payload) => {
+      const response = await bid(await signedInTeacher(t, [subjectId]), (await job()).id, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        message: 'Please enter a valid bid amount.',
+        fields: { amount: 'Please enter a valid bid amount.' },
+      });
+    },
+  );
 
   it('refuses bids on expired, closed and accepted requests with a 409, writing nothing', async () => {
     const teacher = await signedInTeacher(t, [subjectId]);
@@ -214,7 +281,10 @@ describe('placing a bid', () => {
   it('lets the database decide two simultaneous bids by one teacher: one 201, one ALREADY_BID', async () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     const request = await job();
-    const responses = await Promise.all([bid(teacher, request.id, { amount: 10 }), bid(teacher, request.id, { amount: 11 })]);
+    const responses = await Promise.all([
+      bid(teacher, request.id, { amount: 10 }),
+      bid(teacher, request.id, { amount: 11 }),
+    ]);
     expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409]);
     expect(responses.find((response) => response.statusCode === 409)!.json().code).toBe('ALREADY_BID');
     expect(await t.db.$count(tutorBids, eq(tutorBids.requestId, request.id))).toBe(1);
@@ -224,8 +294,13 @@ describe('placing a bid', () => {
   it('answers 404 to a teacher without the subject and for unknown jobs, 403 to students, 401 signed out', async () => {
     const request = await job();
     const before = await written();
-    expect((await bid(await signedInTeacher(t, [(await createSubject(t.db)).id]), request.id, { amount: 10 })).statusCode).toBe(404);
-    expect((await bid(await signedInTeacher(t, [subjectId]), '2b0b3b1e-6a4f-4f7e-9a55-000000000000', { amount: 10 })).statusCode).toBe(404);
+    expect(
+      (await bid(await signedInTeacher(t, [(await createSubject(t.db)).id]), request.id, { amount: 10 })).statusCode,
+    ).toBe(404);
+    expect(
+      (await bid(await signedInTeacher(t, [subjectId]), '2b0b3b1e-6a4f-4f7e-9a55-000000000000', { amount: 10 }))
+        .statusCode,
+    ).toBe(404);
     expect((await bid(student, request.id, { amount: 10 })).statusCode).toBe(403);
     expect((await bid(undefined, request.id, { amount: 10 })).statusCode).toBe(401);
     expect((await bid(await signedInTeacher(t, [subjectId]), 'nope', { amount: 10 })).statusCode).toBe(400);

@@ -18,13 +18,23 @@ const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR_MS);
 // Request creation is rate limited per address: each call speaks from its own.
 let lastAddress = 0;
 const post = (t: TestApp, caller: Caller | undefined, payload: object | FormData) =>
-  call(t, caller, 'POST', '/api/requests', payload as object, { remoteAddress: `10.1.${Math.floor(++lastAddress / 250)}.${lastAddress % 250}` });
+  call(t, caller, 'POST', '/api/requests', payload as object, {
+    remoteAddress: `10.1.${Math.floor(++lastAddress / 250)}.${lastAddress % 250}`,
+  });
 
 /** A multipart request form with these files in "attachments". */
-function requestForm(fields: Record<string, string | number>, files: { bytes: Uint8Array; filename: string; type?: string }[]) {
+function requestForm(
+  fields: Record<string, string | number>,
+  files: { bytes: Uint8Array; filename: string; type?: string }[],
+) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
-  for (const file of files) form.append('attachments', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.filename);
+  for (const file of files)
+    form.append(
+      'attachments',
+      new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }),
+      file.filename,
+    );
   return form;
 }
 
@@ -41,7 +51,13 @@ describe('posting a request', () => {
     t = await createTestApp();
     url = await t.app.listen({ port: 0, host: '127.0.0.1' });
     subjectId = (await createSubject(t.db)).id;
-    valid = { type: 'tutoring', subjectId, description: 'I need help with quadratic equations', budgetMin: 8, budgetMax: 15 };
+    valid = {
+      type: 'tutoring',
+      subjectId,
+      description: 'I need help with quadratic equations',
+      budgetMin: 8,
+      budgetMax: 15,
+    };
   });
   afterAll(() => t.close());
 
@@ -61,7 +77,9 @@ describe('posting a request', () => {
   it('stores an open request and tells exactly the confirmed teachers of its subject, in the same transaction', async () => {
     const subject = await createSubject(t.db, { name: 'Organic Synthesis' });
     const other = await createSubject(t.db);
-    const teachers = await Promise.all([1, 2, 3].map(() => createTeacher(t.db, { subjectIds: [subject.id, other.id] })));
+    const teachers = await Promise.all(
+      [1, 2, 3].map(() => createTeacher(t.db, { subjectIds: [subject.id, other.id] })),
+    );
     await createTeacher(t.db, { subjectIds: [other.id] });
     await createTeacher(t.db, { subjectIds: [subject.id], emailVerified: false });
     // A student holding a stale specialization row is no teacher.
@@ -70,7 +88,15 @@ describe('posting a request', () => {
     const student = await signedInStudent(t);
     const description = `${'Stereochemistry of ring closures, step by step. '.repeat(3)}End.`;
 
-    const response = await post(t, student, { ...valid, subjectId: subject.id, type: 'assignment', budgetMin: 5, description, level: 'graduate', topic: 'Ring closures' });
+    const response = await post(t, student, {
+      ...valid,
+      subjectId: subject.id,
+      type: 'assignment',
+      budgetMin: 5,
+      description,
+      level: 'graduate',
+      topic: 'Ring closures',
+    });
     expect(response.statusCode).toBe(201);
     const { request, notifiedCount } = response.json();
     expect(notifiedCount).toBe(3);
@@ -106,9 +132,19 @@ describe('posting a request', () => {
   it('describes an open-ended budget as "$5+" and keeps a short description whole', async () => {
     const subject = await createSubject(t.db);
     await createTeacher(t.db, { subjectIds: [subject.id] });
-    const response = await post(t, await signedInStudent(t), { ...valid, subjectId: subject.id, type: 'assignment', budgetMin: 5, budgetMax: undefined, description: 'Essay on Kant' });
+    const response = await post(t, await signedInStudent(t), {
+      ...valid,
+      subjectId: subject.id,
+      type: 'assignment',
+      budgetMin: 5,
+      budgetMax: undefined,
+      description: 'Essay on Kant',
+    });
     expect(response.json().request.budgetMax).toBe(9999);
-    const [row] = await t.db.select().from(teacherNotifications).where(eq(teacherNotifications.requestId, response.json().request.id));
+    const [row] = await t.db
+      .select()
+      .from(teacherNotifications)
+      .where(eq(teacherNotifications.requestId, response.json().request.id));
     expect(row).toMatchObject({ budget: '$5+', description: 'Essay on Kant' });
   });
 
@@ -126,15 +162,34 @@ describe('posting a request', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('New job available - Virtual Help');
     expect(mails[0]!.textBody).toContain(`Hello ${good.username},`);
-    expect(mails[0]!.textBody).toContain(`${student.user.username} posted a new tutoring request in Topology ($8 - $15)`);
+    expect(mails[0]!.textBody).toContain(
+      `${student.user.username} posted a new tutoring request in Topology ($8 - $15)`,
+    );
     expect(mails[0]!.textBody).toContain(`${t.config.publicUrl}/teacher/jobs?highlight=${requestId}`);
     expect(mails[0]!.textBody).toContain(`Sent by ${student.user.username}`);
     expect(mails[0]!.textBody).toContain('you have a teacher account');
     expect(await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, bad.email))).toBe(0);
 
-    const notificationIds = (await t.db.select({ id: teacherNotifications.id }).from(teacherNotifications).where(eq(teacherNotifications.requestId, requestId))).map((row) => row.id);
-    const logs = await t.db.select().from(emailLogs).where(sql`${emailLogs.notificationId} in ${notificationIds}`);
-    expect(logs.map(({ recipientEmail, notificationType, status, error }) => ({ recipientEmail, notificationType, status, error })).sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+    const notificationIds = (
+      await t.db
+        .select({ id: teacherNotifications.id })
+        .from(teacherNotifications)
+        .where(eq(teacherNotifications.requestId, requestId))
+    ).map((row) => row.id);
+    const logs = await t.db
+      .select()
+      .from(emailLogs)
+      .where(sql`${emailLogs.notificationId} in ${notificationIds}`);
+    expect(
+      logs
+        .map(({ recipientEmail, notificationType, status, error }) => ({
+          recipientEmail,
+          notificationType,
+          status,
+          error,
+        }))
+        .sort((a, b) => a.status.localeCompare(b.status)),
+    ).toEqual([
       { recipientEmail: bad.email, notificationType: 'new_job', status: 'failed', error: 'Invalid email format' },
       { recipientEmail: good.email, notificationType: 'new_job', status: 'queued', error: null },
     ]);
@@ -175,7 +230,10 @@ describe('posting a request', () => {
     const subject = await createSubject(t.db);
     const teacher = await signedInTeacher(t, [subject.id]);
     const outsider = await signedInTeacher(t, [(await createSubject(t.db)).id]);
-    const [teacherSocket, outsiderSocket] = await Promise.all([connectSocket(url, { cookie: teacher.cookie }), connectSocket(url, { cookie: outsider.cookie })]);
+    const [teacherSocket, outsiderSocket] = await Promise.all([
+      connectSocket(url, { cookie: teacher.cookie }),
+      connectSocket(url, { cookie: outsider.cookie }),
+    ]);
     let outsiderHeard = false;
     outsiderSocket.on('job:new', () => (outsiderHeard = true));
     const job = nextEvent(teacherSocket, 'job:new');
@@ -198,7 +256,11 @@ describe('posting a request', () => {
     ['budgetMax', { budgetMin: 14, budgetMax: 9 }, 'Maximum budget must be greater than or equal to minimum budget'],
     ['budgetMin', { budgetMin: 7 }, 'Budget must be within allowed range for the selected request type'],
     ['budgetMax', { budgetMax: 20 }, 'Budget must be within allowed range for the selected request type'],
-    ['budgetMax', { type: 'assignment', budgetMin: 5, budgetMax: 6000 }, 'Budget must be within allowed range for the selected request type'],
+    [
+      'budgetMax',
+      { type: 'assignment', budgetMin: 5, budgetMax: 6000 },
+      'Budget must be within allowed range for the selected request type',
+    ],
     ['deadline', { deadline: '2020-01-01T00:00:00Z' }, 'Deadline must be in the future'],
     ['level', { level: 'primary' }, 'Please choose an education level'],
   ])('refuses a bad %s with the SPEC message and writes nothing', async (field, change, message) => {
@@ -210,8 +272,10 @@ describe('posting a request', () => {
   });
 
   describe('with attachments (multipart)', () => {
-    const uploadsDir = () => (t.config.storage.kind === 'local' ? path.join(t.config.storage.dir, 'request-attachments') : '');
-    const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).filter((name) => !name.endsWith('.meta.json')) : []);
+    const uploadsDir = () =>
+      t.config.storage.kind === 'local' ? path.join(t.config.storage.dir, 'request-attachments') : '';
+    const storedFiles = () =>
+      existsSync(uploadsDir()) ? readdirSync(uploadsDir()).filter((name) => !name.endsWith('.meta.json')) : [];
 
     it('stores images and documents typed from their bytes, and lists them with download links', async () => {
       const student = await signedInStudent(t);
@@ -226,24 +290,63 @@ describe('posting a request', () => {
       const { request } = response.json();
       expect(request.budgetMax).toBe(15);
       expect(request.attachments).toEqual([
-        { index: 0, name: 'diagram.png', type: 'image/png', size: TINY_PNG.length, url: `/api/requests/${request.id}/attachments/0` },
-        { index: 1, name: 'notes.pdf', type: 'application/pdf', size: PDF.length, url: `/api/requests/${request.id}/attachments/1` },
-        { index: 2, name: 'equation.png', type: 'text/plain', size: Buffer.byteLength('x² + 3x − 4 = 0\n'), url: `/api/requests/${request.id}/attachments/2` },
+        {
+          index: 0,
+          name: 'diagram.png',
+          type: 'image/png',
+          size: TINY_PNG.length,
+          url: `/api/requests/${request.id}/attachments/0`,
+        },
+        {
+          index: 1,
+          name: 'notes.pdf',
+          type: 'application/pdf',
+          size: PDF.length,
+          url: `/api/requests/${request.id}/attachments/1`,
+        },
+        {
+          index: 2,
+          name: 'equation.png',
+          type: 'text/plain',
+          size: Buffer.byteLength('x² + 3x − 4 = 0\n'),
+          url: `/api/requests/${request.id}/attachments/2`,
+        },
       ]);
 
       const download = await call(t, student, 'GET', request.attachments[2].url);
       expect(download.statusCode).toBe(200);
       expect(download.headers['content-type']).toMatch(/^text\/plain/);
       expect(download.headers['x-content-type-options']).toBe('nosniff');
-      expect(download.headers['content-disposition']).toBe(`attachment; filename="equation.png"; filename*=UTF-8''equation.png`);
+      expect(download.headers['content-disposition']).toBe(
+        `attachment; filename="equation.png"; filename*=UTF-8''equation.png`,
+      );
       expect(download.body).toBe('x² + 3x − 4 = 0\n');
     });
 
     it.each([
-      ['more than 10 files', Array.from({ length: 11 }, (_, i) => ({ bytes: TINY_PNG, filename: `p${i}.png` })), 'Maximum files reached - You can only upload up to 10 files.'],
-      ['a file over 10 MB', [{ bytes: TINY_PNG, filename: 'ok.png' }, { bytes: pngOfSize(10 * 1024 * 1024 + 10), filename: 'huge.png' }], 'File too large - Maximum file size is 10MB. Your file is over 10 MB.'],
-      ['an archive', [{ bytes: ZIP, filename: 'homework.zip' }], 'Invalid file type - Only images and documents are allowed.'],
-      ['binary bytes of no known type', [{ bytes: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]), filename: 'data.bin' }], 'Invalid file type - Only images and documents are allowed.'],
+      [
+        'more than 10 files',
+        Array.from({ length: 11 }, (_, i) => ({ bytes: TINY_PNG, filename: `p${i}.png` })),
+        'Maximum files reached - You can only upload up to 10 files.',
+      ],
+      [
+        'a file over 10 MB',
+        [
+          { bytes: TINY_PNG, filename: 'ok.png' },
+          { bytes: pngOfSize(10 * 1024 * 1024 + 10), filename: 'huge.png' },
+        ],
+        'File too large - Maximum file size is 10MB. Your file is over 10 MB.',
+      ],
+      [
+        'an archive',
+        [{ bytes: ZIP, filename: 'homework.zip' }],
+        'Invalid file type - Only images and documents are allowed.',
+      ],
+      [
+        'binary bytes of no known type',
+        [{ bytes: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]), filename: 'data.bin' }],
+        'Invalid file type - Only images and documents are allowed.',
+      ],
     ])('refuses %s with the SPEC message, leaving no request and no file', async (_case, files, message) => {
       const before = { requests: await requestCount(), files: storedFiles().length };
       const response = await post(t, await signedInStudent(t), requestForm(valid, files));
@@ -255,7 +358,9 @@ describe('posting a request', () => {
 
     it('removes the stored files again when the request is refused after the upload', async () => {
       const before = { requests: await requestCount(), files: storedFiles().length };
-      const form = requestForm({ ...valid, subjectId: '2b0b3b1e-6a4f-4f7e-9a55-000000000001' }, [{ bytes: TINY_PNG, filename: 'a.png' }]);
+      const form = requestForm({ ...valid, subjectId: '2b0b3b1e-6a4f-4f7e-9a55-000000000001' }, [
+        { bytes: TINY_PNG, filename: 'a.png' },
+      ]);
       const response = await post(t, await signedInStudent(t), form);
       expect(response.json()).toMatchObject({ fields: { subjectId: 'Unknown subject' } });
       expect({ requests: await requestCount(), files: storedFiles().length }).toEqual(before);
@@ -287,9 +392,19 @@ describe('a student’s requests and offers', () => {
     const other = await signedInStudent(t);
     await createRequest(t.db, { studentId: other.user.id, subjectId });
     const live = await createRequest(t.db, { studentId: student.user.id, subjectId, createdAt: hoursAgo(2) });
-    const newest = await createRequest(t.db, { studentId: student.user.id, subjectId, status: 'accepted', createdAt: hoursAgo(1) });
+    const newest = await createRequest(t.db, {
+      studentId: student.user.id,
+      subjectId,
+      status: 'accepted',
+      createdAt: hoursAgo(1),
+    });
     const old = await createRequest(t.db, { studentId: student.user.id, subjectId, createdAt: hoursAgo(49) });
-    const closed = await createRequest(t.db, { studentId: student.user.id, subjectId, status: 'closed', createdAt: hoursAgo(3) });
+    const closed = await createRequest(t.db, {
+      studentId: student.user.id,
+      subjectId,
+      status: 'closed',
+      createdAt: hoursAgo(3),
+    });
     const bidder = await createTeacher(t.db, { subjectIds: [subjectId] });
     await t.db.insert(tutorBids).values({ requestId: live.id, tutorId: bidder.id, amount: 9 });
 
@@ -332,15 +447,33 @@ describe('a student’s requests and offers', () => {
 
   it('shows the owner a request with its offers summary and reach, and anyone else a 404', async () => {
     const student = await signedInStudent(t);
-    const request = await createRequest(t.db, { studentId: student.user.id, subjectId, type: 'assignment', budgetMin: 5, budgetMax: 9999 });
-    const [a, b] = await Promise.all([createTeacher(t.db, { subjectIds: [subjectId] }), createTeacher(t.db, { subjectIds: [subjectId] })]);
+    const request = await createRequest(t.db, {
+      studentId: student.user.id,
+      subjectId,
+      type: 'assignment',
+      budgetMin: 5,
+      budgetMax: 9999,
+    });
+    const [a, b] = await Promise.all([
+      createTeacher(t.db, { subjectIds: [subjectId] }),
+      createTeacher(t.db, { subjectIds: [subjectId] }),
+    ]);
     await t.db.insert(tutorBids).values([
       { requestId: request.id, tutorId: a.id, amount: 40 },
       { requestId: request.id, tutorId: b.id, amount: 25.5 },
     ]);
-    await t.db.insert(teacherNotifications).values(
-      [a, b].map((teacher) => ({ teacherId: teacher.id, requestId: request.id, subjectTitle: 'x', budget: '$5+', description: 'x', jobUrl: '/x' })),
-    );
+    await t.db
+      .insert(teacherNotifications)
+      .values(
+        [a, b].map((teacher) => ({
+          teacherId: teacher.id,
+          requestId: request.id,
+          subjectTitle: 'x',
+          budget: '$5+',
+          description: 'x',
+          jobUrl: '/x',
+        })),
+      );
 
     const response = await call(t, student, 'GET', `/api/requests/${request.id}`);
     expect(response.statusCode).toBe(200);
@@ -366,7 +499,15 @@ describe('a student’s requests and offers', () => {
     expect((await call(t, student, 'GET', `/api/requests/${request.id}/bids`)).json()).toEqual({ offers: [] });
     const tutor = await createTeacher(t.db, { subjectIds: [subjectId], image: '/api/files/avatars/x.png' });
     const later = await createTeacher(t.db, { subjectIds: [subjectId] });
-    await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: tutor.id, amount: 9, message: 'I teach this daily', createdAt: hoursAgo(1) });
+    await t.db
+      .insert(tutorBids)
+      .values({
+        requestId: request.id,
+        tutorId: tutor.id,
+        amount: 9,
+        message: 'I teach this daily',
+        createdAt: hoursAgo(1),
+      });
     await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: later.id, amount: 12 });
 
     const { offers } = (await call(t, student, 'GET', `/api/requests/${request.id}/bids`)).json();
@@ -395,19 +536,28 @@ describe('request attachments', () => {
     t = await createTestApp();
     subjectId = (await createSubject(t.db)).id;
     owner = await signedInStudent(t);
-    const response = await post(t, owner, requestForm({ type: 'tutoring', subjectId, description: 'Please check my notes', budgetMin: 8, budgetMax: 15 }, [{ bytes: TINY_PNG, filename: 'page one.png' }]));
+    const response = await post(
+      t,
+      owner,
+      requestForm({ type: 'tutoring', subjectId, description: 'Please check my notes', budgetMin: 8, budgetMax: 15 }, [
+        { bytes: TINY_PNG, filename: 'page one.png' },
+      ]),
+    );
     requestId = response.json().request.id;
   });
   afterAll(() => t.close());
 
-  const download = (caller: Caller | undefined, index = 0) => call(t, caller, 'GET', `/api/requests/${requestId}/attachments/${index}`);
+  const download = (caller: Caller | undefined, index = 0) =>
+    call(t, caller, 'GET', `/api/requests/${requestId}/attachments/${index}`);
 
   it('serves a file to its student and to teachers who can see the job, as a download with its detected type', async () => {
     for (const caller of [owner, await signedInTeacher(t, [subjectId])]) {
       const response = await download(caller);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('image/png');
-      expect(response.headers['content-disposition']).toBe(`attachment; filename="page one.png"; filename*=UTF-8''page%20one.png`);
+      expect(response.headers['content-disposition']).toBe(
+        `attachment; filename="page one.png"; filename*=UTF-8''page%20one.png`,
+      );
       expect(response.rawPayload.equals(TINY_PNG)).toBe(true);
     }
   });
@@ -424,7 +574,10 @@ describe('request attachments', () => {
     const bidder = await signedInTeacher(t, [subjectId]);
     const onlooker = await signedInTeacher(t, [subjectId]);
     await t.db.insert(tutorBids).values({ requestId, tutorId: bidder.user.id, amount: 10 });
-    await t.db.update(tutoringRequests).set({ status: 'closed' }).where(and(eq(tutoringRequests.id, requestId)));
+    await t.db
+      .update(tutoringRequests)
+      .set({ status: 'closed' })
+      .where(and(eq(tutoringRequests.id, requestId)));
     expect((await download(bidder)).statusCode).toBe(200);
     expect((await download(onlooker)).statusCode).toBe(404);
     expect((await download(owner)).statusCode).toBe(200);
@@ -432,9 +585,23 @@ describe('request attachments', () => {
 
   it('is documented in the OpenAPI document with every marketplace route', async () => {
     const { paths } = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
-    for (const route of ['/api/requests', '/api/requests/mine', '/api/requests/{id}', '/api/requests/{id}/bids', '/api/requests/{id}/bids/{bidId}/accept', '/api/requests/{id}/attachments/{index}', '/api/jobs', '/api/jobs/{requestId}/bids', '/api/notifications', '/api/notifications/{id}/read', '/api/notifications/read-all']) {
+    for (const route of [
+      '/api/requests',
+      '/api/requests/mine',
+      '/api/requests/{id}',
+      '/api/requests/{id}/bids',
+      '/api/requests/{id}/bids/{bidId}/accept',
+      '/api/requests/{id}/attachments/{index}',
+      '/api/jobs',
+      '/api/jobs/{requestId}/bids',
+      '/api/notifications',
+      '/api/notifications/{id}/read',
+      '/api/notifications/read-all',
+    ]) {
       expect(paths[route], route).toBeDefined();
     }
-    expect(paths['/api/requests'].post.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['type', 'subjectId', 'description', 'budgetMin']));
+    expect(paths['/api/requests'].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['type', 'subjectId', 'description', 'budgetMin']),
+    );
   });
 });

@@ -55,17 +55,25 @@ const createRequestBodySchema = withBudgetRules(
     level: z.preprocess(fromText, fields.level),
     supportType: z.preprocess(fromText, fields.supportType),
     attachments: z
-      .preprocess(asList, attachmentListSchema(attachmentUploadSchema).meta({ description: 'Files (multipart only)', items: { type: 'string', format: 'binary' } }))
+      .preprocess(
+        asList,
+        attachmentListSchema(attachmentUploadSchema).meta({
+          description: 'Files (multipart only)',
+          items: { type: 'string', format: 'binary' },
+        }),
+      )
       .default([]),
   }),
 );
 
 const requestParams = z.object({ id: z.uuid() });
 
-export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage; realtime: Realtime; publicUrl: string }> = async (
-  app,
-  { db, storage, realtime, publicUrl },
-) => {
+export const requestsRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  storage: Storage;
+  realtime: Realtime;
+  publicUrl: string;
+}> = async (app, { db, storage, realtime, publicUrl }) => {
   app.post(
     '/api/requests',
     {
@@ -97,7 +105,9 @@ export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     async (request, reply) => {
       const student = await requireRole(request, 'student');
       const { attachments, ...input } = request.body;
-      return reply.status(201).send(await createRequest({ db, storage, realtime, publicUrl, student, input, uploads: attachments }));
+      return reply
+        .status(201)
+        .send(await createRequest({ db, storage, realtime, publicUrl, student, input, uploads: attachments }));
     },
   );
 
@@ -139,7 +149,8 @@ export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     '/api/requests/:id/bids',
     {
       schema: {
-        summary: 'The offers on one of the signed-in student’s requests, newest first, with each tutor’s public profile',
+        summary:
+          'The offers on one of the signed-in student’s requests, newest first, with each tutor’s public profile',
         tags: ['requests'],
         params: requestParams,
         response: { 200: z.object({ offers: z.array(offerSchema) }) },
@@ -157,7 +168,8 @@ export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     {
       schema: {
         summary: 'Accept an offer while the request is open or pending and not expired; opens the chat with the tutor',
-        description: 'A second acceptance of another offer answers 409 OFFER_ALREADY_ACCEPTED; an expired or closed request 409 REQUEST_CLOSED.',
+        description:
+          'A second acceptance of another offer answers 409 OFFER_ALREADY_ACCEPTED; an expired or closed request 409 REQUEST_CLOSED.',
         tags: ['requests'],
         params: z.object({ id: z.uuid(), bidId: z.uuid() }),
         response: { 200: acceptBidResponseSchema },
@@ -175,12 +187,25 @@ export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
       schema: {
         summary: 'Download a request’s file (its student, teachers who can see the job, teachers who bid on it)',
         tags: ['requests'],
-        params: z.object({ id: z.uuid(), index: z.coerce.number().int().min(0).max(REQUEST_FILE.maxFiles - 1) }),
+        params: z.object({
+          id: z.uuid(),
+          index: z.coerce
+            .number()
+            .int()
+            .min(0)
+            .max(REQUEST_FILE.maxFiles - 1),
+        }),
       },
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const { file, filename } = await getRequestAttachment({ db, storage, user, requestId: request.params.id, index: request.params.index });
+      const { file, filename } = await getRequestAttachment({
+        db,
+        storage,
+        user,
+        requestId: request.params.id,
+        index: request.params.index,
+      });
       // Always a download with the detected type, never rendered from our origin.
       return reply
         .type(file.contentType)
@@ -196,7 +221,8 @@ export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     '/api/jobs',
     {
       schema: {
-        summary: 'Open requests in the signed-in teacher’s subjects, newest first, a page at a time, with the tab counts',
+        summary:
+          'Open requests in the signed-in teacher’s subjects, newest first, a page at a time, with the tab counts',
         tags: ['requests'],
         querystring: jobsQuerySchema,
         response: { 200: jobsPageSchema },
@@ -214,7 +240,8 @@ export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     {
       schema: {
         summary: 'Bid on a job in one of the signed-in teacher’s subjects (one bid per request)',
-        description: 'An amount outside the budget answers 400 with fields.amount "Your bid must be between {min} and {max}."; a second bid 409 ALREADY_BID.',
+        description:
+          'An amount outside the budget answers 400 with fields.amount "Your bid must be between {min} and {max}."; a second bid 409 ALREADY_BID.',
         tags: ['requests'],
         params: z.object({ requestId: z.uuid() }),
         body: placeBidSchema,
@@ -223,7 +250,18 @@ export const requestsRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     },
     async (request, reply) => {
       const teacher = await requireRole(request, 'teacher');
-      return reply.status(201).send(await placeBid({ db, realtime, publicUrl, teacher, requestId: request.params.requestId, input: request.body }));
+      return reply
+        .status(201)
+        .send(
+          await placeBid({
+            db,
+            realtime,
+            publicUrl,
+            teacher,
+            requestId: request.params.requestId,
+            input: request.body,
+          }),
+        );
     },
   );
 };

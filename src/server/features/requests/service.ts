@@ -35,7 +35,12 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 import { findOrCreateRoom } from '../chat/service.ts';
-import { createNotification, notifiedTeachersCount, notifyStudentOfBid, notifyTeachersOfRequest } from '../notifications/service.ts';
+import {
+  createNotification,
+  notifiedTeachersCount,
+  notifyStudentOfBid,
+  notifyTeachersOfRequest,
+} from '../notifications/service.ts';
 import { toAttachmentList, withStoredAttachments } from './attachments.ts';
 
 // Requests, offers, jobs and bids (SPEC.md §2 My Requests / Offers / Jobs, §4 request states). Mutations run in
@@ -47,7 +52,8 @@ const r = tutoringRequests;
  * A column of the outer query inside a correlated subquery, always table-qualified: drizzle leaves columns of a
  * single-table select unqualified, and an unqualified "id" in a subquery would bind to the subquery's own table.
  */
-const outer = (column: AnyPgColumn) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+const outer = (column: AnyPgColumn) =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
 // Expiry in SQL, from the same constant as the shared isRequestExpired rule.
 const expiredBefore = sql`now() - make_interval(hours => ${REQUEST_EXPIRY_HOURS})`;
@@ -74,7 +80,11 @@ function afterCursor(cursor: string | undefined): SQL | undefined {
     throw fieldError('cursor', requestMessages.cursor);
   }
   const [time, id] = Array.isArray(decoded) ? decoded : [];
-  const valid = typeof time === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(time) && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id);
+  const valid =
+    typeof time === 'string' &&
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(time) &&
+    typeof id === 'string' &&
+    /^[0-9a-f-]{36}$/.test(id);
   if (!valid) throw fieldError('cursor', requestMessages.cursor);
   return sql`(${r.createdAt}, ${r.id}) < (${time}::timestamptz, ${id}::uuid)`;
 }
@@ -132,7 +142,15 @@ export type CreateRequestOptions = {
  * Posts a request (status open) and, in the same transaction, notifies every teacher of its subject (one
  * set-based insert) and queues their e-mails; `job:new` and `notification:new` reach them after the commit.
  */
-export async function createRequest({ db, storage, realtime, publicUrl, student, input, uploads }: CreateRequestOptions) {
+export async function createRequest({
+  db,
+  storage,
+  realtime,
+  publicUrl,
+  student,
+  input,
+  uploads,
+}: CreateRequestOptions) {
   const [subject] = await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, input.subjectId));
   if (!subject) throw fieldError('subjectId', 'Unknown subject');
 
@@ -183,7 +201,10 @@ export async function listMyRequests({
   cursor?: string;
 }): Promise<MyRequestsPage> {
   // The two tabs split requests by the shared isClosedForDisplay rule.
-  const tab = status === 'live' ? and(notInArray(r.status, CLOSED_STATUSES), isNotExpired) : or(inArray(r.status, CLOSED_STATUSES), isExpired);
+  const tab =
+    status === 'live'
+      ? and(notInArray(r.status, CLOSED_STATUSES), isNotExpired)
+      : or(inArray(r.status, CLOSED_STATUSES), isExpired);
   const rows = await db
     .select({ ...cardColumns, bidCount, cursorTime })
     .from(r)
@@ -196,7 +217,15 @@ export async function listMyRequests({
 }
 
 /** A request of this student (anyone else's: 404) with its offers summary and how many teachers were told. */
-export async function getRequestDetail({ db, studentId, requestId }: { db: Executor; studentId: string; requestId: string }): Promise<RequestDetail> {
+export async function getRequestDetail({
+  db,
+  studentId,
+  requestId,
+}: {
+  db: Executor;
+  studentId: string;
+  requestId: string;
+}): Promise<RequestDetail> {
   const bids = sql`from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)}`;
   const [row] = await db
     .select({
@@ -212,14 +241,26 @@ export async function getRequestDetail({ db, studentId, requestId }: { db: Execu
   if (!row) throw notFound();
   const { offerCount, lowest, highest, notifiedCount, ...card } = row;
   const money = (value: number | null) => (value === null ? null : Number(value));
-  return { request: toCard(card), offers: { count: offerCount, lowest: money(lowest), highest: money(highest) }, notifiedCount };
+  return {
+    request: toCard(card),
+    offers: { count: offerCount, lowest: money(lowest), highest: money(highest) },
+    notifiedCount,
+  };
 }
 
 /** How many offers one request lists at most; the tutors of one subject bound it in practice. */
 const OFFERS_LIMIT = 200;
 
 /** The offers on a request of this student with each tutor's public profile, newest first (anyone else's request: 404). */
-export async function listOffers({ db, studentId, requestId }: { db: Executor; studentId: string; requestId: string }): Promise<Offer[]> {
+export async function listOffers({
+  db,
+  studentId,
+  requestId,
+}: {
+  db: Executor;
+  studentId: string;
+  requestId: string;
+}): Promise<Offer[]> {
   // One query: the request row (owned or nothing) left-joined to its bids and their tutors.
   const rows = await db
     .select({
@@ -241,7 +282,20 @@ export async function listOffers({ db, studentId, requestId }: { db: Executor; s
     .limit(OFFERS_LIMIT);
   if (rows.length === 0) throw notFound();
   return rows.flatMap((row) =>
-    row.id === null ? [] : [{ ...row, id: row.id, tutorId: row.tutorId!, username: row.username!, vhNumber: row.vhNumber!, amount: row.amount!, status: row.status!, createdAt: row.createdAt!.toISOString() }],
+    row.id === null
+      ? []
+      : [
+          {
+            ...row,
+            id: row.id,
+            tutorId: row.tutorId!,
+            username: row.username!,
+            vhNumber: row.vhNumber!,
+            amount: row.amount!,
+            status: row.status!,
+            createdAt: row.createdAt!.toISOString(),
+          },
+        ],
   );
 }
 
@@ -276,7 +330,13 @@ export async function acceptBid({
 }): Promise<AcceptBidResponse> {
   const { response, newlyAccepted, roomCreated } = await db.transaction(async (tx) => {
     const [request] = await tx
-      .select({ studentId: r.studentId, status: r.status, createdAt: r.createdAt, acceptedBidId: r.acceptedBidId, subjectName: subjects.name })
+      .select({
+        studentId: r.studentId,
+        status: r.status,
+        createdAt: r.createdAt,
+        acceptedBidId: r.acceptedBidId,
+        subjectName: subjects.name,
+      })
       .from(r)
       .innerJoin(subjects, eq(subjects.id, r.subjectId))
       .where(eq(r.id, requestId))
@@ -295,7 +355,11 @@ export async function acceptBid({
       await tx.update(tutorBids).set({ status: 'accepted' }).where(eq(tutorBids.id, bidId));
       await tx.update(r).set({ status: 'accepted', acceptedBidId: bidId }).where(eq(r.id, requestId));
     }
-    const { room, created: roomCreated } = await findOrCreateRoom({ db: tx, userAId: student.id, userBId: bid.tutorId });
+    const { room, created: roomCreated } = await findOrCreateRoom({
+      db: tx,
+      userAId: student.id,
+      userBId: bid.tutorId,
+    });
     if (!retry) {
       await createNotification({
         db: tx,
@@ -306,7 +370,11 @@ export async function acceptBid({
         email: { type: 'offer_accepted', sender: student.username },
       });
     }
-    return { response: { requestId, bidId, tutorId: bid.tutorId, roomId: room.id }, newlyAccepted: !retry, roomCreated };
+    return {
+      response: { requestId, bidId, tutorId: bid.tutorId, roomId: room.id },
+      newlyAccepted: !retry,
+      roomCreated,
+    };
   });
   if (newlyAccepted) realtime.toUsers([response.tutorId], 'notification:new', { kind: 'general', requestId: null });
   if (roomCreated) realtime.toUsers([student.id, response.tutorId], 'room:updated', { roomId: response.roomId });
@@ -319,7 +387,10 @@ function visibleJobs({ teacherId, subjectId }: { teacherId: string; subjectId?: 
   return and(
     eq(r.status, 'open'),
     isNotExpired,
-    inArray(r.subjectId, sql`(select ${teacherSpecializations.subjectId} from ${teacherSpecializations} where ${teacherSpecializations.teacherId} = ${teacherId})`),
+    inArray(
+      r.subjectId,
+      sql`(select ${teacherSpecializations.subjectId} from ${teacherSpecializations} where ${teacherSpecializations.teacherId} = ${teacherId})`,
+    ),
     subjectId ? eq(r.subjectId, subjectId) : undefined,
   );
 }
@@ -354,7 +425,10 @@ export async function listJobs({
   const jobColumns = {
     ...cardColumns,
     attachmentCount: sql<number>`jsonb_array_length(${r.attachments})`.as('attachment_count'),
-    alreadyBid: sql<boolean>`exists (select 1 from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)} and ${tutorBids.tutorId} = ${teacherId})`.as('already_bid'),
+    alreadyBid:
+      sql<boolean>`exists (select 1 from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)} and ${tutorBids.tutorId} = ${teacherId})`.as(
+        'already_bid',
+      ),
     cursorTime: cursorTime.as('cursor_time'),
   };
   const page = db
@@ -439,19 +513,46 @@ export async function placeBid({
     await notifyStudentOfBid({
       db: tx,
       publicUrl,
-      bid: { studentId: request.studentId, requestId, subjectName: request.subjectName, tutor: teacher, amount: bid.amount, message: bid.message, createdAt: bid.createdAt },
+      bid: {
+        studentId: request.studentId,
+        requestId,
+        subjectName: request.subjectName,
+        tutor: teacher,
+        amount: bid.amount,
+        message: bid.message,
+        createdAt: bid.createdAt,
+      },
     });
     return { ...bid, studentId: request.studentId };
   });
   realtime.toUsers([bid.studentId], 'notification:new', { kind: 'offer', requestId });
-  return { id: bid.id, requestId, amount: bid.amount, message: bid.message, status: bid.status, createdAt: bid.createdAt.toISOString() };
+  return {
+    id: bid.id,
+    requestId,
+    amount: bid.amount,
+    message: bid.message,
+    status: bid.status,
+    createdAt: bid.createdAt.toISOString(),
+  };
 }
 
 /**
  * One file of a request, for its student, for teachers who can see the job (their subject, open, not expired)
  * and for teachers who bid on it (they keep access once it is accepted or closed). Anyone else: 404.
  */
-export async function getRequestAttachment({ db, storage, user, requestId, index }: { db: Executor; storage: Storage; user: SessionUser; requestId: string; index: number }) {
+export async function getRequestAttachment({
+  db,
+  storage,
+  user,
+  requestId,
+  index,
+}: {
+  db: Executor;
+  storage: Storage;
+  user: SessionUser;
+  requestId: string;
+  index: number;
+}) {
   const [request] = await db
     .select({
       studentId: r.studentId,
@@ -463,7 +564,10 @@ export async function getRequestAttachment({ db, storage, user, requestId, index
     })
     .from(r)
     .where(eq(r.id, requestId));
-  const seesJob = request && user.role === 'teacher' && ((request.teachesSubject && closedProblem(request) === null) || request.hasBid);
+  const seesJob =
+    request &&
+    user.role === 'teacher' &&
+    ((request.teachesSubject && closedProblem(request) === null) || request.hasBid);
   const attachment = request && (request.studentId === user.id || seesJob) ? request.attachments[index] : undefined;
   if (!attachment) throw new AppError('NOT_FOUND');
   const file = await storage.get(attachment.file_path);

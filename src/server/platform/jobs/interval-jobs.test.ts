@@ -14,23 +14,26 @@ describe('interval jobs', () => {
 
   // Several nodes share only a real PostgreSQL server; the embedded database serializes transactions (one would wait
   // for the other's) and admits one process at a time anyway.
-  it.runIf(inject('databaseTemplate').kind === 'postgres')('skips a run while another node holds the job’s advisory lock, and runs once it is free', async () => {
-    const run = vi.fn(async () => undefined);
-    const job: IntervalJob = { name: 'test-lock', intervalMs: 60_000, run };
-    // Another "node": a separate connection holding the same lock in an open transaction.
-    const other = await database.pool.connect();
-    try {
-      await other.query('begin');
-      await other.query(`select pg_advisory_xact_lock(hashtext('job:test-lock'))`);
-      expect(await runJobOnce({ db: database.db, job })).toBe(false);
-      expect(run).not.toHaveBeenCalled();
-      await other.query('commit');
-    } finally {
-      other.release();
-    }
-    expect(await runJobOnce({ db: database.db, job })).toBe(true);
-    expect(run).toHaveBeenCalledTimes(1);
-  });
+  it.runIf(inject('databaseTemplate').kind === 'postgres')(
+    'skips a run while another node holds the job’s advisory lock, and runs once it is free',
+    async () => {
+      const run = vi.fn(async () => undefined);
+      const job: IntervalJob = { name: 'test-lock', intervalMs: 60_000, run };
+      // Another "node": a separate connection holding the same lock in an open transaction.
+      const other = await database.pool.connect();
+      try {
+        await other.query('begin');
+        await other.query(`select pg_advisory_xact_lock(hashtext('job:test-lock'))`);
+        expect(await runJobOnce({ db: database.db, job })).toBe(false);
+        expect(run).not.toHaveBeenCalled();
+        await other.query('commit');
+      } finally {
+        other.release();
+      }
+      expect(await runJobOnce({ db: database.db, job })).toBe(true);
+      expect(run).toHaveBeenCalledTimes(1);
+    },
+  );
 
   it('runs each job at start and on its interval, logs a failure and keeps going, and waits for a running job on stop', async () => {
     let runs = 0;
@@ -57,6 +60,9 @@ describe('interval jobs', () => {
     const after = runs;
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(runs).toBe(after);
-    expect(silentLog.error).toHaveBeenCalledWith(expect.objectContaining({ job: 'test-ticks' }), 'a periodic job failed');
+    expect(silentLog.error).toHaveBeenCalledWith(
+      expect.objectContaining({ job: 'test-ticks' }),
+      'a periodic job failed',
+    );
   });
 });

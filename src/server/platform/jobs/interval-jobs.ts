@@ -17,7 +17,9 @@ export type IntervalJob = {
  */
 export async function runJobOnce({ db, job }: { db: Database; job: IntervalJob }) {
   return db.transaction(async (tx) => {
-    const result = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(hashtext(${`job:${job.name}`})) as locked`);
+    const result = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext(${`job:${job.name}`})) as locked`,
+    );
     if (!result.rows[0]?.locked) return false;
     await job.run({ db: tx });
     return true;
@@ -25,7 +27,15 @@ export async function runJobOnce({ db, job }: { db: Database; job: IntervalJob }
 }
 
 /** Runs each job at start and then every intervalMs, never overlapping itself; stop() waits for a running job. */
-export function startIntervalJobs({ db, log, jobs }: { db: Database; log: Pick<FastifyBaseLogger, 'error'>; jobs: IntervalJob[] }) {
+export function startIntervalJobs({
+  db,
+  log,
+  jobs,
+}: {
+  db: Database;
+  log: Pick<FastifyBaseLogger, 'error'>;
+  jobs: IntervalJob[];
+}) {
   let stopped = false;
   const running = new Set<Promise<unknown>>();
 

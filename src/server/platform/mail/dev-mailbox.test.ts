@@ -14,7 +14,12 @@ describe('dev mailbox', () => {
     const to = 'reader@example.com';
     await enqueueMail({ db: t.db, to, subject: 'First', text: 'Older mail' });
     await waitForDevMails(t.app, to, { count: 1 });
-    await enqueueMail({ db: t.db, to, subject: '<script>alert(1)</script>', text: 'Open https://example.com/confirm?a=1&b=2 now <b>' });
+    await enqueueMail({
+      db: t.db,
+      to,
+      subject: '<script>alert(1)</script>',
+      text: 'Open https://example.com/confirm?a=1&b=2 now <b>',
+    });
     const [newest] = await waitForDevMails(t.app, to, { count: 2 });
     expect(newest!.subject).toBe('<script>alert(1)</script>');
 
@@ -25,7 +30,9 @@ describe('dev mailbox', () => {
     expect(page.headers['content-security-policy']).not.toContain('script-src');
     expect(page.body).not.toContain('<script');
     expect(page.body).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
-    expect(page.body).toContain('<a href="https://example.com/confirm?a=1&#38;b=2">https://example.com/confirm?a=1&#38;b=2</a> now &#60;b&#62;');
+    expect(page.body).toContain(
+      '<a href="https://example.com/confirm?a=1&#38;b=2">https://example.com/confirm?a=1&#38;b=2</a> now &#60;b&#62;',
+    );
     expect(page.body.indexOf('alert(1)')).toBeLessThan(page.body.indexOf('First'));
   });
 });

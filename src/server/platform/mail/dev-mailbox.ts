@@ -7,20 +7,40 @@ import { escapeHtml } from './templates.ts';
 
 const MAILBOX_LIMIT = 50;
 
-const devMailSchema = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string().nullable(), createdAt: z.string() });
+const devMailSchema = z.object({
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string().nullable(),
+  createdAt: z.string(),
+});
 
 /** The newest mails of the dev outbox directory, newest first (file names start with the time). */
-export async function listDevMails({ dir, limit = MAILBOX_LIMIT }: { dir: string; limit?: number }): Promise<DevMail[]> {
+export async function listDevMails({
+  dir,
+  limit = MAILBOX_LIMIT,
+}: {
+  dir: string;
+  limit?: number;
+}): Promise<DevMail[]> {
   const names = await readdir(dir).catch(() => []);
-  const newest = names.filter((name) => name.endsWith('.json')).sort().reverse().slice(0, limit);
-  return Promise.all(newest.map(async (name) => devMailSchema.parse(JSON.parse(await readFile(path.join(dir, name), 'utf8')))));
+  const newest = names
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .reverse()
+    .slice(0, limit);
+  return Promise.all(
+    newest.map(async (name) => devMailSchema.parse(JSON.parse(await readFile(path.join(dir, name), 'utf8')))),
+  );
 }
 
 /** Escaped text with its http(s) links made clickable. */
 function linkify(text: string) {
   return text
     .split(/(https?:\/\/[^\s<>"']+)/g)
-    .map((part, index) => (index % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part)))
+    .map((part, index) =>
+      index % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part),
+    )
     .join('');
 }
 
@@ -32,7 +52,9 @@ function renderMailbox(mails: DevMail[], smtpConfigured: boolean) {
 <pre>${linkify(mail.text)}</pre>
 </article>`,
   );
-  const empty = smtpConfigured ? 'SMTP_URL is set, so mail goes to the SMTP server instead of this page.' : 'No mail yet.';
+  const empty = smtpConfigured
+    ? 'SMTP_URL is set, so mail goes to the SMTP server instead of this page.'
+    : 'No mail yet.';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Dev mailbox · Virtual Help</title>
@@ -51,7 +73,10 @@ ${items.length > 0 ? items.join('\n') : `<p>${empty}</p>`}
 }
 
 /** /dev/mailbox: the dev outbox as a page, so an account can be confirmed without a mail server; JSON for tests. */
-export const devMailboxRoutes: FastifyPluginAsyncZod<{ dir: string; smtpConfigured: boolean }> = async (app, { dir, smtpConfigured }) => {
+export const devMailboxRoutes: FastifyPluginAsyncZod<{ dir: string; smtpConfigured: boolean }> = async (
+  app,
+  { dir, smtpConfigured },
+) => {
   app.get(
     '/dev/mailbox.json',
     { schema: { hide: true, response: { 200: z.object({ mails: z.array(devMailSchema) }) } } },
@@ -67,7 +92,10 @@ export const devMailboxRoutes: FastifyPluginAsyncZod<{ dir: string; smtpConfigur
       reply
         .header('cache-control', 'no-store')
         // Its own policy: no script at all, and the page's one inline stylesheet.
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+        .header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        )
         .type('text/html; charset=utf-8')
         .send(renderMailbox(mails, smtpConfigured))
     );

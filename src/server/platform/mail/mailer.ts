@@ -22,7 +22,12 @@ export function createMailer(mail: Config['mail']): Mailer {
 
 function createSmtpMailer(url: string, from: string): Mailer {
   // Short timeouts: a hanging server must not stall the outbox worker for minutes.
-  const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
     async send({ to, subject, text, html }) {
       await transport.sendMail({ from, to, subject, text, html: html ?? undefined });

@@ -29,7 +29,10 @@ describe('mail over SMTP through the outbox', () => {
   let t: TestApp;
   beforeAll(async () => {
     sink = await startSmtpSink();
-    t = await createTestApp({ SMTP_URL: sink.url, MAIL_FROM: 'Virtual Help <no-reply@virtualhelp.example>' }, { mailOutbox: { intervalMs: 50, retryBaseMs: 10 } });
+    t = await createTestApp(
+      { SMTP_URL: sink.url, MAIL_FROM: 'Virtual Help <no-reply@virtualhelp.example>' },
+      { mailOutbox: { intervalMs: 50, retryBaseMs: 10 } },
+    );
   });
   afterAll(async () => {
     await t.close();
@@ -56,12 +59,22 @@ describe('mail over SMTP through the outbox', () => {
     expect(confirm.statusCode).toBe(302);
     const [user] = await t.db.select({ emailVerified: users.emailVerified }).from(users).where(eq(users.email, email));
     expect(user!.emailVerified).toBe(true);
-    expect(await outboxRow(t, email)).toMatchObject({ status: 'sent', attempts: 1, lastError: null, sentAt: expect.any(Date) });
+    expect(await outboxRow(t, email)).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      lastError: null,
+      sentAt: expect.any(Date),
+    });
   });
 
   it('delivers the reset mail with a link to the reset page', async () => {
     const user = await createUser(t.db);
-    await t.app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: user.email, redirectTo: '/auth/reset-password' }, remoteAddress: freshClientAddress() });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/request-password-reset',
+      payload: { email: user.email, redirectTo: '/auth/reset-password' },
+      remoteAddress: freshClientAddress(),
+    });
     const mail = await sink.waitForMail(user.email);
     expect(mail.subject).toBe('Reset your Virtual Help password');
     expect(mail.text).toContain('expires after 10 minutes');

@@ -26,7 +26,11 @@ export async function enqueueMail({ db, to, subject, text, html, limitPerRecipie
   if (limitPerRecipient) {
     const recent = await db.$count(
       mailOutbox,
-      and(eq(mailOutbox.toAddress, to), eq(mailOutbox.subject, subject), gt(mailOutbox.createdAt, fromNow(-limitPerRecipient.windowMs))),
+      and(
+        eq(mailOutbox.toAddress, to),
+        eq(mailOutbox.subject, subject),
+        gt(mailOutbox.createdAt, fromNow(-limitPerRecipient.windowMs)),
+      ),
     );
     if (recent >= limitPerRecipient.max) return false;
   }
@@ -81,19 +85,29 @@ export function startMailOutbox({ db, mailer, log, intervalMs, retryBaseMs }: Ma
       .orderBy(mailOutbox.nextAttemptAt)
       .limit(BATCH_SIZE)
       .for('update', { skipLocked: true });
-    return db.update(mailOutbox).set({ nextAttemptAt: fromNow(LEASE_MS) }).where(inArray(mailOutbox.id, due)).returning();
+    return db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: fromNow(LEASE_MS) })
+      .where(inArray(mailOutbox.id, due))
+      .returning();
   }
 
   async function deliver(row: Awaited<ReturnType<typeof claimDueMail>>[number]) {
     const attempts = row.attempts + 1;
     try {
       await mailer.send({ to: row.toAddress, subject: row.subject, text: row.textBody, html: row.htmlBody });
-      await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: sql`now()`, lastError: null }).where(eq(mailOutbox.id, row.id));
+      await db
+        .update(mailOutbox)
+        .set({ status: 'sent', attempts, sentAt: sql`now()`, lastError: null })
+        .where(eq(mailOutbox.id, row.id));
     } catch (error) {
       const lastError = error instanceof Error ? error.message : String(error);
       const status = attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
       const delay = Math.min(retryBaseMs * 2 ** (attempts - 1), MAX_RETRY_DELAY_MS);
-      await db.update(mailOutbox).set({ status, attempts, lastError, nextAttemptAt: fromNow(delay) }).where(eq(mailOutbox.id, row.id));
+      await db
+        .update(mailOutbox)
+        .set({ status, attempts, lastError, nextAttemptAt: fromNow(delay) })
+        .where(eq(mailOutbox.id, row.id));
       log.warn({ mailId: row.id, attempts, status, error: lastError }, 'sending a mail failed');
     }
   }

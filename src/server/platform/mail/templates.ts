@@ -9,7 +9,19 @@ export function escapeHtml(value: string) {
 }
 
 /** A mail whose point is one link: a greeting, what the link does, the button, and a closing note. */
-function linkMail({ subject, intro, action, url, note }: { subject: string; intro: string; action: string; url: string; note: string }): MailContent {
+function linkMail({
+  subject,
+  intro,
+  action,
+  url,
+  note,
+}: {
+  subject: string;
+  intro: string;
+  action: string;
+  url: string;
+  note: string;
+}): MailContent {
   const text = `Hello,\n\n${intro}\n\n${action}:\n${url}\n\n${note}\n\n— The ${PRODUCT} team\n`;
   const html = `<!doctype html>
 <html lang="en"><body style="font-family: Arial, sans-serif; color: #1f2937; line-height: 1.5;">

@@ -22,7 +22,7 @@ describe('realtime connections', () => {
     await expect(connectSocket(url, { cookie: header, origin: 'https://evil.example' })).rejects.toThrow();
   });
 
-  it("delivers an event to every socket of the user it is for, and to no one else", async () => {
+  it('delivers an event to every socket of the user it is for, and to no one else', async () => {
     const alice = await createUser(t.db);
     const bob = await createUser(t.db);
     const aliceCookie = (await createSessionCookie(t.db, alice.id)).header;
@@ -44,7 +44,9 @@ describe('realtime connections', () => {
     const user = await createUser(t.db);
     const cookie = await createSessionCookie(t.db, user.id);
     const socket = await connectSocket(url, { cookie: cookie.header });
-    const [session] = await t.pool.query<{ id: string }>('select id from sessions where user_id = $1', [user.id]).then((r) => r.rows);
+    const [session] = await t.pool
+      .query<{ id: string }>('select id from sessions where user_id = $1', [user.id])
+      .then((r) => r.rows);
     const disconnected = new Promise((resolve) => socket.once('disconnect', resolve));
     t.realtime.endSession(session!.id);
     await disconnected;

@@ -20,7 +20,11 @@ const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 export type Realtime = {
   io: RealtimeServer;
   /** Emits to every socket of these users, on every server node. Call only after the change is committed. */
-  toUsers<E extends keyof ServerToClientEvents>(userIds: string[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  toUsers<E extends keyof ServerToClientEvents>(
+    userIds: string[],
+    event: E,
+    ...args: Parameters<ServerToClientEvents[E]>
+  ): void;
   /** Tells the sockets of an ended session so, then disconnects them (on every node). */
   endSession(sessionId: string): void;
   /** Runs for every authenticated socket of this node: features attach their client-to-server handlers here. */
@@ -108,7 +112,11 @@ async function attachAdapter(io: RealtimeServer, config: Config, database: Datab
   // LISTEN/NOTIFY does not cross the embedded database's socket, so only a real server fans out.
   // Its socket_io_attachments table (large payloads) comes with the migrations (db/schema/realtime.ts).
   if (database.kind === 'postgres') {
-    io.adapter(createPostgresAdapter(database.pool, { errorHandler: (error) => log.error({ err: error }, 'realtime adapter error') }));
+    io.adapter(
+      createPostgresAdapter(database.pool, {
+        errorHandler: (error) => log.error({ err: error }, 'realtime adapter error'),
+      }),
+    );
     await untilListening(io);
   }
   return async () => undefined;

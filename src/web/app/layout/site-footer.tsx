@@ -98,7 +98,15 @@ function SocialLinks() {
   );
 }
 
-function LinkList({ id, title, links }: { id: string; title: string; links: ReadonlyArray<{ href: string; label: string }> }) {
+function LinkList({
+  id,
+  title,
+  links,
+}: {
+  id: string;
+  title: string;
+  links: ReadonlyArray<{ href: string; label: string }>;
+}) {
   return (
     <nav aria-labelledby={id} className="flex flex-col gap-3">
       <h2 id={id} className={headingClasses}>
@@ -127,8 +135,8 @@ export function SiteFooter() {
             <Logo />
           </Link>
           <p className="max-w-sm text-sm leading-6 text-muted-foreground">
-            Your partner in academic success. Virtual Help connects students with verified expert tutors for
-            one-to-one tutoring, assignment help and exam preparation.
+            Your partner in academic success. Virtual Help connects students with verified expert tutors for one-to-one
+            tutoring, assignment help and exam preparation.
           </p>
           <SocialLinks />
         </div>

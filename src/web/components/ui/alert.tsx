@@ -3,7 +3,7 @@ import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '#web/lib/utils.ts';
 
 const alertVariants = cva(
-  "flex gap-3 rounded-lg border px-4 py-3 text-sm [&>svg]:mt-1 [&>svg]:size-4 [&>svg]:shrink-0",
+  'flex gap-3 rounded-lg border px-4 py-3 text-sm [&>svg]:mt-1 [&>svg]:size-4 [&>svg]:shrink-0',
   {
     variants: {
       variant: {

@@ -22,7 +22,12 @@ export function Avatar({ name, src, className }: AvatarProps) {
       )}
     >
       {showImage ? (
-        <img src={src ?? undefined} alt="" className="size-full object-cover" onError={() => setFailedSrc(src ?? null)} />
+        <img
+          src={src ?? undefined}
+          alt=""
+          className="size-full object-cover"
+          onError={() => setFailedSrc(src ?? null)}
+        />
       ) : (
         initial
       )}

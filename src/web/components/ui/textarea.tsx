@@ -3,5 +3,7 @@ import { cn } from '#web/lib/utils.ts';
 import { controlClasses } from './input.tsx';
 
 export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
-  return <textarea data-slot="textarea" className={cn(controlClasses, 'min-h-28 py-2 leading-6', className)} {...props} />;
+  return (
+    <textarea data-slot="textarea" className={cn(controlClasses, 'min-h-28 py-2 leading-6', className)} {...props} />
+  );
 }

@@ -1,4 +1,11 @@
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type {
   ChatMessage,
   ChatRoomSummary,
@@ -36,7 +43,15 @@ export function useRooms() {
   return useInfiniteQuery(roomsQueryOptions);
 }
 
-export function fetchMessages({ roomId, before, signal }: { roomId: string; before?: string | null; signal?: AbortSignal }) {
+export function fetchMessages({
+  roomId,
+  before,
+  signal,
+}: {
+  roomId: string;
+  before?: string | null;
+  signal?: AbortSignal;
+}) {
   const query = before ? `?before=${encodeURIComponent(before)}` : '';
   return apiFetch<MessagePage>(`/api/chat/rooms/${encodeURIComponent(roomId)}/messages${query}`, { signal });
 }
@@ -74,7 +89,11 @@ export function upsertMessage(queryClient: QueryClient, message: ChatMessage) {
       const messages = [...page.messages];
       // A receipt may have arrived before this copy: never go back from read to unread.
       const old = messages[index]!;
-      messages[index] = { ...message, isDelivered: message.isDelivered || old.isDelivered, isRead: message.isRead || old.isRead };
+      messages[index] = {
+        ...message,
+        isDelivered: message.isDelivered || old.isDelivered,
+        isRead: message.isRead || old.isRead,
+      };
       return { ...page, messages };
     });
     if (found) return { ...data, pages };
@@ -128,7 +147,8 @@ export function findRoom(data: InfiniteData<RoomPage> | undefined, predicate: (r
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
 /** Worth sending again with the same clientId: no answer, or the server failed (5xx, 429). */
-const isRetryable = (error: unknown) => error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429);
+const isRetryable = (error: unknown) =>
+  error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429);
 
 /**
  * POST /api/chat/messages, sent again with the same clientId until the server acknowledges it (the server stores
@@ -151,7 +171,10 @@ export function markRoom(roomId: string, status: ReceiptStatus) {
 }
 
 export function openRoom(partnerId: string) {
-  return apiFetch<{ room: ChatRoomSummary; created: boolean }>('/api/chat/rooms', { method: 'POST', body: { partnerId } });
+  return apiFetch<{ room: ChatRoomSummary; created: boolean }>('/api/chat/rooms', {
+    method: 'POST',
+    body: { partnerId },
+  });
 }
 
 export function useOpenRoom() {
@@ -163,7 +186,10 @@ export function useOpenRoom() {
 }
 
 export function createMeeting({ roomId, input }: { roomId: string; input: CreateMeetingInput }) {
-  return apiFetch<ChatMessage>(`/api/chat/rooms/${encodeURIComponent(roomId)}/meetings`, { method: 'POST', body: input });
+  return apiFetch<ChatMessage>(`/api/chat/rooms/${encodeURIComponent(roomId)}/meetings`, {
+    method: 'POST',
+    body: input,
+  });
 }
 
 export function useCreateMeeting() {
@@ -186,7 +212,8 @@ export function uploadChatFile(file: File, onProgress: (percent: number) => void
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
     };
     xhr.onload = () => {
-      const body = xhr.response as (Partial<UploadedFile> & { code?: string; message?: string; fields?: Record<string, string> }) | null;
+      const body = xhr.response as
+        (Partial<UploadedFile> & { code?: string; message?: string; fields?: Record<string, string> }) | null;
       if (xhr.status >= 200 && xhr.status < 300 && body) {
         resolve(body as UploadedFile);
         return;
@@ -195,7 +222,8 @@ export function uploadChatFile(file: File, onProgress: (percent: number) => void
         new ApiError({
           status: xhr.status,
           code: body?.code ?? `HTTP_${xhr.status}`,
-          message: body?.fields?.file ?? body?.message ?? (xhr.status === 413 ? 'The upload is too large.' : 'Upload failed'),
+          message:
+            body?.fields?.file ?? body?.message ?? (xhr.status === 413 ? 'The upload is too large.' : 'Upload failed'),
           fields: body?.fields,
         }),
       );
@@ -212,7 +240,8 @@ export function uploadChatFile(file: File, onProgress: (percent: number) => void
 /** Downloads an attachment through the authorized route and saves it under its original name. */
 export async function downloadAttachment(url: string, filename: string) {
   const response = await fetch(url, { credentials: 'same-origin' });
-  if (!response.ok) throw new ApiError({ status: response.status, code: `HTTP_${response.status}`, message: 'Download Failed' });
+  if (!response.ok)
+    throw new ApiError({ status: response.status, code: `HTTP_${response.status}`, message: 'Download Failed' });
   const blob = await response.blob();
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');

@@ -4,7 +4,9 @@ import { BACKGROUND_MESSAGE_TEXT_LENGTH } from '#shared/constants.ts';
 
 /** SPEC.md §7: the text is cut at 50 characters (47 plus "..."). */
 export function notificationText(text: string) {
-  return text.length > BACKGROUND_MESSAGE_TEXT_LENGTH ? `${text.slice(0, BACKGROUND_MESSAGE_TEXT_LENGTH - 3)}...` : text;
+  return text.length > BACKGROUND_MESSAGE_TEXT_LENGTH
+    ? `${text.slice(0, BACKGROUND_MESSAGE_TEXT_LENGTH - 3)}...`
+    : text;
 }
 
 // Once per page load, whichever chat screen asks.
@@ -39,7 +41,12 @@ export function useBrowserNotifications() {
   }, []);
 
   const notify = useCallback((title: string, body: string, onClick: () => void) => {
-    if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || document.visibilityState !== 'hidden') return;
+    if (
+      typeof Notification === 'undefined' ||
+      Notification.permission !== 'granted' ||
+      document.visibilityState !== 'hidden'
+    )
+      return;
     previous.current?.close();
     const notification = new Notification(title, { body: notificationText(body), tag: 'chat-message' });
     notification.onclick = () => {

@@ -1,4 +1,11 @@
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { RequestType } from '#shared/constants.ts';
 import type {
   AcceptBidResponse,
@@ -24,7 +31,15 @@ export const requestsKeys = {
 
 // My Requests.
 
-export function fetchMyRequests({ status, cursor, signal }: { status: 'live' | 'expired'; cursor?: string | null; signal?: AbortSignal }) {
+export function fetchMyRequests({
+  status,
+  cursor,
+  signal,
+}: {
+  status: 'live' | 'expired';
+  cursor?: string | null;
+  signal?: AbortSignal;
+}) {
   const query = new URLSearchParams({ status });
   if (cursor) query.set('cursor', cursor);
   return apiFetch<MyRequestsPage>(`/api/requests/mine?${query}`, { signal });
@@ -76,7 +91,9 @@ export const offersQueryOptions = (id: string) =>
   queryOptions({
     queryKey: requestsKeys.offers(id),
     queryFn: ({ signal }) =>
-      apiFetch<{ offers: Offer[] }>(`/api/requests/${encodeURIComponent(id)}/bids`, { signal }).then((data) => data.offers),
+      apiFetch<{ offers: Offer[] }>(`/api/requests/${encodeURIComponent(id)}/bids`, { signal }).then(
+        (data) => data.offers,
+      ),
   });
 
 export function useRequestDetail(id: string) {

@@ -81,11 +81,13 @@ export function ForgotPasswordForm() {
             <DialogDescription asChild>
               <div className="flex flex-col gap-2">
                 <p>
-                  If an account exists for{' '}
-                  <strong className="font-semibold break-all text-foreground">{sentTo}</strong>, we have sent it a link
-                  to reset your password.
+                  If an account exists for <strong className="font-semibold break-all text-foreground">{sentTo}</strong>
+                  , we have sent it a link to reset your password.
                 </p>
-                <p>The link expires after {RESET_LINK_VALIDITY_MINUTES} minutes. If you don&apos;t see the e-mail, check your spam folder.</p>
+                <p>
+                  The link expires after {RESET_LINK_VALIDITY_MINUTES} minutes. If you don&apos;t see the e-mail, check
+                  your spam folder.
+                </p>
               </div>
             </DialogDescription>
           </DialogHeader>

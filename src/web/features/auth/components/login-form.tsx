@@ -21,14 +21,20 @@ import { authLinkClasses } from './auth-page-shell.tsx';
 type LoginFormValues = z.input<typeof loginSchema>;
 
 const fieldNames = ['email', 'password'] as const;
-const isFieldName = (name: string): name is (typeof fieldNames)[number] => (fieldNames as readonly string[]).includes(name);
+const isFieldName = (name: string): name is (typeof fieldNames)[number] =>
+  (fieldNames as readonly string[]).includes(name);
 
 /** The note shown after following the link of a confirmation mail (?confirmed=1, with ?error= when it failed). */
 function ConfirmationNote({ searchParams }: { searchParams: URLSearchParams }) {
   if (searchParams.get('confirmed') !== '1') return null;
   if (searchParams.has('error')) {
     return (
-      <Alert variant="warning" role="status" icon={<TriangleAlert aria-hidden="true" />} title="This confirmation link did not work">
+      <Alert
+        variant="warning"
+        role="status"
+        icon={<TriangleAlert aria-hidden="true" />}
+        title="This confirmation link did not work"
+      >
         <p>It is invalid or has expired. Sign in with your e-mail and password and we will send you a new one.</p>
       </Alert>
     );
@@ -47,7 +53,9 @@ export function LoginForm() {
   // Registration passes the new address along, so only the password is left to type.
   const state: unknown = location.state;
   const prefilledEmail =
-    typeof state === 'object' && state !== null && 'email' in state && typeof state.email === 'string' ? state.email : '';
+    typeof state === 'object' && state !== null && 'email' in state && typeof state.email === 'string'
+      ? state.email
+      : '';
 
   const form = useForm<LoginFormValues, unknown, LoginInput>({
     resolver: zodResolver(loginSchema),
@@ -84,7 +92,9 @@ export function LoginForm() {
           });
           return;
         }
-        toast.error('Error', { description: error instanceof ApiError && error.message ? error.message : 'Invalid credentials' });
+        toast.error('Error', {
+          description: error instanceof ApiError && error.message ? error.message : 'Invalid credentials',
+        });
       },
     });
   });

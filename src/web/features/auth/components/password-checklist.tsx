@@ -4,7 +4,9 @@ import { cn } from '#web/lib/utils.ts';
 export type PasswordRule = { label: string; test: (password: string) => boolean };
 
 /** Registration and sign-in: SPEC.md §2's single checklist item. */
-export const basicPasswordRules: PasswordRule[] = [{ label: 'At least 6 characters', test: (value) => value.length >= 6 }];
+export const basicPasswordRules: PasswordRule[] = [
+  { label: 'At least 6 characters', test: (value) => value.length >= 6 },
+];
 
 /** The reset screen's stricter rule (SPEC.md §5 New password). */
 export const strongPasswordRules: PasswordRule[] = [

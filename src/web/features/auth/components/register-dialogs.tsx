@@ -33,7 +33,8 @@ export function AccountExistsDialog({
         <DialogHeader>
           <DialogTitle>Account Already Exists</DialogTitle>
           <DialogDescription>
-            An account with {email ? <strong className="font-semibold break-all text-foreground">{email}</strong> : 'this email'}{' '}
+            An account with{' '}
+            {email ? <strong className="font-semibold break-all text-foreground">{email}</strong> : 'this email'}{' '}
             already exists. Please sign in instead, or use a different e-mail address.
           </DialogDescription>
         </DialogHeader>

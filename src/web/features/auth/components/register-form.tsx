@@ -61,7 +61,11 @@ const toFieldName = (path: string): FieldName | null => {
 
 // The checkboxes start unticked, which the shared schema's `true` literal does not describe.
 type ResolverContext = { subjects: Subject[] };
-const schemaResolver = zodResolver(registerFormSchema) as unknown as Resolver<RegisterFormValues, ResolverContext, RegisterFormOutput>;
+const schemaResolver = zodResolver(registerFormSchema) as unknown as Resolver<
+  RegisterFormValues,
+  ResolverContext,
+  RegisterFormOutput
+>;
 
 /** A teacher's subjects must follow the category rule; checked here too so every problem shows at once. */
 function teacherSubjectsProblem(values: RegisterFormValues, subjects: Subject[]) {
@@ -71,7 +75,11 @@ function teacherSubjectsProblem(values: RegisterFormValues, subjects: Subject[])
   return specializationProblem(categories as string[]);
 }
 
-const resolver: Resolver<RegisterFormValues, ResolverContext, RegisterFormOutput> = async (values, context, options) => {
+const resolver: Resolver<RegisterFormValues, ResolverContext, RegisterFormOutput> = async (
+  values,
+  context,
+  options,
+) => {
   const result = await schemaResolver(values, context, options);
   const problem = teacherSubjectsProblem(values, context?.subjects ?? []);
   if (!problem) return result;
@@ -160,7 +168,10 @@ export function RegisterForm() {
     },
   });
   const { errors } = form.formState;
-  const [name, email, password, role] = useWatch({ control: form.control, name: ['name', 'email', 'password', 'role'] });
+  const [name, email, password, role] = useWatch({
+    control: form.control,
+    name: ['name', 'email', 'password', 'role'],
+  });
 
   const username = useAvailability('username', name);
   const emailCheck = useAvailability('email', email);
@@ -314,9 +325,17 @@ export function RegisterForm() {
                       key={value}
                       className="relative flex items-start gap-3 rounded-lg border p-4 transition-colors has-data-[state=checked]:border-primary has-data-[state=checked]:bg-primary-soft/60"
                     >
-                      <RadioGroupItem id={itemId} value={value} className="mt-0.5" aria-describedby={`${itemId}-text`} />
+                      <RadioGroupItem
+                        id={itemId}
+                        value={value}
+                        className="mt-0.5"
+                        aria-describedby={`${itemId}-text`}
+                      />
                       <div className="flex min-w-0 flex-1 flex-col gap-1">
-                        <Label htmlFor={itemId} className="cursor-pointer after:absolute after:inset-0 after:content-['']">
+                        <Label
+                          htmlFor={itemId}
+                          className="cursor-pointer after:absolute after:inset-0 after:content-['']"
+                        >
                           <Icon aria-hidden="true" className="size-4 text-primary" />
                           {label}
                         </Label>

@@ -106,7 +106,8 @@ export function ResetPasswordForm({ token, onInvalidToken }: ResetPasswordFormPr
             onInvalidToken();
             return;
           }
-          const fieldMessage = error instanceof ApiError && error.status === 400 ? error.fields?.newPassword : undefined;
+          const fieldMessage =
+            error instanceof ApiError && error.status === 400 ? error.fields?.newPassword : undefined;
           if (fieldMessage) {
             form.setError('password', { message: fieldMessage }, { shouldFocus: true });
             return;

@@ -129,7 +129,9 @@ export function ChatSidebar({ user, selectedRoomId, onSelect, className }: ChatS
                     <span className="flex min-w-0 flex-1 flex-col gap-0.5">
                       <span className="flex items-baseline justify-between gap-2">
                         <span className="truncate font-medium">{room.partner.username}</span>
-                        <span className="shrink-0 text-xs text-muted-foreground">{messageTimeLabel(room.lastMessageAt)}</span>
+                        <span className="shrink-0 text-xs text-muted-foreground">
+                          {messageTimeLabel(room.lastMessageAt)}
+                        </span>
                       </span>
                       <span className="flex items-center justify-between gap-2">
                         <span className="truncate text-sm text-muted-foreground">{roomPreview(room, user.id)}</span>
@@ -149,7 +151,13 @@ export function ChatSidebar({ user, selectedRoomId, onSelect, className }: ChatS
         )}
         {rooms.hasNextPage && (
           <div className="p-3">
-            <Button variant="ghost" size="sm" className="w-full" loading={rooms.isFetchingNextPage} onClick={() => void rooms.fetchNextPage()}>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="w-full"
+              loading={rooms.isFetchingNextPage}
+              onClick={() => void rooms.fetchNextPage()}
+            >
               Load more
             </Button>
           </div>

@@ -5,7 +5,12 @@ import { CHAT_ATTACHMENT } from '#shared/constants.ts';
 import { formatFileSize, shortenFileName } from '#shared/rules/file-size.ts';
 import { checkMessage, MODERATION_NOTICE_TITLE, type ModerationMatch } from '#shared/rules/moderation.ts';
 import { Button } from '#web/components/ui/button.tsx';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '#web/components/ui/dropdown-menu.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '#web/components/ui/dropdown-menu.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { cn } from '#web/lib/utils.ts';
 import { uploadChatFile } from '../api.ts';
@@ -17,7 +22,10 @@ export type SendOutcome = { blocked: { message: string; matches: ModerationMatch
 
 type ComposerProps = {
   /** Sends the text and uploaded file; resolves with `blocked` when the server refused it by moderation. */
-  onSend: (input: { content: string; attachment?: { fileKey: string; originalFilename: string } }) => Promise<SendOutcome>;
+  onSend: (input: {
+    content: string;
+    attachment?: { fileKey: string; originalFilename: string };
+  }) => Promise<SendOutcome>;
   /** Extra controls beside the attach menu (the teacher's Schedule meeting). */
   extra?: ReactNode;
 };
@@ -72,7 +80,13 @@ export function Composer({ onSend, extra }: ComposerProps) {
     if (!blocked) return;
     // While a block is shown, follow the edits: the marks go once the text passes.
     const result = moderate(next);
-    setBlocked(result.ok ? (next === blocked.text ? blocked : null) : { message: result.message, matches: result.matches, text: next });
+    setBlocked(
+      result.ok
+        ? next === blocked.text
+          ? blocked
+          : null
+        : { message: result.message, matches: result.matches, text: next },
+    );
   };
 
   const clearFile = () => {
@@ -141,7 +155,11 @@ export function Composer({ onSend, extra }: ComposerProps) {
   };
 
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-2 border-t bg-background p-2 sm:p-3" aria-label="Send a message">
+    <form
+      onSubmit={onSubmit}
+      className="flex flex-col gap-2 border-t bg-background p-2 sm:p-3"
+      aria-label="Send a message"
+    >
       {file && (
         <div className="flex items-center gap-3 rounded-lg border bg-muted/50 p-2">
           {previewUrl ? (
@@ -186,7 +204,9 @@ export function Composer({ onSend, extra }: ComposerProps) {
                 {blocked.matches.map((match, index) => (
                   <Fragment key={`${match.start}-${match.end}`}>
                     {index > 0 && ', '}
-                    <mark className="rounded-sm bg-red-200 px-0.5 text-red-950">{blocked.text.slice(match.start, match.end)}</mark>
+                    <mark className="rounded-sm bg-red-200 px-0.5 text-red-950">
+                      {blocked.text.slice(match.start, match.end)}
+                    </mark>
                   </Fragment>
                 ))}
               </p>
@@ -217,7 +237,14 @@ export function Composer({ onSend, extra }: ComposerProps) {
             </DropdownMenuItem>
           </DropdownMenuContent>
         </DropdownMenu>
-        <input ref={photoRef} type="file" accept="image/*" hidden aria-label="Attach photo" onChange={(event) => pickFile(event.target.files?.[0])} />
+        <input
+          ref={photoRef}
+          type="file"
+          accept="image/*"
+          hidden
+          aria-label="Attach photo"
+          onChange={(event) => pickFile(event.target.files?.[0])}
+        />
         <input
           ref={documentRef}
           type="file"
@@ -251,7 +278,14 @@ export function Composer({ onSend, extra }: ComposerProps) {
             'aria-invalid:border-error',
           )}
         />
-        <Button type="submit" size="icon" className="rounded-full" aria-label="Send" disabled={isEmpty} loading={isBusy}>
+        <Button
+          type="submit"
+          size="icon"
+          className="rounded-full"
+          aria-label="Send"
+          disabled={isEmpty}
+          loading={isBusy}
+        >
           {!isBusy && <SendHorizontal aria-hidden="true" className="size-5" />}
         </Button>
       </div>

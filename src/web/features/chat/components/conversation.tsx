@@ -7,7 +7,12 @@ import type { ModerationMatch } from '#shared/rules/moderation.ts';
 import type { ChatRoomSummary, SendMessageInput } from '#shared/schemas/chat.ts';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '#web/components/ui/dropdown-menu.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '#web/components/ui/dropdown-menu.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
 import type { SessionUser } from '#web/lib/auth-client.ts';
@@ -36,7 +41,9 @@ export function Conversation({ room, user, onBack, onSent }: ConversationProps) 
 
   const setStatus = (clientId: string, status: PendingMessage['status'] | null) =>
     setPending((current) =>
-      status === null ? current.filter((message) => message.clientId !== clientId) : current.map((message) => (message.clientId === clientId ? { ...message, status } : message)),
+      status === null
+        ? current.filter((message) => message.clientId !== clientId)
+        : current.map((message) => (message.clientId === clientId ? { ...message, status } : message)),
     );
 
   const deliver = async (input: SendMessageInput): Promise<SendOutcome> => {
@@ -66,7 +73,13 @@ export function Conversation({ room, user, onBack, onSent }: ConversationProps) 
     inputs.current.set(clientId, payload);
     setPending((current) => [
       ...current,
-      { clientId, content: input.content, attachmentName: input.attachment?.originalFilename ?? null, createdAt: new Date().toISOString(), status: 'sending' },
+      {
+        clientId,
+        content: input.content,
+        attachmentName: input.attachment?.originalFilename ?? null,
+        createdAt: new Date().toISOString(),
+        status: 'sending',
+      },
     ]);
     return deliver(payload);
   };
@@ -84,7 +97,10 @@ export function Conversation({ room, user, onBack, onSent }: ConversationProps) 
   };
 
   return (
-    <section aria-label={`Conversation with ${partner.username}`} className="flex min-h-0 flex-1 flex-col bg-background">
+    <section
+      aria-label={`Conversation with ${partner.username}`}
+      className="flex min-h-0 flex-1 flex-col bg-background"
+    >
       <header className="flex min-h-16 items-center gap-2 border-b px-2 py-2 sm:px-3">
         <Button variant="ghost" size="icon" className="md:hidden" aria-label="Back to chats" onClick={onBack}>
           <ArrowLeft aria-hidden="true" className="size-5" />
@@ -142,7 +158,11 @@ export function Conversation({ room, user, onBack, onSent }: ConversationProps) 
       />
       <Composer
         onSend={onSend}
-        extra={user.role === 'teacher' ? <ScheduleMeetingDialog roomId={room.id} partnerName={partner.username} /> : undefined}
+        extra={
+          user.role === 'teacher' ? (
+            <ScheduleMeetingDialog roomId={room.id} partnerName={partner.username} />
+          ) : undefined
+        }
       />
     </section>
   );

@@ -27,7 +27,8 @@ export function MeetingCard({ meeting, displayName }: { meeting: Meeting; displa
   const start = new Date(meeting.startTime).getTime();
   const canJoin = now >= start - MEETING_JOIN_WINDOW.beforeMs && now <= start + MEETING_JOIN_WINDOW.afterMs;
   const isOver = now > start + MEETING_JOIN_WINDOW.afterMs;
-  const status = now < start ? `Starts in ${formatDistanceStrict(start, now)}` : isOver ? 'Meeting ended' : 'Meeting in progress';
+  const status =
+    now < start ? `Starts in ${formatDistanceStrict(start, now)}` : isOver ? 'Meeting ended' : 'Meeting in progress';
 
   return (
     <div className="flex min-w-56 flex-col gap-2 rounded-md bg-background/90 p-3 text-foreground">

@@ -66,9 +66,16 @@ export function MessageBubble({ message, isOwn, searchQuery, displayName }: Mess
       {message.meeting && <MeetingCard meeting={message.meeting} displayName={displayName} />}
       {message.attachment && <AttachmentCard attachment={message.attachment} isOwn={isOwn} />}
       {message.content && !message.meeting && (
-        <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">{highlight(message.content, searchQuery)}</p>
+        <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">
+          {highlight(message.content, searchQuery)}
+        </p>
       )}
-      <span className={cn('flex items-center justify-end gap-1 text-xs', isOwn ? 'text-primary-foreground/80' : 'text-muted-foreground')}>
+      <span
+        className={cn(
+          'flex items-center justify-end gap-1 text-xs',
+          isOwn ? 'text-primary-foreground/80' : 'text-muted-foreground',
+        )}
+      >
         <time dateTime={message.createdAt} title={new Date(message.createdAt).toLocaleString()}>
           {messageTimeLabel(message.createdAt)}
         </time>
@@ -82,7 +89,9 @@ export function PendingBubble({ message, onRetry }: { message: PendingMessage; o
   return (
     <BubbleShell isOwn pending>
       {message.attachmentName && <p className="text-sm font-medium">📎 {message.attachmentName}</p>}
-      {message.content && <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">{message.content}</p>}
+      {message.content && (
+        <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">{message.content}</p>
+      )}
       <span className="flex items-center justify-end gap-1 text-xs text-primary-foreground/80">
         {message.status === 'sending' ? (
           <span role="img" aria-label="Sending…" className="inline-flex">
@@ -98,7 +107,17 @@ export function PendingBubble({ message, onRetry }: { message: PendingMessage; o
   );
 }
 
-function BubbleShell({ isOwn, pending, messageId, children }: { isOwn: boolean; pending?: boolean; messageId?: string; children: ReactNode }) {
+function BubbleShell({
+  isOwn,
+  pending,
+  messageId,
+  children,
+}: {
+  isOwn: boolean;
+  pending?: boolean;
+  messageId?: string;
+  children: ReactNode;
+}) {
   return (
     <li className={cn('flex', isOwn ? 'justify-end' : 'justify-start')} data-message-id={messageId}>
       <div

@@ -120,7 +120,12 @@ export function MessageList({ roomId, userId, displayName, searchQuery, pending,
 
   return (
     <div className="relative flex min-h-0 flex-1 flex-col">
-      <div ref={scrollRef} onScroll={onScroll} className="min-h-0 flex-1 overflow-y-auto px-3 py-4 sm:px-5" data-testid="message-scroller">
+      <div
+        ref={scrollRef}
+        onScroll={onScroll}
+        className="min-h-0 flex-1 overflow-y-auto px-3 py-4 sm:px-5"
+        data-testid="message-scroller"
+      >
         {query.isFetchingNextPage && (
           <div className="flex justify-center pb-3">
             <Spinner label="Loading older messages" />
@@ -134,11 +139,17 @@ export function MessageList({ roomId, userId, displayName, searchQuery, pending,
           <ol ref={listRef} aria-label="Messages" className="flex flex-col gap-2">
             {messages.map((message, index) => {
               const previous = messages[index - 1];
-              const newDay = !previous || differenceInCalendarDays(new Date(message.createdAt), new Date(previous.createdAt)) !== 0;
+              const newDay =
+                !previous || differenceInCalendarDays(new Date(message.createdAt), new Date(previous.createdAt)) !== 0;
               return (
                 <Fragment key={message.id}>
                   {newDay && <DateSeparator date={message.createdAt} />}
-                  <MessageBubble message={message} isOwn={message.senderId === userId} searchQuery={searchQuery} displayName={displayName} />
+                  <MessageBubble
+                    message={message}
+                    isOwn={message.senderId === userId}
+                    searchQuery={searchQuery}
+                    displayName={displayName}
+                  />
                 </Fragment>
               );
             })}
@@ -173,4 +184,3 @@ function DateSeparator({ date }: { date: string }) {
     </li>
   );
 }
-

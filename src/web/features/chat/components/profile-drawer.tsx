@@ -39,7 +39,9 @@ export function ProfileDrawer({ user }: { user: SessionUser }) {
               </Button>
             </DialogPrimitive.Close>
           </div>
-          <DialogPrimitive.Description className="sr-only">Your picture, name and Virtual Help number</DialogPrimitive.Description>
+          <DialogPrimitive.Description className="sr-only">
+            Your picture, name and Virtual Help number
+          </DialogPrimitive.Description>
           <div className="flex flex-col items-center gap-3 text-center">
             <Avatar name={name} src={user.image} className="size-24 text-3xl" />
             <ChangeAvatarDialog displayName={name} currentImage={user.image} />

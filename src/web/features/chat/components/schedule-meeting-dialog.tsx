@@ -52,7 +52,11 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
     create.mutate(
       {
         roomId,
-        input: { title: title.trim(), ...(description.trim() ? { description: description.trim() } : {}), startTime: new Date(startTime).toISOString() },
+        input: {
+          title: title.trim(),
+          ...(description.trim() ? { description: description.trim() } : {}),
+          startTime: new Date(startTime).toISOString(),
+        },
       },
       {
         onSuccess: () => {
@@ -81,7 +85,13 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
           if (!open) reset();
         }}
       >
-        <Button variant="ghost" size="icon" aria-label="Schedule meeting" title="Schedule meeting" onClick={() => setOpen(true)}>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Schedule meeting"
+          title="Schedule meeting"
+          onClick={() => setOpen(true)}
+        >
           <CalendarPlus aria-hidden="true" className="size-5" />
         </Button>
         <DialogContent>
@@ -97,7 +107,12 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
               <Textarea value={description} onChange={(event) => setDescription(event.target.value)} maxLength={2000} />
             </FormField>
             <FormField label="Start time" error={errors.startTime} required>
-              <Input type="datetime-local" min={localNow()} value={startTime} onChange={(event) => setStartTime(event.target.value)} />
+              <Input
+                type="datetime-local"
+                min={localNow()}
+                value={startTime}
+                onChange={(event) => setStartTime(event.target.value)}
+              />
             </FormField>
             <DialogFooter>
               <DialogClose asChild>

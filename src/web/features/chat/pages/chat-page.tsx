@@ -9,7 +9,16 @@ import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
 import { connectSocket, getSocket, useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
-import { applyReceipt, clearUnread, findRoom, markRoom, openRoom, roomsQueryKey, upsertMessage, useRooms } from '../api.ts';
+import {
+  applyReceipt,
+  clearUnread,
+  findRoom,
+  markRoom,
+  openRoom,
+  roomsQueryKey,
+  upsertMessage,
+  useRooms,
+} from '../api.ts';
 import { ChatSidebar } from '../components/chat-sidebar.tsx';
 import { Conversation } from '../components/conversation.tsx';
 import { useBrowserNotifications } from '../use-browser-notifications.ts';
@@ -37,7 +46,9 @@ function ChatScreen({ user }: { user: SessionUser }) {
   // The room opened from ?tutorId= until the list includes it.
   const [openedRoom, setOpenedRoom] = useState<ChatRoomSummary | null>(null);
   const rooms = useRooms();
-  const room = (partnerId && findRoom(rooms.data, (candidate) => candidate.partner.id === partnerId)) || (openedRoom?.partner.id === partnerId ? openedRoom : null);
+  const room =
+    (partnerId && findRoom(rooms.data, (candidate) => candidate.partner.id === partnerId)) ||
+    (openedRoom?.partner.id === partnerId ? openedRoom : null);
   const roomId = room?.id ?? null;
   const { askPermission, notify } = useBrowserNotifications();
 
@@ -126,7 +137,8 @@ function ChatScreen({ user }: { user: SessionUser }) {
     for (const page of rooms.data?.pages ?? []) {
       for (const candidate of page.rooms) {
         const last = candidate.lastMessage;
-        if (!last || last.senderId === user.id || last.isDelivered || deliveredRooms.current.has(candidate.id)) continue;
+        if (!last || last.senderId === user.id || last.isDelivered || deliveredRooms.current.has(candidate.id))
+          continue;
         deliveredRooms.current.add(candidate.id);
         markRoom(candidate.id, 'delivered').catch(() => undefined);
       }
@@ -143,7 +155,10 @@ function ChatScreen({ user }: { user: SessionUser }) {
       return;
     }
     markRoom(message.roomId, 'delivered').catch(() => undefined);
-    const sender = findRoom(queryClient.getQueryData(roomsQueryKey), (candidate) => candidate.id === message.roomId)?.partner;
+    const sender = findRoom(
+      queryClient.getQueryData(roomsQueryKey),
+      (candidate) => candidate.id === message.roomId,
+    )?.partner;
     const body = message.content || (message.attachment ? `📎 ${message.attachment.originalFilename}` : 'New message');
     notify(sender ? `New message from ${sender.username}` : 'New message', body, () => {
       setPartnerId(message.senderId);

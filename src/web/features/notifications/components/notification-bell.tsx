@@ -18,7 +18,6 @@ import {
 } from '../api.ts';
 import { badgeText } from '../badge-text.ts';
 
-
 /**
  * The bell of the top bar: unread count, the latest 20 in a popover, live over the socket.
  * It also keeps the app's one socket open while signed in, and tells teachers about new jobs.
@@ -38,7 +37,10 @@ export function NotificationBell({ userId, role, className }: { userId: string; 
     if (role !== 'teacher') return;
     toast('New Job Available!', {
       id: `job-${requestId}`,
-      action: { label: 'View', onClick: () => void navigate(`/teacher/jobs?highlight=${encodeURIComponent(requestId)}`) },
+      action: {
+        label: 'View',
+        onClick: () => void navigate(`/teacher/jobs?highlight=${encodeURIComponent(requestId)}`),
+      },
     });
   });
 

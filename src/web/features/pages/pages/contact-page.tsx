@@ -53,7 +53,12 @@ function ContactMethods() {
         {isPending ? (
           loading
         ) : (
-          <a href={whatsappHref(settings.whatsappNumber)} target="_blank" rel="noopener noreferrer" className={linkClasses}>
+          <a
+            href={whatsappHref(settings.whatsappNumber)}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={linkClasses}
+          >
             Chat with us on WhatsApp<span className="sr-only"> (opens in a new tab)</span>
           </a>
         )}
@@ -75,8 +80,8 @@ export function ContactPage() {
           <p className="text-sm font-semibold tracking-wide text-primary">We&apos;re here to help</p>
           <h1 className="mt-2 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">Contact us</h1>
           <p className="mt-5 max-w-2xl text-lg leading-8 text-muted-foreground text-pretty">
-            Have a question about tutoring, your account or a request? Call us, write to us or send a message
-            below, and we will get back to you as soon as we can.
+            Have a question about tutoring, your account or a request? Call us, write to us or send a message below, and
+            we will get back to you as soon as we can.
           </p>
         </Container>
       </div>
@@ -90,9 +95,7 @@ export function ContactPage() {
         <div>
           <Card>
             <CardHeader>
-              <h2 className="text-xl leading-snug font-semibold">
-                Send us a message
-              </h2>
+              <h2 className="text-xl leading-snug font-semibold">Send us a message</h2>
               <CardDescription>We read every message and reply by e-mail.</CardDescription>
             </CardHeader>
             <CardContent>

@@ -153,8 +153,8 @@ export function HomePage() {
               Personalised learning with verified expert tutors
             </h1>
             <p className="mt-5 max-w-xl text-lg leading-8 text-muted-foreground text-pretty">
-              Virtual Help connects students with verified expert tutors for personalised learning. Post what you
-              need, compare offers and learn one-to-one in a real-time chat.
+              Virtual Help connects students with verified expert tutors for personalised learning. Post what you need,
+              compare offers and learn one-to-one in a real-time chat.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <Button asChild size="lg">

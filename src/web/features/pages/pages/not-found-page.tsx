@@ -12,8 +12,8 @@ export function NotFoundPage() {
       <p className="text-sm font-semibold tracking-wide text-primary">404</p>
       <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance sm:text-4xl">Page not found</h1>
       <p className="mt-3 max-w-md text-base text-muted-foreground">
-        The page you&apos;re looking for doesn&apos;t exist or has been moved. Check the address, or start again
-        from the home page.
+        The page you&apos;re looking for doesn&apos;t exist or has been moved. Check the address, or start again from
+        the home page.
       </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Button asChild>

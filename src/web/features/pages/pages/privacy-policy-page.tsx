@@ -29,35 +29,34 @@ export function PrivacyPolicyPage() {
       toc={toc}
     >
       <p>
-        Virtual Help (&quot;we&quot;, &quot;us&quot;) operates an online tutoring marketplace from Lucerne,
-        Switzerland. We handle personal information in line with the Swiss Federal Act on Data Protection and, where
-        it applies, the EU General Data Protection Regulation. By using Virtual Help you agree to the handling of
-        your information as described here.
+        Virtual Help (&quot;we&quot;, &quot;us&quot;) operates an online tutoring marketplace from Lucerne, Switzerland.
+        We handle personal information in line with the Swiss Federal Act on Data Protection and, where it applies, the
+        EU General Data Protection Regulation. By using Virtual Help you agree to the handling of your information as
+        described here.
       </p>
 
       <h2 id="information-we-collect">Information we collect</h2>
       <ul>
         <li>
-          <strong>Account details:</strong> your username, e-mail address, password (stored only in a securely
-          hashed form), your role as a student or teacher, your Virtual Help number and, if you add one, a profile
-          picture.
+          <strong>Account details:</strong> your username, e-mail address, password (stored only in a securely hashed
+          form), your role as a student or teacher, your Virtual Help number and, if you add one, a profile picture.
         </li>
         <li>
           <strong>Teaching details:</strong> for teachers, the subjects you choose to teach.
         </li>
         <li>
-          <strong>What you post and send:</strong> tutoring and assignment requests, their attachments, bids,
-          chat messages, files and photos you share, scheduled meetings, reports about other users, and messages
-          you send through our contact form.
+          <strong>What you post and send:</strong> tutoring and assignment requests, their attachments, bids, chat
+          messages, files and photos you share, scheduled meetings, reports about other users, and messages you send
+          through our contact form.
         </li>
         <li>
           <strong>Questions to Guru AI:</strong> the questions and images you send to our study assistant and its
           answers, which are kept in your conversation.
         </li>
         <li>
-          <strong>Technical information:</strong> the information your browser sends when you use the service, such
-          as your IP address, browser type and the time of your visit, and a session cookie that keeps you signed
-          in. We do not use advertising or tracking cookies.
+          <strong>Technical information:</strong> the information your browser sends when you use the service, such as
+          your IP address, browser type and the time of your visit, and a session cookie that keeps you signed in. We do
+          not use advertising or tracking cookies.
         </li>
       </ul>
 
@@ -78,36 +77,36 @@ export function PrivacyPolicyPage() {
       <p>We do not sell your personal information. We share it only:</p>
       <ul>
         <li>
-          with the people you work with: your username, profile picture and Virtual Help number are visible to
-          other users, and your requests, bids and messages are visible to the users they are meant for;
+          with the people you work with: your username, profile picture and Virtual Help number are visible to other
+          users, and your requests, bids and messages are visible to the users they are meant for;
         </li>
         <li>
-          with service providers who host our servers, store files, deliver e-mail, provide video meetings or power
-          the AI assistant, and only as far as they need it to provide their service to us;
+          with service providers who host our servers, store files, deliver e-mail, provide video meetings or power the
+          AI assistant, and only as far as they need it to provide their service to us;
         </li>
         <li>when the law requires it, or to protect the safety and rights of our users and of Virtual Help.</li>
       </ul>
 
       <h2 id="retention">How long we keep it</h2>
       <p>
-        We keep your account information for as long as your account exists. Messages, requests and files are kept
-        so that you can refer back to them, and are deleted when you delete your account, unless we must keep them
-        longer to meet a legal obligation, resolve a dispute or handle a report. Technical logs are kept for a
-        short period only.
+        We keep your account information for as long as your account exists. Messages, requests and files are kept so
+        that you can refer back to them, and are deleted when you delete your account, unless we must keep them longer
+        to meet a legal obligation, resolve a dispute or handle a report. Technical logs are kept for a short period
+        only.
       </p>
 
       <h2 id="security">Security</h2>
       <p>
-        We protect your information with encrypted connections, hashed passwords, access controls and regular
-        reviews of our systems. Files you share are only available to the people in the conversation. No service
-        can promise perfect security, so please choose a strong password, keep it to yourself and tell us at once
-        if you think your account has been misused.
+        We protect your information with encrypted connections, hashed passwords, access controls and regular reviews of
+        our systems. Files you share are only available to the people in the conversation. No service can promise
+        perfect security, so please choose a strong password, keep it to yourself and tell us at once if you think your
+        account has been misused.
       </p>
 
       <h2 id="children">Children</h2>
       <p>
-        Virtual Help is meant for people aged 13 and over. Children under 13 may not create an account. If you
-        believe a child under 13 has given us personal information, please contact us and we will delete it.
+        Virtual Help is meant for people aged 13 and over. Children under 13 may not create an account. If you believe a
+        child under 13 has given us personal information, please contact us and we will delete it.
       </p>
 
       <h2 id="your-rights">Your rights</h2>
@@ -123,8 +122,8 @@ export function PrivacyPolicyPage() {
 
       <h2 id="changes">Changes to this policy</h2>
       <p>
-        We may update this policy as the service changes. When we make important changes we will tell you in the
-        app or by e-mail before they take effect. The effective date at the top always shows the current version.
+        We may update this policy as the service changes. When we make important changes we will tell you in the app or
+        by e-mail before they take effect. The effective date at the top always shows the current version.
       </p>
 
       <h2 id="contact">Contact us</h2>

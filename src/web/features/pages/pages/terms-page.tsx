@@ -28,28 +28,28 @@ export function TermsPage() {
       <p>
         Virtual Help is provided by Virtual Help, based in Lucerne, Switzerland. By creating an account or using the
         service you accept these Terms and Conditions and our{' '}
-        <Link to={paths.privacyPolicy.getHref()}>Privacy Policy</Link>. If you do not agree, please do not use
-        Virtual Help.
+        <Link to={paths.privacyPolicy.getHref()}>Privacy Policy</Link>. If you do not agree, please do not use Virtual
+        Help.
       </p>
 
       <h2 id="our-services">Our services</h2>
       <p>
-        Virtual Help is a marketplace that connects students with independent tutors (also called teachers or
-        experts). Our services include online tutoring, assignment help, and exam and paper preparation, together
-        with one-to-one chat, file sharing, video meetings and the Guru AI study assistant. Tutors offer their
-        services through the platform; Virtual Help provides the platform and support around it.
+        Virtual Help is a marketplace that connects students with independent tutors (also called teachers or experts).
+        Our services include online tutoring, assignment help, and exam and paper preparation, together with one-to-one
+        chat, file sharing, video meetings and the Guru AI study assistant. Tutors offer their services through the
+        platform; Virtual Help provides the platform and support around it.
       </p>
 
       <h2 id="accounts">Accounts and eligibility</h2>
       <ul>
         <li>You must be at least 13 years old to use Virtual Help.</li>
         <li>
-          The information you give when you register must be true and kept up to date. Teachers may only offer help
-          in subjects they are qualified to teach.
+          The information you give when you register must be true and kept up to date. Teachers may only offer help in
+          subjects they are qualified to teach.
         </li>
         <li>
-          You are responsible for your account and for everything done with it. Keep your password secret and tell
-          us straight away if you think someone else has used your account.
+          You are responsible for your account and for everything done with it. Keep your password secret and tell us
+          straight away if you think someone else has used your account.
         </li>
         <li>One person may hold one account, and accounts may not be sold or transferred.</li>
       </ul>
@@ -57,13 +57,13 @@ export function TermsPage() {
       <h2 id="payments">Payments and refunds</h2>
       <ul>
         <li>
-          <strong>Prepayment is required.</strong> Tutoring sessions and assignment help are paid in advance, at
-          the price agreed when the student accepts a tutor&apos;s offer.
+          <strong>Prepayment is required.</strong> Tutoring sessions and assignment help are paid in advance, at the
+          price agreed when the student accepts a tutor&apos;s offer.
         </li>
         <li>
           <strong>Refunds</strong> are given only if a tutor misses a session or an assignment is not delivered. In
-          those cases, contact us and we will review the request and refund the amount paid for the missed session
-          or undelivered assignment.
+          those cases, contact us and we will review the request and refund the amount paid for the missed session or
+          undelivered assignment.
         </li>
         <li>
           No refunds are given for sessions that took place or work that was delivered, including when you are not
@@ -77,12 +77,14 @@ export function TermsPage() {
         <li>harass, threaten, insult or discriminate against anyone;</li>
         <li>post content that is illegal, hateful, sexual, violent or otherwise inappropriate;</li>
         <li>send spam, run scams or impersonate another person;</li>
-        <li>use the service to cheat, for example by submitting a tutor&apos;s work as your own where this is not allowed;</li>
+        <li>
+          use the service to cheat, for example by submitting a tutor&apos;s work as your own where this is not allowed;
+        </li>
         <li>try to break, overload or get around the security of the service.</li>
       </ul>
       <p>
-        If someone behaves in a way that breaks these rules, please report them using <em>Report user</em> in the
-        chat. Every report is reviewed by our moderators.
+        If someone behaves in a way that breaks these rules, please report them using <em>Report user</em> in the chat.
+        Every report is reviewed by our moderators.
       </p>
 
       <h2 id="chat-moderation">Chat and moderation</h2>
@@ -95,9 +97,9 @@ export function TermsPage() {
 
       <h2 id="content">Your content</h2>
       <p>
-        You keep the rights to the requests, messages and files you share. You give Virtual Help permission to store
-        and show them to the users they are meant for, as far as needed to provide the service. Only share content
-        you have the right to share.
+        You keep the rights to the requests, messages and files you share. You give Virtual Help permission to store and
+        show them to the users they are meant for, as far as needed to provide the service. Only share content you have
+        the right to share.
       </p>
 
       <h2 id="liability">Liability</h2>
@@ -105,22 +107,22 @@ export function TermsPage() {
         Tutors are independent and are responsible for the help they give. We work to keep Virtual Help available and
         reliable, but we provide the service &quot;as is&quot; and cannot promise that it will always be free of
         interruptions or errors, or that you will reach a particular result such as a grade. To the extent the law
-        allows, Virtual Help is not liable for indirect or consequential loss, and our total liability is limited
-        to the amount you paid us in the twelve months before the claim. Nothing in these terms limits liability
-        that cannot be limited by law.
+        allows, Virtual Help is not liable for indirect or consequential loss, and our total liability is limited to the
+        amount you paid us in the twelve months before the claim. Nothing in these terms limits liability that cannot be
+        limited by law.
       </p>
 
       <h2 id="termination">Suspension and termination</h2>
       <p>
-        You may stop using Virtual Help and ask us to delete your account at any time. We may suspend or close
-        accounts that break these terms, that put other users at risk, or where the law requires us to.
+        You may stop using Virtual Help and ask us to delete your account at any time. We may suspend or close accounts
+        that break these terms, that put other users at risk, or where the law requires us to.
       </p>
 
       <h2 id="governing-law">Governing law</h2>
       <p>
         These terms are governed by the law of Switzerland. The courts of Lucerne, Switzerland, have jurisdiction,
-        unless mandatory consumer protection law gives you the right to go to court where you live. We may update
-        these terms; when we make important changes we will let you know before they apply.
+        unless mandatory consumer protection law gives you the right to go to court where you live. We may update these
+        terms; when we make important changes we will let you know before they apply.
       </p>
 
       <h2 id="contact">Contact</h2>

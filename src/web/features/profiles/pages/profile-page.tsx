@@ -82,7 +82,11 @@ export function ProfilePage() {
               <Badge variant={profile.role === 'teacher' ? 'info' : 'success'}>{roleLabels[profile.role]}</Badge>
               <p className="text-sm text-muted-foreground">VH number {profile.vhNumber}</p>
             </div>
-            <ChangeAvatarDialog displayName={profile.username} currentImage={profile.image} onUploaded={setProfileImage} />
+            <ChangeAvatarDialog
+              displayName={profile.username}
+              currentImage={profile.image}
+              onUploaded={setProfileImage}
+            />
           </Card>
 
           <div className="flex min-w-0 flex-col gap-6">

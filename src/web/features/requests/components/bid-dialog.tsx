@@ -77,7 +77,9 @@ export function BidDialog({ job, onClose, onAlreadyBid }: { job: Job; onClose: (
         >
           <FormField
             label="Bid Amount (USD)"
-            error={amountError ?? (amount.trim() !== '' && !parsed.success ? 'Please enter a valid bid amount.' : undefined)}
+            error={
+              amountError ?? (amount.trim() !== '' && !parsed.success ? 'Please enter a valid bid amount.' : undefined)
+            }
           >
             <Input
               type="number"

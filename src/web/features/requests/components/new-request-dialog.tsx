@@ -1,7 +1,14 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '#web/components/ui/button.tsx';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '#web/components/ui/dialog.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '#web/components/ui/dialog.tsx';
 import { RequestForm } from './request-form.tsx';
 import { RequestWizard } from './request-wizard.tsx';
 
@@ -34,7 +41,11 @@ export function NewRequestDialog() {
             </Button>
           </DialogDescription>
         </DialogHeader>
-        {variant === 'wizard' ? <RequestWizard onDone={close} onCancel={close} /> : <RequestForm onDone={close} onCancel={close} />}
+        {variant === 'wizard' ? (
+          <RequestWizard onDone={close} onCancel={close} />
+        ) : (
+          <RequestForm onDone={close} onCancel={close} />
+        )}
       </DialogContent>
     </Dialog>
   );

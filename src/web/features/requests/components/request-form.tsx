@@ -19,12 +19,22 @@ const fields = createRequestFieldsSchema.shape;
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 // datetime-local gives local wall time without an offset: send it as an instant.
 const localToIso = (value: unknown) =>
-  typeof value === 'string' && value !== '' && !Number.isNaN(new Date(value).getTime()) ? new Date(value).toISOString() : emptyToUndefined(value);
+  typeof value === 'string' && value !== '' && !Number.isNaN(new Date(value).getTime())
+    ? new Date(value).toISOString()
+    : emptyToUndefined(value);
 
 /** The API's schema, fed from the form's controls (empty selects and dates are "no answer"). */
 const requestFormSchema = withBudgetRules(
   createRequestFieldsSchema
-    .pick({ type: true, subjectId: true, description: true, budgetMin: true, budgetMax: true, requirements: true, schedule: true })
+    .pick({
+      type: true,
+      subjectId: true,
+      description: true,
+      budgetMin: true,
+      budgetMax: true,
+      requirements: true,
+      schedule: true,
+    })
     .extend({
       budgetMax: fields.budgetMax.unwrap(),
       deadline: z.preprocess(localToIso, fields.deadline),
@@ -44,8 +54,19 @@ type FormValues = {
   schedule: string;
 };
 
-const fieldNames = ['type', 'subjectId', 'description', 'budgetMin', 'budgetMax', 'deadline', 'level', 'requirements', 'schedule'] as const;
-const isFieldName = (name: string): name is (typeof fieldNames)[number] => (fieldNames as readonly string[]).includes(name);
+const fieldNames = [
+  'type',
+  'subjectId',
+  'description',
+  'budgetMin',
+  'budgetMax',
+  'deadline',
+  'level',
+  'requirements',
+  'schedule',
+] as const;
+const isFieldName = (name: string): name is (typeof fieldNames)[number] =>
+  (fieldNames as readonly string[]).includes(name);
 
 /** The standard form (SPEC.md §2 "Standard form"). */
 export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
@@ -77,9 +98,14 @@ export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel
           onDone();
         },
         onError: (error) => {
-          const fieldErrors = error instanceof ApiError && error.fields ? Object.entries(error.fields).filter(([name]) => isFieldName(name)) : [];
+          const fieldErrors =
+            error instanceof ApiError && error.fields
+              ? Object.entries(error.fields).filter(([name]) => isFieldName(name))
+              : [];
           for (const [name, message] of fieldErrors) form.setError(name as (typeof fieldNames)[number], { message });
-          toast.error('Failed to Create Request', { description: errorMessage(error) || 'An unexpected error occurred' });
+          toast.error('Failed to Create Request', {
+            description: errorMessage(error) || 'An unexpected error occurred',
+          });
         },
       },
     );
@@ -110,10 +136,20 @@ export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Minimum Budget ($)" error={errors.budgetMin?.message}>
-          <Input type="number" inputMode="decimal" step="any" {...form.register('budgetMin', { valueAsNumber: true })} />
+          <Input
+            type="number"
+            inputMode="decimal"
+            step="any"
+            {...form.register('budgetMin', { valueAsNumber: true })}
+          />
         </FormField>
         <FormField label="Maximum Budget ($)" error={errors.budgetMax?.message}>
-          <Input type="number" inputMode="decimal" step="any" {...form.register('budgetMax', { valueAsNumber: true })} />
+          <Input
+            type="number"
+            inputMode="decimal"
+            step="any"
+            {...form.register('budgetMax', { valueAsNumber: true })}
+          />
         </FormField>
       </div>
       <FormField label="Deadline (optional)" error={errors.deadline?.message}>

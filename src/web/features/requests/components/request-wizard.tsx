@@ -57,7 +57,15 @@ const emptyAnswers: Answers = {
   budgetMax: '',
 };
 
-function Choice({ isSelected, onSelect, children }: { isSelected: boolean; onSelect: () => void; children: ReactNode }) {
+function Choice({
+  isSelected,
+  onSelect,
+  children,
+}: {
+  isSelected: boolean;
+  onSelect: () => void;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"
@@ -66,7 +74,8 @@ function Choice({ isSelected, onSelect, children }: { isSelected: boolean; onSel
       onClick={onSelect}
       className={cn(
         'flex min-h-12 w-full cursor-pointer items-start gap-3 rounded-lg border p-3 text-left transition-colors hover:bg-accent',
-        isSelected && 'border-primary ring-1 ring-primary bg-primary-soft text-primary-soft-foreground hover:bg-primary-soft',
+        isSelected &&
+          'border-primary ring-1 ring-primary bg-primary-soft text-primary-soft-foreground hover:bg-primary-soft',
       )}
     >
       {children}
@@ -83,7 +92,8 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
   const steps = STEPS[answers.type ?? 'tutoring'];
   const step = steps[stepIndex]!;
   const isLast = stepIndex === steps.length - 1;
-  const set = <K extends keyof Answers>(key: K, value: Answers[K]) => setAnswers((current) => ({ ...current, [key]: value }));
+  const set = <K extends keyof Answers>(key: K, value: Answers[K]) =>
+    setAnswers((current) => ({ ...current, [key]: value }));
 
   const budgetNumber = answers.budgetMax.trim() === '' ? null : Number(answers.budgetMax);
   const budgetError =
@@ -109,7 +119,14 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
     const a = answers;
     const wizard: WizardAnswers =
       a.type === 'tutoring'
-        ? { type: 'tutoring', level: a.level!, subjectId: a.subjectId, topic: a.topic, supportType: a.supportType!, schedule: a.schedule }
+        ? {
+            type: 'tutoring',
+            level: a.level!,
+            subjectId: a.subjectId,
+            topic: a.topic,
+            supportType: a.supportType!,
+            schedule: a.schedule,
+          }
         : {
             type: 'assignment',
             topic: a.topic,
@@ -214,7 +231,9 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
               autoFocus
               value={answers.topic}
               maxLength={200}
-              placeholder={answers.type === 'tutoring' ? 'e.g. Quadratic equations' : 'e.g. Essay on the French Revolution'}
+              placeholder={
+                answers.type === 'tutoring' ? 'e.g. Quadratic equations' : 'e.g. Essay on the French Revolution'
+              }
               onChange={(event) => set('topic', event.target.value)}
             />
           </FormField>
@@ -249,7 +268,12 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
 
         {step === 'deadline' && (
           <FormField label="Deadline">
-            <Input type="date" min={today} value={answers.deadline} onChange={(event) => set('deadline', event.target.value)} />
+            <Input
+              type="date"
+              min={today}
+              value={answers.deadline}
+              onChange={(event) => set('deadline', event.target.value)}
+            />
           </FormField>
         )}
 
@@ -279,7 +303,12 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
             Cancel
           </Button>
         ) : (
-          <Button type="button" variant="outline" disabled={createRequest.isPending} onClick={() => setStepIndex((index) => index - 1)}>
+          <Button
+            type="button"
+            variant="outline"
+            disabled={createRequest.isPending}
+            onClick={() => setStepIndex((index) => index - 1)}
+          >
             Back
           </Button>
         )}

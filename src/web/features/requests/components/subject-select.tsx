@@ -3,7 +3,10 @@ import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { categoriesOf, useSubjects } from '#web/lib/subjects.ts';
 
 /** One subject from the catalogue, grouped by category. */
-export function SubjectSelect({ placeholder = 'Select a subject', ...props }: ComponentProps<'select'> & { placeholder?: string }) {
+export function SubjectSelect({
+  placeholder = 'Select a subject',
+  ...props
+}: ComponentProps<'select'> & { placeholder?: string }) {
   const { data: subjects = [], isPending } = useSubjects();
   return (
     <NativeSelect disabled={isPending} {...props}>

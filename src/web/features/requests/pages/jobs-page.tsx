@@ -102,16 +102,18 @@ function JobCard({
         <h3 className="text-lg font-semibold">{job.subjectName}</h3>
         <p className="text-sm break-words">{cut(job.description)}</p>
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
-          <Fact label="Budget:" emphasis>{formatBudget(job.budgetMin, job.budgetMax)}</Fact>
-          {job.deadline && (
-            <Fact label="Due:">{formatDate(job.deadline)}</Fact>
-          )}
-          {job.level && (
-            <Fact label="Level:">{levelLabels[job.level]}</Fact>
-          )}
+          <Fact label="Budget:" emphasis>
+            {formatBudget(job.budgetMin, job.budgetMax)}
+          </Fact>
+          {job.deadline && <Fact label="Due:">{formatDate(job.deadline)}</Fact>}
+          {job.level && <Fact label="Level:">{levelLabels[job.level]}</Fact>}
           <div>
             <dt className="sr-only">Posted</dt>
-            <dd>{isRequestExpired(job.createdAt) ? 'Posted more than 48 hours ago' : `Posted ${formatDate(job.createdAt)}`}</dd>
+            <dd>
+              {isRequestExpired(job.createdAt)
+                ? 'Posted more than 48 hours ago'
+                : `Posted ${formatDate(job.createdAt)}`}
+            </dd>
           </div>
         </dl>
         {job.attachments.length > 0 && (
@@ -249,7 +251,12 @@ export function JobsPage() {
             ))}
           </ul>
           {jobs.hasNextPage && (
-            <Button variant="outline" className="self-center" loading={jobs.isFetchingNextPage} onClick={() => void jobs.fetchNextPage()}>
+            <Button
+              variant="outline"
+              className="self-center"
+              loading={jobs.isFetchingNextPage}
+              onClick={() => void jobs.fetchNextPage()}
+            >
               Load more
             </Button>
           )}

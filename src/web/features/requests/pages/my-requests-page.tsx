@@ -47,10 +47,10 @@ function RequestCardItem({ request }: { request: MyRequest }) {
           </div>
           <p className="line-clamp-3 text-sm break-words">{request.description}</p>
           <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
-            <Fact label="Budget:" emphasis>{formatBudget(request.budgetMin, request.budgetMax)}</Fact>
-            {request.deadline && (
-              <Fact label="Deadline:">{formatDate(request.deadline)}</Fact>
-            )}
+            <Fact label="Budget:" emphasis>
+              {formatBudget(request.budgetMin, request.budgetMax)}
+            </Fact>
+            {request.deadline && <Fact label="Deadline:">{formatDate(request.deadline)}</Fact>}
             {isLive && (
               <div className="flex items-center gap-1">
                 <dt>
@@ -111,7 +111,12 @@ function RequestList({ status, emptyText }: { status: 'live' | 'expired'; emptyT
         ))}
       </ul>
       {query.hasNextPage && (
-        <Button variant="outline" className="self-center" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+        <Button
+          variant="outline"
+          className="self-center"
+          loading={query.isFetchingNextPage}
+          onClick={() => void query.fetchNextPage()}
+        >
           Load more
         </Button>
       )}

@@ -29,12 +29,26 @@ import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
 import { requestsKeys, useAcceptBid, useOffers, useRequestDetail } from '../api.ts';
-import { Fact, formatDate, formatDateTime, RequestStatusBadge, requestTypeTitles } from '../components/request-display.tsx';
+import {
+  Fact,
+  formatDate,
+  formatDateTime,
+  RequestStatusBadge,
+  requestTypeTitles,
+} from '../components/request-display.tsx';
 import { UserHeader } from '../components/user-header.tsx';
 
 const REDIRECT_AFTER_ACCEPT_MS = 1500;
 
-function RequestSummary({ request, notifiedCount, offers }: { request: RequestCard; notifiedCount: number; offers: { count: number; lowest: number | null; highest: number | null } }) {
+function RequestSummary({
+  request,
+  notifiedCount,
+  offers,
+}: {
+  request: RequestCard;
+  notifiedCount: number;
+  offers: { count: number; lowest: number | null; highest: number | null };
+}) {
   return (
     <Card className="gap-3 px-5">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -48,10 +62,10 @@ function RequestSummary({ request, notifiedCount, offers }: { request: RequestCa
       </div>
       <p className="text-sm break-words whitespace-pre-line">{request.description}</p>
       <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
-        <Fact label="Budget:" emphasis>{formatBudget(request.budgetMin, request.budgetMax)}</Fact>
-        {request.deadline && (
-          <Fact label="Deadline:">{formatDate(request.deadline)}</Fact>
-        )}
+        <Fact label="Budget:" emphasis>
+          {formatBudget(request.budgetMin, request.budgetMax)}
+        </Fact>
+        {request.deadline && <Fact label="Deadline:">{formatDate(request.deadline)}</Fact>}
         <div className="flex items-center gap-1">
           <dt>
             <Users aria-hidden="true" className="size-4" />
@@ -81,7 +95,10 @@ function OfferCard({ offer, canAccept, onAccept }: { offer: Offer; canAccept: bo
   return (
     <li>
       <Card
-        className={cn('gap-3 px-5', isAccepted && 'border-emerald-400 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950')}
+        className={cn(
+          'gap-3 px-5',
+          isAccepted && 'border-emerald-400 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950',
+        )}
         data-accepted={isAccepted || undefined}
         aria-label={`Offer from ${offer.username}`}
         role="article"
@@ -186,7 +203,9 @@ export function OffersPage() {
 
   const { request, notifiedCount } = detail.data;
   const canAccept =
-    (request.status === 'open' || request.status === 'pending') && !isRequestExpired(request.createdAt) && !request.acceptedBidId;
+    (request.status === 'open' || request.status === 'pending') &&
+    !isRequestExpired(request.createdAt) &&
+    !request.acceptedBidId;
   const list = offers.data ?? [];
 
   const confirmAccept = (offer: Offer) => {
@@ -198,12 +217,17 @@ export function OffersPage() {
           toast.success('Bid Accepted!', {
             description: 'You have accepted this bid. The tutor has been notified and a chat room has been created.',
           });
-          redirectTimer.current = window.setTimeout(() => void navigate(paths.chat.getHref(tutorId)), REDIRECT_AFTER_ACCEPT_MS);
+          redirectTimer.current = window.setTimeout(
+            () => void navigate(paths.chat.getHref(tutorId)),
+            REDIRECT_AFTER_ACCEPT_MS,
+          );
         },
         onError: (error) => {
           setConfirming(null);
           const isConflict = error instanceof ApiError && error.status === 409;
-          toast.error(isConflict ? 'This request is no longer open' : 'Error accepting bid', { description: errorMessage(error) });
+          toast.error(isConflict ? 'This request is no longer open' : 'Error accepting bid', {
+            description: errorMessage(error),
+          });
         },
       },
     );
