@@ -68,6 +68,8 @@ describe.runIf(template.kind === 'postgres')('chat across two server processes',
     sockets.push(aliceSocket, bobSocket);
 
     const arrived = nextEvent(bobSocket, 'message:new', 10_000);
+    // The sender's own sockets get the message too; it must be consumed before listening for the reply.
+    const echoed = nextEvent(aliceSocket, 'message:new', 10_000);
     const response = await fetch(`${first.url}/api/chat/messages`, {
       method: 'POST',
       headers: { cookie: alice.cookie, 'content-type': 'application/json' },
@@ -76,6 +78,7 @@ describe.runIf(template.kind === 'postgres')('chat across two server processes',
     expect(response.status).toBe(201);
     const sent = (await response.json()) as ChatMessage;
     expect((await arrived)[0]).toEqual(sent);
+    expect((await echoed)[0]).toEqual(sent);
 
     // Over 8,000 bytes a NOTIFY cannot carry the event: the adapter passes it through socket_io_attachments.
     const long = `${'A long answer. '.repeat(600)}`.trim();
