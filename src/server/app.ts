@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
@@ -27,8 +27,9 @@ import { requestExpiryJob } from './features/requests/service.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerSession } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
 import { devMailboxRoutes } from './platform/mail/dev-mailbox.ts';
-import { createMailer } from './platform/mail/mailer.ts';
+import { createMailer, type DevMailListener } from './platform/mail/mailer.ts';
 import { DEFAULT_MAIL_OUTBOX_TIMING, startMailOutbox, type MailOutboxTiming } from './platform/mail/outbox.ts';
 import { startIntervalJobs } from './platform/jobs/interval-jobs.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
@@ -42,6 +43,8 @@ export type AppDependencies = {
   webDir?: string;
   /** How often the mail outbox polls and how long its first retry waits; tests shorten both. */
   mailOutbox?: Partial<MailOutboxTiming>;
+  /** Told of each mail written to the dev outbox; the server process prints its links to the terminal. */
+  onDevMail?: DevMailListener;
 };
 
 const isSource = import.meta.url.endsWith('.ts');
@@ -52,9 +55,9 @@ function resolveAuthSecret(config: Config) {
   if (config.auth.secret) return config.auth.secret;
   const file = path.join(config.dataDir, 'auth-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(config.dataDir, { recursive: true });
+  preparePrivateDir(config.dataDir);
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  writeFileSync(file, secret, { mode: PRIVATE_FILE_MODE });
   return secret;
 }
 
@@ -66,12 +69,14 @@ declare module 'fastify' {
 }
 
 export async function buildApp(config: Config, dependencies: AppDependencies = {}) {
+  const { trustProxy } = config;
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
-    trustProxy: true,
+    // A hop count as proxy-addr takes it: the n nearest addresses of the forwarding chain are proxies.
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -83,7 +88,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const { db } = database;
   const auth = createAuth({ config, db, secret: resolveAuthSecret(config) });
   const storage = createStorage(config.storage);
-  const mailer = createMailer(config.mail);
+  const mailer = createMailer(config.mail, dependencies.onDevMail);
   let outbox: ReturnType<typeof startMailOutbox> | undefined;
   app.addHook('onReady', async () => {
     outbox = startMailOutbox({ db, mailer, log: app.log, ...DEFAULT_MAIL_OUTBOX_TIMING, ...dependencies.mailOutbox });

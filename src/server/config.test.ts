@@ -41,6 +41,20 @@ describe('parseConfig', () => {
     }
   });
 
+  it('trusts no proxy unless told how many hops or which addresses', () => {
+    expect(parseConfig({}).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['true', 'yes', '10.0.0.0/33', 'example.com', '1.2.3.4/8/1', '-1'])
+      expect(() => parseConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be a number of proxy hops/);
+  });
+
   it('switches storage to S3 when a bucket is configured and keeps secrets out of the public settings', () => {
     const config = parseConfig({
       S3_BUCKET: 'files',

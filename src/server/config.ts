@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -19,6 +20,30 @@ const optionalUrl = (protocols: string[]) =>
 // Deliberately loose: admin@localhost is a fine address for a local install.
 const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+$/, { message: 'must be an e-mail address' });
 
+// A proxy address or range as proxy-addr (Fastify's trustProxy) reads it: an IP, an IP/prefix, or a named range.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyRange = (entry: string) => {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [ip, prefix, ...rest] = entry.split('/');
+  const family = isIP(ip ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
+
+/**
+ * Whose X-Forwarded-For to believe: none by default (any client could name its own address and slip past every
+ * per-IP limit), a hop count, or the proxies' addresses.
+ */
+const trustProxySchema = z
+  .string()
+  .refine((value) => /^\d+$/.test(value) || value.split(',').every((entry) => isProxyRange(entry.trim())), {
+    message: 'must be a number of proxy hops or a comma-separated list of proxy addresses or CIDR ranges',
+  })
+  .transform((value): number | string[] =>
+    /^\d+$/.test(value) ? Number(value) : value.split(',').map((entry) => entry.trim()),
+  )
+  .optional();
+
 const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
   Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
 
@@ -31,6 +56,7 @@ const envSchema = z.object({
     .max(65535, { message: 'must be a port number' })
     .default(3000),
   HOST: z.string().default('0.0.0.0'),
+  TRUST_PROXY: trustProxySchema,
   PUBLIC_URL: z.string().url({ message: 'must be a URL' }).optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
@@ -84,6 +110,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     isProduction: e.NODE_ENV === 'production',
     port: e.PORT,
     host: e.HOST,
+    trustProxy: e.TRUST_PROXY ?? false,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { TEST_AUTH_SECRET } from '../../tests/support/test-config.ts';
 import { withAdminClient } from '../../tests/support/test-database.ts';
 import { runToExit, startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts';
@@ -62,6 +62,35 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
     });
     expect(response.status).toBe(201);
     expect(await countContactMessages()).toBe(1);
+  });
+
+  it('prints each dev-outbox mail with its links, and keeps the data directory to itself', async () => {
+    const response = await fetch(`${server!.url}/api/accounts/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'printed',
+        email: 'printed@example.com',
+        password: 'secret1',
+        role: 'student',
+        acceptTerms: true,
+        acceptPrivacy: true,
+      }),
+    });
+    expect(response.status).toBe(201);
+    await vi.waitFor(
+      () =>
+        expect(server!.output()).toMatch(
+          /Mail to printed@example\.com: Confirm your e-mail address for Virtual Help\n\s+http:\/\/\S+\/api\/auth\/verify-email\?token=\S+/,
+        ),
+      { timeout: 15_000 },
+    );
+    const outbox = path.join(dataDir, 'outbox');
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(outbox).mode & 0o777).toBe(0o700);
+    const mails = readdirSync(outbox);
+    expect(mails.length).toBeGreaterThan(0);
+    for (const name of mails) expect(statSync(path.join(outbox, name)).mode & 0o777).toBe(0o600);
   });
 
   it.runIf(!usesPostgres)('refuses a second server on the same data directory with a clear message', async () => {

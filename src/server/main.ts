@@ -5,15 +5,19 @@ import { databaseSourceFor, openDatabase } from './db/client.ts';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { seedDatabase } from './db/seed.ts';
+import { preparePrivateDir } from './platform/data-dir.ts';
+import { describeDevMail } from './platform/mail/mailer.ts';
 
 async function start() {
   const config = parseConfig();
   const source = databaseSourceFor(config);
+  preparePrivateDir(config.dataDir);
   const lock = source.kind === 'embedded' ? lockDataDir(config.dataDir) : undefined;
 
   const database = await openDatabase(source);
   await migrateDatabase(database.pool);
-  const app = await buildApp(config, { database });
+  // Without a mail server, each mail's links go to the terminal so an account can be confirmed from there.
+  const app = await buildApp(config, { database, onDevMail: (mail) => console.log(describeDevMail(mail)) });
   await seedDatabase({ db: database.db, config, log: app.log });
 
   let stopping = false;

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from '../platform/data-dir.ts';
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {
@@ -25,11 +26,11 @@ function isAlive(pid: number) {
  * The lock file holds the owner's pid; one left by a crashed process is taken over.
  */
 export function lockDataDir(dataDir: string) {
-  mkdirSync(dataDir, { recursive: true });
+  preparePrivateDir(dataDir);
   const file = path.join(dataDir, 'server.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      writeFileSync(file, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
       return { release: () => rmSync(file, { force: true }) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

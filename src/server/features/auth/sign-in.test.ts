@@ -175,6 +175,21 @@ describe('sign-in, e-mail confirmation and sessions', () => {
     expect((await signIn(t, { email: user.email, password: DEFAULT_TEST_PASSWORD })).statusCode).toBe(200);
   });
 
+  it('keys the sign-in limit on the connecting address, not on a forwarding header the client writes', async () => {
+    const user = await createUser(t.db);
+    const address = freshClientAddress();
+    const attempt = (n: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        payload: { email: user.email, password: 'Wrong-password1' },
+        remoteAddress: address,
+        headers: { 'x-forwarded-for': `198.51.100.${n}` },
+      });
+    for (let n = 0; n < 5; n++) expect((await attempt(n)).statusCode).toBe(401);
+    expect((await attempt(5)).statusCode).toBe(429);
+  });
+
   it('ends the session on sign-out', async () => {
     const user = await createUser(t.db);
     const cookie = `${SESSION_COOKIE}=${sessionCookieOf(await signIn(t, { email: user.email, password: DEFAULT_TEST_PASSWORD })).value}`;

@@ -35,6 +35,26 @@ describe('dev mailbox', () => {
     );
     expect(page.body.indexOf('alert(1)')).toBeLessThan(page.body.indexOf('First'));
   });
+
+  it('answers only to this machine, whatever the forwarding headers claim', async () => {
+    await enqueueMail({ db: t.db, to: 'victim@example.com', subject: 'Reset', text: 'https://x.example/reset/t' });
+    await waitForDevMails(t.app, 'victim@example.com', { count: 1 });
+    for (const url of ['/dev/mailbox', '/dev/mailbox.json']) {
+      for (const remoteAddress of ['203.0.113.7', '::ffff:10.0.0.2', '2001:db8::1']) {
+        const forged = await t.app.inject({
+          method: 'GET',
+          url,
+          remoteAddress,
+          headers: { 'x-forwarded-for': '127.0.0.1', forwarded: 'for=127.0.0.1', 'x-real-ip': '127.0.0.1' },
+        });
+        expect(forged.statusCode, `${url} from ${remoteAddress}`).toBe(404);
+        expect(forged.body).not.toContain('reset');
+      }
+      for (const remoteAddress of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1']) {
+        expect((await t.app.inject({ method: 'GET', url, remoteAddress })).statusCode).toBe(200);
+      }
+    }
+  });
 });
 
 describe('dev mailbox in production', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DevMail } from './mailer.ts';
+import { AppError } from '../../http/errors.ts';
 import { escapeHtml } from './templates.ts';
 
 const MAILBOX_LIMIT = 50;
@@ -72,11 +73,26 @@ ${items.length > 0 ? items.join('\n') : `<p>${empty}</p>`}
 `;
 }
 
-/** /dev/mailbox: the dev outbox as a page, so an account can be confirmed without a mail server; JSON for tests. */
+/** True for an address of this machine's loopback interface (IPv4, IPv6 and IPv4-mapped IPv6). */
+export function isLoopbackAddress(address: string | undefined) {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
+/**
+ * /dev/mailbox: the dev outbox as a page, so an account can be confirmed without a mail server; JSON for tests.
+ * Its links confirm accounts and reset passwords, so it answers only to this machine: the decision is taken from
+ * the socket's address, never from a header (X-Forwarded-For is the client's to choose).
+ */
 export const devMailboxRoutes: FastifyPluginAsyncZod<{ dir: string; smtpConfigured: boolean }> = async (
   app,
   { dir, smtpConfigured },
 ) => {
+  app.addHook('onRequest', async (request) => {
+    if (!isLoopbackAddress(request.raw.socket.remoteAddress)) throw new AppError('NOT_FOUND');
+  });
+
   app.get(
     '/dev/mailbox.json',
     { schema: { hide: true, response: { 200: z.object({ mails: z.array(devMailSchema) }) } } },

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from '../data-dir.ts';
 
 export type Mail = { to: string; subject: string; text: string; html?: string | null };
 
@@ -15,9 +16,18 @@ export interface Mailer {
 /** One dev-outbox mail as written to disk (and listed by /dev/mailbox). */
 export type DevMail = { to: string; subject: string; text: string; html: string | null; createdAt: string };
 
+/** Called with each mail written to the dev outbox (`npm start` prints its links to the terminal). */
+export type DevMailListener = (mail: DevMail) => void;
+
 /** SMTP when `SMTP_URL` is set, else one JSON file per mail in the dev outbox directory. */
-export function createMailer(mail: Config['mail']): Mailer {
-  return mail.smtpUrl ? createSmtpMailer(mail.smtpUrl, mail.from) : createDirectoryMailer(mail.outboxDir);
+export function createMailer(mail: Config['mail'], onDevMail?: DevMailListener): Mailer {
+  return mail.smtpUrl ? createSmtpMailer(mail.smtpUrl, mail.from) : createDirectoryMailer(mail.outboxDir, onDevMail);
+}
+
+/** The terminal line for a dev-outbox mail: who it is for, its subject and its links. */
+export function describeDevMail(mail: DevMail) {
+  const links = mail.text.match(/https?:\/\/[^\s<>"']+/g) ?? [];
+  return [`Mail to ${mail.to}: ${mail.subject}`, ...links.map((link) => `  ${link}`)].join('\n');
 }
 
 function createSmtpMailer(url: string, from: string): Mailer {
@@ -36,14 +46,17 @@ function createSmtpMailer(url: string, from: string): Mailer {
   };
 }
 
-function createDirectoryMailer(dir: string): Mailer {
+function createDirectoryMailer(dir: string, onDevMail?: DevMailListener): Mailer {
   return {
     async send({ to, subject, text, html }) {
-      await mkdir(dir, { recursive: true });
+      preparePrivateDir(dir);
       const createdAt = new Date().toISOString();
       const mail: DevMail = { to, subject, text, html: html ?? null, createdAt };
       // The timestamp first so that a directory listing is already in sending order.
-      await writeFile(path.join(dir, `${Date.now()}-${randomUUID()}.json`), JSON.stringify(mail, null, 2));
+      await writeFile(path.join(dir, `${Date.now()}-${randomUUID()}.json`), JSON.stringify(mail, null, 2), {
+        mode: PRIVATE_FILE_MODE,
+      });
+      onDevMail?.(mail);
     },
     close: () => undefined,
   };

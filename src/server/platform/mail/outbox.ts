@@ -95,10 +95,11 @@ export function startMailOutbox({ db, mailer, log, intervalMs, retryBaseMs }: Ma
   async function deliver(row: Awaited<ReturnType<typeof claimDueMail>>[number]) {
     const attempts = row.attempts + 1;
     try {
+      // Once delivered, the body (which may hold a reset or confirmation link) is no longer kept.
       await mailer.send({ to: row.toAddress, subject: row.subject, text: row.textBody, html: row.htmlBody });
       await db
         .update(mailOutbox)
-        .set({ status: 'sent', attempts, sentAt: sql`now()`, lastError: null })
+        .set({ status: 'sent', attempts, sentAt: sql`now()`, lastError: null, textBody: '', htmlBody: null })
         .where(eq(mailOutbox.id, row.id));
     } catch (error) {
       const lastError = error instanceof Error ? error.message : String(error);

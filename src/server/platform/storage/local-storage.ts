@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from '../data-dir.ts';
 import type { Storage } from './storage.ts';
 
 // Path segments of letters, digits, dot, dash and underscore, none starting with a dot: no way out of the directory.
@@ -19,10 +20,10 @@ export function createLocalStorage(dir: string): Storage {
   return {
     async put(key, bytes, contentType) {
       const file = fileFor(key);
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(metaFor(file), JSON.stringify({ contentType }));
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      await writeFile(metaFor(file), JSON.stringify({ contentType }), { mode: PRIVATE_FILE_MODE });
       // Written aside and renamed, so a reader never sees half a file.
-      await writeFile(`${file}.partial`, bytes);
+      await writeFile(`${file}.partial`, bytes, { mode: PRIVATE_FILE_MODE });
       await rename(`${file}.partial`, file);
     },
 
