@@ -148,7 +148,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(healthRoutes, { db });
-  await app.register(authRoutes, { auth });
+  await app.register(authRoutes, { auth, db });
   await app.register(pagesRoutes, { db, config });
   await app.register(accountsRoutes, { db, auth, config, storage });
   await app.register(profilesRoutes, { db, storage });

@@ -15,6 +15,8 @@ export const errorMessages = {
   MESSAGE_BLOCKED: 'This message contains inappropriate content.',
   PAYLOAD_TOO_LARGE: 'The upload is too large.',
   RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
+  ACCOUNT_LOCKED:
+    'Too many failed sign-in attempts for this account. Password sign-in is paused for 15 minutes; you can still reset your password.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
 } as const;
 

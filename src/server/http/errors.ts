@@ -16,6 +16,7 @@ const statusByCode: Record<ErrorCode, number> = {
   MESSAGE_BLOCKED: 400,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  ACCOUNT_LOCKED: 429,
   INTERNAL: 500,
 };
 

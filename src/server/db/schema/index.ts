@@ -10,3 +10,4 @@ export * from './moderation.ts';
 export * from './admin.ts';
 export * from './pages.ts';
 export * from './realtime.ts';
+export * from './limits.ts';

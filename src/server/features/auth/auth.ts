@@ -7,6 +7,7 @@ import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { accounts, rateLimits, sessions, users, verifications } from '../../db/schema/auth.ts';
+import { clearFailedSignIns } from './sign-in-lockout.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './service.ts';
 
 export type AuthOptions = { config: Config; db: Database; secret: string };
@@ -51,6 +52,9 @@ export function createAuth({ config, db, secret }: AuthOptions) {
       requireEmailVerification: config.auth.requireEmailConfirmation,
       resetPasswordTokenExpiresIn: RESET_LINK_VALIDITY_MINUTES * 60,
       revokeSessionsOnPasswordReset: true,
+      onPasswordReset: async ({ user }) => {
+        await clearFailedSignIns(db, user.email);
+      },
       sendResetPassword: async ({ user, token }) => {
         await sendResetPasswordMail({ db, config, email: user.email, token });
       },

@@ -51,6 +51,36 @@ describe('forgotten password', () => {
     expect(await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, 'nobody-here@example.com'))).toBe(0);
   });
 
+  it('pauses password sign-in after 10 failures from any addresses; the reset mail still works and lifts it', async () => {
+    const user = await createUser(t.db);
+    const bystander = await createUser(t.db);
+    // Each guess from its own address, so the per-address limit never applies.
+    for (let n = 0; n < 10; n++) expect((await signIn(t, user.email, `Wrong-guess-${n}`)).statusCode).toBe(401);
+
+    const locked = await signIn(t, user.email, DEFAULT_TEST_PASSWORD);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual({
+      code: 'ACCOUNT_LOCKED',
+      message:
+        'Too many failed sign-in attempts for this account. Password sign-in is paused for 15 minutes; you can still reset your password.',
+    });
+    expect(locked.cookies).toEqual([]);
+    expect((await signIn(t, user.email.toUpperCase(), DEFAULT_TEST_PASSWORD)).statusCode).toBe(429);
+    expect((await signIn(t, bystander.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(200);
+
+    const page = await openLink(t, await resetLinkFor(t, user.email));
+    expect((await resetPassword(t, page.searchParams.get('token')!, 'Brand-new-pass1')).statusCode).toBe(200);
+    expect((await signIn(t, user.email, 'Brand-new-pass1')).statusCode).toBe(200);
+  });
+
+  it('forgets earlier failures after a successful sign-in', async () => {
+    const user = await createUser(t.db);
+    for (let n = 0; n < 9; n++) expect((await signIn(t, user.email, `Wrong-guess-${n}`)).statusCode).toBe(401);
+    expect((await signIn(t, user.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(200);
+    for (let n = 0; n < 9; n++) expect((await signIn(t, user.email, `Wrong-guess-${n}`)).statusCode).toBe(401);
+    expect((await signIn(t, user.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
   it('refuses an invalid address with the SPEC message', async () => {
     const response = await requestReset(t, 'not-an-email');
     expect(response.statusCode).toBe(400);

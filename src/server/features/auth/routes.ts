@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AVATAR } from '#shared/constants.ts';
@@ -16,6 +16,7 @@ import { toHeaders } from '../../http/session.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import type { Auth } from './auth.ts';
+import { assertPasswordSignInAllowed, clearFailedSignIns, recordFailedSignIn } from './sign-in-lockout.ts';
 import { checkEmailAvailability, checkUsernameAvailability, registerAccount } from './service.ts';
 
 // better-auth's wording replaced by the SPEC's where a user reads it.
@@ -33,13 +34,22 @@ async function toApiError(response: Response): Promise<ApiErrorBody> {
   return { code, message: betterAuthMessages[code] ?? body.message ?? errorMessages.NOT_FOUND, fields: body.fields };
 }
 
+/** The address a password sign-in is for, when this request is one. */
+function signInEmailOf(request: FastifyRequest) {
+  if (request.method !== 'POST' || request.url.split('?')[0] !== '/api/auth/sign-in/email') return undefined;
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email : undefined;
+}
+
 /** Hands /api/auth/* to better-auth, translating between Fastify and the Fetch API it speaks. */
-export async function authRoutes(app: FastifyInstance, { auth }: { auth: Auth }) {
+export async function authRoutes(app: FastifyInstance, { auth, db }: { auth: Auth; db: Database }) {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
     schema: { hide: true },
     async handler(request, reply) {
+      const signInEmail = signInEmailOf(request);
+      if (signInEmail !== undefined) await assertPasswordSignInAllowed(db, signInEmail);
       const headers = toHeaders(request.headers);
       // better-auth keys its rate limits by client address.
       headers.set('x-forwarded-for', request.ip);
@@ -50,6 +60,10 @@ export async function authRoutes(app: FastifyInstance, { auth }: { auth: Auth })
           body: request.method === 'GET' || request.body === undefined ? undefined : JSON.stringify(request.body),
         }),
       );
+      if (signInEmail !== undefined) {
+        if (response.status === 401) await recordFailedSignIn(db, signInEmail);
+        else if (response.ok) await clearFailedSignIns(db, signInEmail);
+      }
       reply.status(response.status);
       response.headers.forEach((value, key) => {
         // Fastify measures the body it sends, which differs from better-auth's for errors.

@@ -1,0 +1,60 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { usageCounters } from '../../db/schema/limits.ts';
+import { AppError } from '../../http/errors.ts';
+
+/** At most `max` uses in a fixed window of `windowMs`. */
+export type UsageLimit = { max: number; windowMs: number };
+
+const windowOf = (windowMs: number) => sql`make_interval(secs => ${windowMs / 1000})`;
+
+/**
+ * Counts one use of `key` in one statement (so racing requests, on any server process, each get their own count)
+ * and returns the count in the current window and when that window ends. A passed window starts again at 1.
+ */
+export async function countUse(db: Executor, key: string, windowMs: number) {
+  const expired = sql`${usageCounters.windowStartedAt} <= now() - ${windowOf(windowMs)}`;
+  const [row] = await db
+    .insert(usageCounters)
+    .values({ key, hits: 1 })
+    .onConflictDoUpdate({
+      target: usageCounters.key,
+      set: {
+        hits: sql`case when ${expired} then 1 else ${usageCounters.hits} + 1 end`,
+        windowStartedAt: sql`case when ${expired} then now() else ${usageCounters.windowStartedAt} end`,
+      },
+    })
+    .returning({
+      hits: usageCounters.hits,
+      resetsAt: sql<Date>`${usageCounters.windowStartedAt} + ${windowOf(windowMs)}`.mapWith(
+        usageCounters.windowStartedAt,
+      ),
+    });
+  return row!;
+}
+
+/** The uses of `key` in its current window (0 when none or the window has passed), without counting one. */
+export async function usesInWindow(db: Executor, key: string, windowMs: number) {
+  const [row] = await db
+    .select({ hits: usageCounters.hits })
+    .from(usageCounters)
+    .where(sql`${usageCounters.key} = ${key} and ${usageCounters.windowStartedAt} > now() - ${windowOf(windowMs)}`);
+  return row?.hits ?? 0;
+}
+
+/** Forgets the uses of `key` (e.g. failed sign-ins after a successful one). */
+export async function forgetUses(db: Executor, key: string) {
+  await db.delete(usageCounters).where(eq(usageCounters.key, key));
+}
+
+/**
+ * Counts one use of `key` and refuses it with 429 once the window's uses pass `limit.max`; the answer says in how
+ * many seconds the window ends.
+ */
+export async function enforceLimit(db: Executor, key: string, limit: UsageLimit, message?: string) {
+  const { hits, resetsAt } = await countUse(db, key, limit.windowMs);
+  if (hits > limit.max) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000));
+    throw new AppError('RATE_LIMITED', { message, details: { retryAfterSeconds } });
+  }
+}
