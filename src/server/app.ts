@@ -24,6 +24,8 @@ import { profilesRoutes } from './features/profiles/routes.ts';
 import { notificationsRoutes } from './features/notifications/routes.ts';
 import { requestsRoutes } from './features/requests/routes.ts';
 import { requestExpiryJob } from './features/requests/service.ts';
+import { registerContentTypeRules } from './http/content-types.ts';
+import { registerCrossSiteGuard } from './http/cross-site.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerSession } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
@@ -34,7 +36,7 @@ import { DEFAULT_MAIL_OUTBOX_TIMING, startMailOutbox, type MailOutboxTiming } fr
 import { startIntervalJobs } from './platform/jobs/interval-jobs.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { createStorage } from './platform/storage/storage.ts';
-import { readUpload } from './platform/storage/upload.ts';
+import { readUpload, UPLOAD_PART_LIMITS } from './platform/storage/upload.ts';
 
 export type AppDependencies = {
   /** An open database; when omitted the app opens one from the config and closes it on shutdown. */
@@ -82,6 +84,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerCrossSiteGuard(app, config.publicUrl);
+  registerContentTypeRules(app);
 
   const database = dependencies.database ?? (await openDatabase(databaseSourceFor(config)));
   if (!dependencies.database) app.addHook('onClose', () => database.close());
@@ -127,8 +131,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, { global: false });
-  // Files arrive in memory as Uploads with their detected type; upload routes raise the size limit (uploadLimits).
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', onFile: readUpload });
+  // Only routes with `multipartOptions` take multipart (see content-types.ts); their files arrive in memory as Uploads
+  // with their detected type, within the route's limits (uploadLimits).
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', onFile: readUpload, limits: UPLOAD_PART_LIMITS });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -14,6 +14,8 @@ export const errorMessages = {
   REQUEST_CLOSED: 'This request is closed: it has expired or is no longer open.',
   MESSAGE_BLOCKED: 'This message contains inappropriate content.',
   PAYLOAD_TOO_LARGE: 'The upload is too large.',
+  CROSS_SITE_REQUEST: 'This request came from another site and was refused.',
+  UNSUPPORTED_MEDIA_TYPE: 'This kind of request body is not accepted here.',
   RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
   ACCOUNT_LOCKED:
     'Too many failed sign-in attempts for this account. Password sign-in is paused for 15 minutes; you can still reset your password.',

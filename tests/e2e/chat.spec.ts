@@ -119,13 +119,11 @@ test('an image goes to the other side, which sees it and downloads it', async ({
 
   // A file that only pretends to be a PDF is refused by the server (type detected from the bytes); it can be removed.
   allowConsoleError(/status of 4\d\d/);
-  await page
-    .getByLabel('Attach document')
-    .setInputFiles({
-      name: 'notes.pdf',
-      mimeType: 'application/pdf',
-      buffer: Buffer.from('MZ this is not a document'),
-    });
+  await page.getByLabel('Attach document').setInputFiles({
+    name: 'notes.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('MZ this is not a document'),
+  });
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText('File Upload Failed')).toBeVisible();
   await expect(page.getByText('Only images and documents are allowed.')).toBeVisible();

@@ -125,31 +125,27 @@ describe('migrations', () => {
     await expectViolation(
       handle,
       () =>
-        handle.db
-          .insert(tutoringRequests)
-          .values({
-            type: 'homework' as never,
-            subjectId: subject!.id,
-            description: 'x',
-            budgetMin: 8,
-            budgetMax: 15,
-            studentId: student.id,
-          }),
+        handle.db.insert(tutoringRequests).values({
+          type: 'homework' as never,
+          subjectId: subject!.id,
+          description: 'x',
+          budgetMin: 8,
+          budgetMax: 15,
+          studentId: student.id,
+        }),
       /tutoring_requests/,
     );
     await expectViolation(
       handle,
       () =>
-        handle.db
-          .insert(tutoringRequests)
-          .values({
-            type: 'tutoring',
-            subjectId: subject!.id,
-            description: 'x',
-            budgetMin: 15,
-            budgetMax: 8,
-            studentId: student.id,
-          }),
+        handle.db.insert(tutoringRequests).values({
+          type: 'tutoring',
+          subjectId: subject!.id,
+          description: 'x',
+          budgetMin: 15,
+          budgetMax: 8,
+          studentId: student.id,
+        }),
       /tutoring_requests/,
     );
   });

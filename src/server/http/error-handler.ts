@@ -8,14 +8,12 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      return reply
-        .status(error.statusCode)
-        .send({
-          code: error.code,
-          message: error.message,
-          fields: error.fields,
-          details: error.details,
-        } satisfies ApiErrorBody);
+      return reply.status(error.statusCode).send({
+        code: error.code,
+        message: error.message,
+        fields: error.fields,
+        details: error.details,
+      } satisfies ApiErrorBody);
     }
 
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -43,6 +41,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .status(413)
         .send({ code: 'PAYLOAD_TOO_LARGE', message: errorMessages.PAYLOAD_TOO_LARGE } satisfies ApiErrorBody);
+    }
+    if (status === 415) {
+      return reply
+        .status(415)
+        .send({ code: 'UNSUPPORTED_MEDIA_TYPE', message: errorMessages.UNSUPPORTED_MEDIA_TYPE } satisfies ApiErrorBody);
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, wrong content type) are safe to repeat.

@@ -53,15 +53,13 @@ export function createModeration({
     }) {
       const result = checkMessage(text, { patterns: await activePatterns(), ownOrigins });
       if (result.ok) return;
-      await db
-        .insert(illegalContentFlags)
-        .values({
-          flagType: result.category,
-          content: text,
-          description: result.message,
-          senderId,
-          chatRoomId: roomId,
-        });
+      await db.insert(illegalContentFlags).values({
+        flagType: result.category,
+        content: text,
+        description: result.message,
+        senderId,
+        chatRoomId: roomId,
+      });
       const details: ModerationDetails = { category: result.category, matches: result.matches };
       throw new AppError('MESSAGE_BLOCKED', { message: result.message, fields: { [field]: result.message }, details });
     },

@@ -153,16 +153,14 @@ describe('notifications', () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     const student = await signedInStudent(t);
     const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
-    await t.db
-      .insert(teacherNotifications)
-      .values({
-        teacherId: teacher.user.id,
-        requestId: request.id,
-        subjectTitle: 'A',
-        budget: '$8 - $15',
-        description: 'd',
-        jobUrl: '/x',
-      });
+    await t.db.insert(teacherNotifications).values({
+      teacherId: teacher.user.id,
+      requestId: request.id,
+      subjectTitle: 'A',
+      budget: '$8 - $15',
+      description: 'd',
+      jobUrl: '/x',
+    });
     await t.db.insert(notifications).values([
       { userId: teacher.user.id, message: 'a' },
       { userId: teacher.user.id, message: 'b' },

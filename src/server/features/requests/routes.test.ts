@@ -462,18 +462,16 @@ describe('a student’s requests and offers', () => {
       { requestId: request.id, tutorId: a.id, amount: 40 },
       { requestId: request.id, tutorId: b.id, amount: 25.5 },
     ]);
-    await t.db
-      .insert(teacherNotifications)
-      .values(
-        [a, b].map((teacher) => ({
-          teacherId: teacher.id,
-          requestId: request.id,
-          subjectTitle: 'x',
-          budget: '$5+',
-          description: 'x',
-          jobUrl: '/x',
-        })),
-      );
+    await t.db.insert(teacherNotifications).values(
+      [a, b].map((teacher) => ({
+        teacherId: teacher.id,
+        requestId: request.id,
+        subjectTitle: 'x',
+        budget: '$5+',
+        description: 'x',
+        jobUrl: '/x',
+      })),
+    );
 
     const response = await call(t, student, 'GET', `/api/requests/${request.id}`);
     expect(response.statusCode).toBe(200);
@@ -499,15 +497,13 @@ describe('a student’s requests and offers', () => {
     expect((await call(t, student, 'GET', `/api/requests/${request.id}/bids`)).json()).toEqual({ offers: [] });
     const tutor = await createTeacher(t.db, { subjectIds: [subjectId], image: '/api/files/avatars/x.png' });
     const later = await createTeacher(t.db, { subjectIds: [subjectId] });
-    await t.db
-      .insert(tutorBids)
-      .values({
-        requestId: request.id,
-        tutorId: tutor.id,
-        amount: 9,
-        message: 'I teach this daily',
-        createdAt: hoursAgo(1),
-      });
+    await t.db.insert(tutorBids).values({
+      requestId: request.id,
+      tutorId: tutor.id,
+      amount: 9,
+      message: 'I teach this daily',
+      createdAt: hoursAgo(1),
+    });
     await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: later.id, amount: 12 });
 
     const { offers } = (await call(t, student, 'GET', `/api/requests/${request.id}/bids`)).json();

@@ -250,18 +250,16 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const teacher = await requireRole(request, 'teacher');
-      return reply
-        .status(201)
-        .send(
-          await placeBid({
-            db,
-            realtime,
-            publicUrl,
-            teacher,
-            requestId: request.params.requestId,
-            input: request.body,
-          }),
-        );
+      return reply.status(201).send(
+        await placeBid({
+          db,
+          realtime,
+          publicUrl,
+          teacher,
+          requestId: request.params.requestId,
+          input: request.body,
+        }),
+      );
     },
   );
 };

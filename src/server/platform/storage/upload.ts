@@ -38,14 +38,27 @@ export const uploadSchema = z.custom<Upload>(
   'Please choose a file',
 );
 
+/** Limits on a multipart body besides its files: enough for our forms, too little to be a way in. */
+export const UPLOAD_PART_LIMITS = {
+  fields: 30,
+  // The longest text field of a form (a request's description) with room to spare.
+  fieldSize: 64 * 1024,
+  fieldNameSize: 100,
+  headerPairs: 50,
+  files: 1,
+  fileSize: 1,
+  parts: 31,
+};
+
 /**
  * Route config for an upload route: a file over `maxBytes` arrives cut at maxBytes + 1 bytes, so the route's own
- * size rule refuses it with its SPEC message instead of a generic 413. (`throwFileSizeLimit` is a documented
- * per-request option of @fastify/multipart that its type for route config leaves out.)
+ * size rule refuses it with its SPEC message instead of a generic 413. More files, fields or parts than allowed end
+ * the upload with 413. (`throwFileSizeLimit` is a documented per-request option of @fastify/multipart that its type
+ * for route config leaves out.)
  */
 export function uploadLimits({ maxBytes, files = 1 }: { maxBytes: number; files?: number }) {
-  const options: { limits: { fileSize: number; files: number }; throwFileSizeLimit: boolean } = {
-    limits: { fileSize: maxBytes + 1, files },
+  const options: { limits: typeof UPLOAD_PART_LIMITS; throwFileSizeLimit: boolean } = {
+    limits: { ...UPLOAD_PART_LIMITS, fileSize: maxBytes + 1, files, parts: UPLOAD_PART_LIMITS.fields + files },
     throwFileSizeLimit: false,
   };
   return options;
