@@ -17,6 +17,7 @@ import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
+import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
@@ -90,7 +91,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const database = dependencies.database ?? (await openDatabase(databaseSourceFor(config)));
   if (!dependencies.database) app.addHook('onClose', () => database.close());
   const { db } = database;
-  const auth = createAuth({ config, db, secret: resolveAuthSecret(config) });
+  // A session that ends (sign-out, reset, revocation) ends its open sockets on every node at once.
+  const endSessionSockets = (sessionId: string) => app.realtime.endSession(sessionId);
+  const auth = createAuth({ config, db, secret: resolveAuthSecret(config), onSessionEnded: endSessionSockets });
   const storage = createStorage(config.storage);
   const mailer = createMailer(config.mail, dependencies.onDevMail);
   let outbox: ReturnType<typeof startMailOutbox> | undefined;
@@ -104,7 +107,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // Periodic database jobs (one node at a time runs each, see interval-jobs.ts).
   let intervalJobs: ReturnType<typeof startIntervalJobs> | undefined;
   app.addHook('onReady', async () => {
-    intervalJobs = startIntervalJobs({ db, log: app.log, jobs: [requestExpiryJob] });
+    intervalJobs = startIntervalJobs({
+      db,
+      log: app.log,
+      jobs: [requestExpiryJob, sessionLifetimeJob(endSessionSockets)],
+    });
   });
   app.addHook('onClose', async () => {
     await intervalJobs?.stop();

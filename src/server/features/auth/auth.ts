@@ -10,7 +10,13 @@ import { accounts, rateLimits, sessions, users, verifications } from '../../db/s
 import { clearFailedSignIns } from './sign-in-lockout.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './service.ts';
 
-export type AuthOptions = { config: Config; db: Database; secret: string };
+export type AuthOptions = {
+  config: Config;
+  db: Database;
+  secret: string;
+  /** Told of every session that ends (sign-out, password reset, revocation), to close its sockets. */
+  onSessionEnded?: (sessionId: string) => void;
+};
 
 // better-auth takes these bodies loosely; they are checked first with the SPEC rules and messages.
 const bodyRules: Record<string, z.ZodType> = {
@@ -32,7 +38,7 @@ const checkBody = createAuthMiddleware(async (ctx) => {
   throw new APIError('BAD_REQUEST', { code: 'VALIDATION_FAILED', message: result.error.issues[0]!.message, fields });
 });
 
-export function createAuth({ config, db, secret }: AuthOptions) {
+export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) {
   return betterAuth({
     appName: 'Virtual Help',
     baseURL: config.publicUrl,
@@ -71,6 +77,15 @@ export function createAuth({ config, db, secret }: AuthOptions) {
     // Reset tokens are stored hashed: a leaked database row cannot be turned into a working link.
     verification: { storeIdentifier: 'hashed' },
     hooks: { before: checkBody },
+    databaseHooks: {
+      session: {
+        delete: {
+          after: async (session) => {
+            onSessionEnded?.(session.id);
+          },
+        },
+      },
+    },
     user: {
       additionalFields: {
         username: { type: 'string', required: true, input: false },
