@@ -45,7 +45,12 @@ export async function benchMarketplace() {
   const app = await buildApp(config, { database });
   try {
     await migrateDatabase(database.pool);
-    await seedDatabase({ db: database.db, config, log: { info: () => undefined, warn: () => undefined } });
+    await seedDatabase({
+      db: database.db,
+      config,
+      log: { info: () => undefined, warn: () => undefined },
+      tellOperator: () => undefined,
+    });
     await app.ready();
     const { db } = database;
 

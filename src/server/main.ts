@@ -1,12 +1,28 @@
 import 'dotenv/config';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { buildApp } from './app.ts';
-import { ConfigError, parseConfig } from './config.ts';
+import { ConfigError, parseConfig, type Config } from './config.ts';
 import { databaseSourceFor, openDatabase } from './db/client.ts';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { seedDatabase } from './db/seed.ts';
-import { preparePrivateDir } from './platform/data-dir.ts';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
 import { describeDevMail } from './platform/mail/mailer.ts';
+
+/**
+ * A secret for whoever started the server: printed when a person watches the terminal, else (a service manager
+ * collecting the output into a log) kept in a private file of the data directory, and the log says only where.
+ */
+function tellOperator(config: Config, message: string) {
+  if (process.stdout.isTTY) {
+    console.log(message);
+    return;
+  }
+  const file = path.join(config.dataDir, 'admin-password.txt');
+  writeFileSync(file, `${message}\n`, { mode: PRIVATE_FILE_MODE });
+  console.log(`The generated admin password is in ${file} (readable by this user only; delete it once noted).`);
+}
 
 async function start() {
   const config = parseConfig();
@@ -18,7 +34,12 @@ async function start() {
   await migrateDatabase(database.pool);
   // Without a mail server, each mail's links go to the terminal so an account can be confirmed from there.
   const app = await buildApp(config, { database, onDevMail: (mail) => console.log(describeDevMail(mail)) });
-  await seedDatabase({ db: database.db, config, log: app.log });
+  await seedDatabase({
+    db: database.db,
+    config,
+    log: app.log,
+    tellOperator: (message) => tellOperator(config, message),
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -13,7 +13,7 @@ const silentLog = { info: () => undefined, warn: () => undefined };
 
 async function prepare(handle: DatabaseHandle) {
   await migrateDatabase(handle.pool);
-  await seedDatabase({ db: handle.db, config: testConfig(), log: silentLog });
+  await seedDatabase({ db: handle.db, config: testConfig(), log: silentLog, tellOperator: () => undefined });
 }
 
 /** Migrates and seeds one template database per run; each test file clones it (see test-database.ts). */

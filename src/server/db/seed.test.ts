@@ -21,6 +21,8 @@ describe('seed', () => {
   let handle: DatabaseHandle;
   const messages: string[] = [];
   const log = { info: (m: string) => messages.push(m), warn: (m: string) => messages.push(m) };
+  const told: string[] = [];
+  const tellOperator = (m: string) => told.push(m);
   beforeAll(async () => {
     handle = await openTestDatabase();
   });
@@ -28,8 +30,8 @@ describe('seed', () => {
 
   it('is idempotent: running it again leaves every row as it was', async () => {
     const before = await snapshot(handle);
-    await seedDatabase({ db: handle.db, config: testConfig(), log });
-    await seedDatabase({ db: handle.db, config: testConfig(), log });
+    await seedDatabase({ db: handle.db, config: testConfig(), log, tellOperator });
+    await seedDatabase({ db: handle.db, config: testConfig(), log, tellOperator });
     expect(await snapshot(handle)).toEqual(before);
   });
 
@@ -62,7 +64,12 @@ describe('seed', () => {
   });
 
   it('updates the admin password when ADMIN_PASSWORD changes', async () => {
-    await seedDatabase({ db: handle.db, config: testConfig({ ADMIN_PASSWORD: 'Changed-password-2' }), log });
+    await seedDatabase({
+      db: handle.db,
+      config: testConfig({ ADMIN_PASSWORD: 'Changed-password-2' }),
+      log,
+      tellOperator,
+    });
     const [row] = (
       await handle.db.execute<{ password: string }>(sql`
         select a.password from accounts a join users u on u.id = a.user_id where u.email = ${TEST_ADMIN.email}`)
@@ -76,9 +83,12 @@ describe('seed', () => {
       db: handle.db,
       config: testConfig({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: '' }),
       log,
+      tellOperator,
     });
-    const generated = messages.find((m) => m.includes('owner@example.com'))?.match(/generated password: (\S+)/)?.[1];
+    const generated = told.find((m) => m.includes('owner@example.com'))?.match(/generated password: (\S+)/)?.[1];
     expect(generated).toBeDefined();
+    // Shown to the operator, never written to the log.
+    expect(messages.join('\n')).not.toContain(generated);
     const [row] = (
       await handle.db.execute<{ password: string }>(sql`
         select a.password from accounts a join users u on u.id = a.user_id where u.email = 'owner@example.com'`)
@@ -89,7 +99,28 @@ describe('seed', () => {
       db: handle.db,
       config: testConfig({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: '' }),
       log,
+      tellOperator,
     });
     expect(messages).toEqual([]);
+  });
+
+  it('takes the admin role from the earlier admin when ADMIN_EMAIL changes', async () => {
+    await seedDatabase({ db: handle.db, config: testConfig({ ADMIN_EMAIL: 'first@example.com' }), log, tellOperator });
+    await seedDatabase({ db: handle.db, config: testConfig({ ADMIN_EMAIL: 'second@example.com' }), log, tellOperator });
+    const admins = await handle.db.execute<{ email: string }>(sql`
+      select u.email from admin_roles r join users u on u.id = r.user_id where r.role_name = ${SUPER_ADMIN_ROLE}`);
+    expect(admins.rows).toEqual([{ email: 'second@example.com' }]);
+  });
+
+  it('refuses to start when ADMIN_EMAIL belongs to an ordinary account, and promotes no one', async () => {
+    await handle.db.execute(sql`
+      insert into users (name, username, email, email_verified, vh_number, role)
+      values ('Mallory', 'mallory', 'mallory@example.com', true, 555, 'student')`);
+    await expect(
+      seedDatabase({ db: handle.db, config: testConfig({ ADMIN_EMAIL: 'mallory@example.com' }), log, tellOperator }),
+    ).rejects.toThrow(/ADMIN_EMAIL: mallory@example\.com belongs to an existing account that is not the admin/);
+    const roles = await handle.db.execute(sql`
+      select 1 from admin_roles r join users u on u.id = r.user_id where u.email = 'mallory@example.com'`);
+    expect(roles.rows).toEqual([]);
   });
 });

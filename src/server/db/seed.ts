@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from 'better-auth/crypto';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, like, ne } from 'drizzle-orm';
 import { AI_USER_ID, AI_USER_NAME, SUPER_ADMIN_ROLE, VH_NUMBER } from '#shared/constants.ts';
-import type { Config } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 import type { Database, Executor } from './client.ts';
 import { adminRoles } from './schema/admin.ts';
 import { accounts, users } from './schema/auth.ts';
@@ -12,8 +12,16 @@ import { DEFAULT_MODERATION_PATTERNS, SUBJECT_CATALOG } from './seed-data.ts';
 
 type SeedLog = { info(message: string): void; warn(message: string): void };
 
+export type SeedOptions = {
+  db: Database;
+  config: Config;
+  log: SeedLog;
+  /** Shows a secret (the generated admin password) to the operator; it never goes to the log. */
+  tellOperator: (message: string) => void;
+};
+
 /** Idempotent: safe on every start; a second run changes no row. */
-export async function seedDatabase({ db, config, log }: { db: Database; config: Config; log: SeedLog }) {
+export async function seedDatabase({ db, config, log, tellOperator }: SeedOptions) {
   await db.transaction(async (tx) => {
     await tx
       .insert(subjects)
@@ -35,15 +43,30 @@ export async function seedDatabase({ db, config, log }: { db: Database; config: 
         isSystem: true,
       })
       .onConflictDoNothing();
-    await ensureSuperAdmin({ db: tx, config, log });
+    await ensureSuperAdmin({ db: tx, config, log, tellOperator });
   });
 }
 
-/** The fixed super-admin of ADMIN_EMAIL: created on first start, its password kept in step with ADMIN_PASSWORD. */
-async function ensureSuperAdmin({ db, config, log }: { db: Executor; config: Config; log: SeedLog }) {
+/**
+ * The fixed super-admin of ADMIN_EMAIL: created on first start, its password kept in step with ADMIN_PASSWORD.
+ * Only that account is super-admin: when ADMIN_EMAIL changes, the earlier one loses the role. An address that already
+ * belongs to an ordinary account is refused rather than silently promoted (whoever registered it would become admin).
+ */
+async function ensureSuperAdmin({ db, config, log, tellOperator }: Omit<SeedOptions, 'db'> & { db: Executor }) {
   const email = config.admin.email;
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   let userId = existing?.id;
+  if (userId) {
+    const isSuperAdmin = await db.$count(
+      adminRoles,
+      and(eq(adminRoles.userId, userId), eq(adminRoles.roleName, SUPER_ADMIN_ROLE)),
+    );
+    if (!isSuperAdmin) {
+      throw new ConfigError([
+        `ADMIN_EMAIL: ${email} belongs to an existing account that is not the admin; choose an address no account uses`,
+      ]);
+    }
+  }
 
   if (!userId) {
     const password = config.admin.password ?? randomBytes(12).toString('base64url');
@@ -62,8 +85,9 @@ async function ensureSuperAdmin({ db, config, log }: { db: Executor; config: Con
       .insert(accounts)
       .values({ userId, accountId: userId, providerId: 'credential', password: await hashPassword(password) });
     if (!config.admin.password) {
-      log.warn(
-        `Created the admin account ${email} with the generated password: ${password} (shown once; set ADMIN_PASSWORD to choose one)`,
+      log.warn(`Created the admin account ${email} with a generated password (set ADMIN_PASSWORD to choose one)`);
+      tellOperator(
+        `Admin account ${email}, generated password: ${password} (shown once; set ADMIN_PASSWORD to choose one)`,
       );
     }
   } else if (config.admin.password) {
@@ -83,6 +107,11 @@ async function ensureSuperAdmin({ db, config, log }: { db: Executor; config: Con
   }
 
   await db.insert(adminRoles).values({ userId, roleName: SUPER_ADMIN_ROLE }).onConflictDoNothing();
+  const revoked = await db
+    .delete(adminRoles)
+    .where(and(eq(adminRoles.roleName, SUPER_ADMIN_ROLE), ne(adminRoles.userId, userId)))
+    .returning({ userId: adminRoles.userId });
+  if (revoked.length > 0) log.warn(`ADMIN_EMAIL changed to ${email}: the earlier admin account is no longer admin`);
 }
 
 /** "admin", or "admin2", "admin3"… when an earlier ADMIN_EMAIL already holds it. */

@@ -23,7 +23,9 @@ export async function registerSpa(app: FastifyInstance, webDir: string) {
 
   app.setNotFoundHandler((request, reply) => {
     const isPage =
-      request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/socket.io/');
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      !request.url.startsWith('/socket.io/');
     if (isPage && hasBuild && !path.extname(request.url.split('?')[0] ?? '')) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
