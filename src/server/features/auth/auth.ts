@@ -1,6 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { PASSWORD_MIN, RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
 import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared/schemas/auth.ts';
@@ -27,8 +28,10 @@ const bodyRules: Record<string, z.ZodType> = {
   '/change-password': z.object({ newPassword: strongPasswordSchema }),
 };
 
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
 /** Refuses a body that breaks its rule with our `{ code, message, fields }` answer. */
-const checkBody = createAuthMiddleware(async (ctx) => {
+async function checkBody(ctx: HookContext) {
   const rule = bodyRules[ctx.path];
   if (!rule) return;
   const result = rule.safeParse(ctx.body ?? {});
@@ -36,9 +39,24 @@ const checkBody = createAuthMiddleware(async (ctx) => {
   const fields: Record<string, string> = {};
   for (const issue of result.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
   throw new APIError('BAD_REQUEST', { code: 'VALIDATION_FAILED', message: result.error.issues[0]!.message, fields });
-});
+}
+
+/** Whether this address or id belongs to a system account (Guru AI), which nobody may sign in as. */
+async function isSystemAccount(db: Database, where: { email: string } | { id: string }) {
+  const condition = 'email' in where ? eq(users.email, where.email.trim().toLowerCase()) : eq(users.id, where.id);
+  return (await db.$count(users, and(condition, eq(users.isSystem, true)))) > 0;
+}
 
 export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) {
+  // Answered exactly like a wrong password, so the address of a system account is not confirmed either.
+  const refuseSystemSignIn = async (ctx: HookContext) => {
+    const email = (ctx.body as { email?: unknown } | undefined)?.email;
+    if (ctx.path !== '/sign-in/email' || typeof email !== 'string') return;
+    if (await isSystemAccount(db, { email })) {
+      throw new APIError('UNAUTHORIZED', { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' });
+    }
+  };
+
   return betterAuth({
     appName: 'Virtual Help',
     baseURL: config.publicUrl,
@@ -62,6 +80,8 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
         await clearFailedSignIns(db, user.email);
       },
       sendResetPassword: async ({ user, token }) => {
+        // A system account gets no password: the same answer as for any address, and no mail.
+        if (await isSystemAccount(db, { id: user.id })) return;
         await sendResetPasswordMail({ db, config, email: user.email, token });
       },
     },
@@ -76,7 +96,12 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
     },
     // Reset tokens are stored hashed: a leaked database row cannot be turned into a working link.
     verification: { storeIdentifier: 'hashed' },
-    hooks: { before: checkBody },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        await checkBody(ctx);
+        await refuseSystemSignIn(ctx);
+      }),
+    },
     databaseHooks: {
       session: {
         delete: {

@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifications } from '../../db/schema/auth.ts';
+import { hashPassword } from 'better-auth/crypto';
+import { AI_USER_ID } from '#shared/constants.ts';
+import { accounts, users, verifications } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
 import {
   DEFAULT_TEST_PASSWORD,
@@ -79,6 +81,26 @@ describe('forgotten password', () => {
     expect((await signIn(t, user.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(200);
     for (let n = 0; n < 9; n++) expect((await signIn(t, user.email, `Wrong-guess-${n}`)).statusCode).toBe(401);
     expect((await signIn(t, user.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('never gives the Guru AI system account a password, nor signs anyone in as it', async () => {
+    const [guru] = await t.db.select({ email: users.email }).from(users).where(eq(users.id, AI_USER_ID));
+    const asked = await requestReset(t, guru!.email);
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json()).toEqual((await requestReset(t, 'nobody-at-all@example.com')).json());
+    expect(await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, guru!.email))).toBe(0);
+
+    // Even with a credential row (as an older version could have created), sign-in is refused like a wrong password.
+    await t.db.insert(accounts).values({
+      userId: AI_USER_ID,
+      accountId: AI_USER_ID,
+      providerId: 'credential',
+      password: await hashPassword('Known-password1'),
+    });
+    const signedIn = await signIn(t, guru!.email, 'Known-password1');
+    expect(signedIn.statusCode).toBe(401);
+    expect(signedIn.json()).toEqual({ code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' });
+    expect(signedIn.cookies).toEqual([]);
   });
 
   it('refuses an invalid address with the SPEC message', async () => {
