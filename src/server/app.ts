@@ -27,6 +27,7 @@ import { requestsRoutes } from './features/requests/routes.ts';
 import { requestExpiryJob } from './features/requests/service.ts';
 import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
+import { serializeRequest } from './http/log-redaction.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerSession } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
@@ -46,6 +47,8 @@ export type AppDependencies = {
   webDir?: string;
   /** How often the mail outbox polls and how long its first retry waits; tests shorten both. */
   mailOutbox?: Partial<MailOutboxTiming>;
+  /** Where log lines go (default stdout); tests read them. */
+  logStream?: { write(line: string): void };
   /** Told of each mail written to the dev outbox; the server process prints its links to the terminal. */
   onDevMail?: DevMailListener;
 };
@@ -77,6 +80,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      serializers: { req: serializeRequest },
+      stream: dependencies.logStream,
     },
     // A hop count as proxy-addr takes it: the n nearest addresses of the forwarding chain are proxies.
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
