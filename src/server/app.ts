@@ -18,6 +18,7 @@ import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/clien
 import { createAuth } from './features/auth/auth.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
+import { createModeration } from './features/moderation/moderation.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
@@ -169,9 +170,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(pagesRoutes, { db, config });
   await app.register(accountsRoutes, { db, auth, config, storage });
   await app.register(profilesRoutes, { db, storage });
-  await app.register(requestsRoutes, { db, storage, realtime, publicUrl: config.publicUrl });
+  // One moderation for every text users show each other: chat, requests, bids, file names.
+  const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
+  await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
-  await app.register(chatRoutes, { db, storage, realtime, config });
+  await app.register(chatRoutes, { db, storage, realtime, moderation, config });
   if (!config.isProduction) {
     await app.register(devMailboxRoutes, { dir: config.mail.outboxDir, smtpConfigured: Boolean(config.mail.smtpUrl) });
   }

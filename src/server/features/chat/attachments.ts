@@ -3,6 +3,7 @@ import { CHAT_ATTACHMENT, type ChatAttachmentType } from '#shared/constants.ts';
 import { chatMessages } from '#shared/schemas/chat.ts';
 import { fieldError } from '../../http/errors.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
+import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 
 // Chat attachments (SPEC.md §5 "Uploads in chat"): the type comes from the bytes, never from the name or the
@@ -53,38 +54,6 @@ function decodeText(bytes: Buffer) {
   } catch {
     return null;
   }
-}
-
-/** Extensions a name may keep for each type; any other gets the detected one appended ("page.html" -> "page.html.txt"). */
-const EXTENSIONS: Record<ChatAttachmentType, readonly string[]> = {
-  'image/jpeg': ['jpg', 'jpeg', 'jfif'],
-  'image/png': ['png'],
-  'image/gif': ['gif'],
-  'image/webp': ['webp'],
-  'image/svg+xml': ['svg'],
-  'application/pdf': ['pdf'],
-  'application/msword': ['doc', 'dot'],
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['docx'],
-  'application/vnd.ms-excel': ['xls'],
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
-  'application/vnd.ms-powerpoint': ['ppt', 'pps'],
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': ['pptx'],
-  'text/plain': ['txt'],
-};
-
-/**
- * A name fit for display and a Content-Disposition header: no folders, no control characters, at most 255 long,
- * and an extension that matches the detected type, so a downloaded file opens as what it really is.
- */
-export function cleanFilename(name: string, detected: { type: ChatAttachmentType; extension: string }) {
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  const extension = /\.([^.]+)$/.exec(base)?.[1]?.toLowerCase();
-  const named = !base
-    ? `attachment.${detected.extension}`
-    : extension && EXTENSIONS[detected.type].includes(extension)
-      ? base
-      : `${base}.${detected.extension}`;
-  return named.length <= 255 ? named : `${named.slice(0, 250 - detected.extension.length)}….${detected.extension}`;
 }
 
 /** Storage keys record the uploader, so a message can only attach its sender's own uploads. */

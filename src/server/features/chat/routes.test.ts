@@ -462,6 +462,19 @@ describe('chat', () => {
       return { uploaded: uploaded.json(), message: sent.json() as ChatMessage };
     };
 
+    it('refuses a file name carrying contact details, like a message', async () => {
+      const [alice, bob] = [await person(), await person()];
+      const uploaded = await upload(alice, { bytes: TINY_PNG, filename: 'graph.png', type: 'image/png' });
+      const blocked = await send(alice, bob, '', {
+        attachment: { fileKey: uploaded.json().fileKey, originalFilename: 'call me 079 123 45 67.png' },
+      });
+      expect(blocked.statusCode).toBe(400);
+      expect(blocked.json()).toMatchObject({
+        code: 'MESSAGE_BLOCKED',
+        fields: { 'attachment.originalFilename': expect.any(String) },
+      });
+    });
+
     it('sends an image both participants can download inline, and no one else', async () => {
       const [alice, bob, eve] = [await person(), await person(), await person()];
       const { uploaded, message } = await sendFile(alice, bob, {

@@ -26,7 +26,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { storeChatUpload } from './attachments.ts';
-import { createModeration } from './moderation.ts';
+import type { Moderation } from '../moderation/moderation.ts';
 import {
   createMeeting,
   getMessageFile,
@@ -45,9 +45,9 @@ export const chatRoutes: FastifyPluginAsyncZod<{
   db: Database;
   storage: Storage;
   realtime: Realtime;
+  moderation: Moderation;
   config: Config;
-}> = async (app, { db, storage, realtime, config }) => {
-  const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
+}> = async (app, { db, storage, realtime, moderation, config }) => {
   registerChatSocketHandlers({ db, storage, realtime, moderation, log: app.log });
 
   app.get(

@@ -21,8 +21,9 @@ import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { cleanFilename, isOwnUpload } from './attachments.ts';
-import type { Moderation } from './moderation.ts';
+import { cleanFilename } from '../../platform/storage/filenames.ts';
+import { isOwnUpload } from './attachments.ts';
+import type { Moderation } from '../moderation/moderation.ts';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 /** PostgreSQL's error code of a failed query (drizzle wraps the driver's error as its cause). */
@@ -393,13 +394,23 @@ export async function sendMessage({
   if (input.receiverId === sender.id) throw fieldError('receiverId', chatMessages.self);
   const toAi = input.receiverId === AI_USER_ID;
   const room = toAi ? null : await findRoomBetween({ db, userAId: sender.id, userBId: input.receiverId });
-  if (!toAi)
+  if (!toAi) {
     await moderation.assertAllowed({
       text: input.content,
       field: 'content',
       senderId: sender.id,
       roomId: room?.id ?? null,
     });
+    // The receiver reads the file's name too.
+    if (input.attachment?.originalFilename) {
+      await moderation.assertAllowed({
+        text: input.attachment.originalFilename,
+        field: 'attachment.originalFilename',
+        senderId: sender.id,
+        roomId: room?.id ?? null,
+      });
+    }
+  }
   const file = input.attachment
     ? await resolveAttachment({ storage, senderId: sender.id, attachment: input.attachment })
     : {};

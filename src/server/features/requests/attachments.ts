@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Attachment } from '#shared/schemas/requests.ts';
 import type { RequestAttachment } from '../../db/schema/requests.ts';
+import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadSchema, type Upload } from '../../platform/storage/upload.ts';
 
@@ -56,7 +57,7 @@ export async function withStoredAttachments<T>(
   const attachments = uploads.map((upload) => ({
     file_path: `${storageKey()}.${upload.extension ?? 'bin'}`,
     file_type: upload.type,
-    original_filename: upload.filename,
+    original_filename: cleanFilename(upload.filename, { type: upload.type, extension: upload.extension ?? 'bin' }),
     file_size: upload.size,
   }));
   try {

@@ -169,6 +169,16 @@ describe('placing a bid', () => {
     notices: await t.db.$count(studentNotifications),
   });
 
+  it('refuses a bid message carrying contact details: 400, no bid, no notice', async () => {
+    const teacher = await signedInTeacher(t, [subjectId]);
+    const request = await job();
+    const before = await written();
+    const response = await bid(teacher, request.id, { amount: 10, message: 'Email me: tutor.jane@gmail.com' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'MESSAGE_BLOCKED', fields: { message: expect.any(String) } });
+    expect(await written()).toEqual(before);
+  });
+
   it('stores the bid and tells the student: an offer notification with the tutor’s details, an e-mail and a live event', async () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     const request = await job();

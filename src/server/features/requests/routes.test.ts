@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailLogs, mailOutbox, teacherNotifications } from '../../db/schema/notifications.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { teacherSpecializations } from '../../db/schema/subjects.ts';
+import { illegalContentFlags } from '../../db/schema/moderation.ts';
 import { createRequest, createSubject, createTeacher, createUser } from '../../../../tests/support/factories.ts';
 import { TINY_PNG, pngOfSize } from '../../../../tests/support/files.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
@@ -306,7 +307,8 @@ describe('posting a request', () => {
         },
         {
           index: 2,
-          name: 'equation.png',
+          // The name says what the file really is.
+          name: 'equation.png.txt',
           type: 'text/plain',
           size: Buffer.byteLength('x² + 3x − 4 = 0\n'),
           url: `/api/requests/${request.id}/attachments/2`,
@@ -318,9 +320,31 @@ describe('posting a request', () => {
       expect(download.headers['content-type']).toMatch(/^text\/plain/);
       expect(download.headers['x-content-type-options']).toBe('nosniff');
       expect(download.headers['content-disposition']).toBe(
-        `attachment; filename="equation.png"; filename*=UTF-8''equation.png`,
+        `attachment; filename="equation.png.txt"; filename*=UTF-8''equation.png.txt`,
       );
       expect(download.body).toBe('x² + 3x − 4 = 0\n');
+    });
+
+    it('cleans the file name the client sent: no folders, no control characters', async () => {
+      const student = await signedInStudent(t);
+      const form = requestForm(valid, [{ bytes: PDF, filename: '..\\..\\secret\u0007/notes\u0000.pdf' }]);
+      const response = await post(t, student, form);
+      expect(response.statusCode).toBe(201);
+      expect(response.json().request.attachments[0].name).toBe('notes.pdf');
+    });
+
+    it('refuses a file name carrying contact details, storing neither request nor file', async () => {
+      const student = await signedInStudent(t);
+      const [requestsBefore, filesBefore] = [await t.db.$count(tutoringRequests), storedFiles().length];
+      const response = await post(
+        t,
+        student,
+        requestForm(valid, [{ bytes: PDF, filename: 'write me at jane.doe@example.com.pdf' }]),
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'MESSAGE_BLOCKED', fields: { attachments: expect.any(String) } });
+      expect(await t.db.$count(tutoringRequests)).toBe(requestsBefore);
+      expect(storedFiles()).toHaveLength(filesBefore);
     });
 
     it.each([
@@ -365,6 +389,29 @@ describe('posting a request', () => {
       expect(response.json()).toMatchObject({ fields: { subjectId: 'Unknown subject' } });
       expect({ requests: await requestCount(), files: storedFiles().length }).toEqual(before);
     });
+  });
+});
+
+describe('moderation of requests', () => {
+  let t: TestApp;
+  let subjectId: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    subjectId = (await createSubject(t.db)).id;
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['description', { description: 'Call me on 079 123 45 67 for the details please' }],
+    ['topic', { description: 'I need help with quadratic equations', topic: 'see https://example.com/x' }],
+  ])('refuses contact details in the %s: 400, nothing stored, a flag recorded', async (field, texts) => {
+    const student = await signedInStudent(t);
+    const before = await t.db.$count(tutoringRequests);
+    const response = await post(t, student, { type: 'tutoring', subjectId, budgetMin: 8, budgetMax: 15, ...texts });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'MESSAGE_BLOCKED', fields: { [field]: expect.any(String) } });
+    expect(await t.db.$count(tutoringRequests)).toBe(before);
+    expect(await t.db.$count(illegalContentFlags, eq(illegalContentFlags.senderId, student.user.id))).toBe(1);
   });
 });
 

@@ -25,6 +25,7 @@ import { contentDisposition } from '../../http/content-disposition.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits } from '../../platform/storage/upload.ts';
+import type { Moderation } from '../moderation/moderation.ts';
 import { attachmentUploadSchema } from './attachments.ts';
 import {
   acceptBid,
@@ -72,8 +73,9 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
   db: Database;
   storage: Storage;
   realtime: Realtime;
+  moderation: Moderation;
   publicUrl: string;
-}> = async (app, { db, storage, realtime, publicUrl }) => {
+}> = async (app, { db, storage, realtime, moderation, publicUrl }) => {
   app.post(
     '/api/requests',
     {
@@ -107,7 +109,9 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
       const { attachments, ...input } = request.body;
       return reply
         .status(201)
-        .send(await createRequest({ db, storage, realtime, publicUrl, student, input, uploads: attachments }));
+        .send(
+          await createRequest({ db, storage, realtime, moderation, publicUrl, student, input, uploads: attachments }),
+        );
     },
   );
 
@@ -254,6 +258,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
         await placeBid({
           db,
           realtime,
+          moderation,
           publicUrl,
           teacher,
           requestId: request.params.requestId,

@@ -35,6 +35,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 import { findOrCreateRoom } from '../chat/service.ts';
+import type { Moderation } from '../moderation/moderation.ts';
 import {
   createNotification,
   notifiedTeachersCount,
@@ -132,6 +133,7 @@ export type CreateRequestOptions = {
   db: Database;
   storage: Storage;
   realtime: Realtime;
+  moderation: Moderation;
   publicUrl: string;
   student: SessionUser;
   input: CreateRequestInput;
@@ -146,6 +148,7 @@ export async function createRequest({
   db,
   storage,
   realtime,
+  moderation,
   publicUrl,
   student,
   input,
@@ -153,6 +156,17 @@ export async function createRequest({
 }: CreateRequestOptions) {
   const [subject] = await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, input.subjectId));
   if (!subject) throw fieldError('subjectId', 'Unknown subject');
+  // Teachers read all of it: the same rules as chat (no contact details, no abuse), before anything is stored.
+  const texts: Array<[field: string, text: string | null | undefined]> = [
+    ['description', input.description],
+    ['topic', input.topic],
+    ['requirements', input.requirements],
+    ['schedule', input.schedule],
+    ...uploads.map((upload): [string, string] => ['attachments', upload.filename]),
+  ];
+  for (const [field, text] of texts) {
+    if (text) await moderation.assertAllowed({ text, field, senderId: student.id, roomId: null });
+  }
 
   const { request, teacherIds } = await withStoredAttachments({ storage, uploads }, (attachments) =>
     db.transaction(async (tx) => {
@@ -471,6 +485,7 @@ export async function listJobs({
 export async function placeBid({
   db,
   realtime,
+  moderation,
   publicUrl,
   teacher,
   requestId,
@@ -478,11 +493,15 @@ export async function placeBid({
 }: {
   db: Database;
   realtime: Realtime;
+  moderation: Moderation;
   publicUrl: string;
   teacher: SessionUser;
   requestId: string;
   input: PlaceBidInput;
 }): Promise<Bid> {
+  if (input.message) {
+    await moderation.assertAllowed({ text: input.message, field: 'message', senderId: teacher.id, roomId: null });
+  }
   const bid = await db.transaction(async (tx) => {
     const [request] = await tx
       .select({
