@@ -181,3 +181,17 @@ export type ModerationCategory = (typeof MODERATION_CATEGORIES)[number];
 export const SUPER_ADMIN_ROLE = 'super_admin';
 export const ADMIN_PERMISSIONS = ['dashboard', 'reports', 'illegal_content', 'meeting_stats', 'sub_admins'] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
+
+/**
+ * Per-user ceilings on what a user creates, on top of the per-address limits: generous for a person, a wall for a
+ * script. Counted in the database, so they hold across server processes.
+ */
+export const USER_LIMITS = {
+  chatMessages: { max: 60, windowMs: 60_000 },
+  uploads: { max: 30, windowMs: 10 * 60_000 },
+  requests: { max: 20, windowMs: 60 * 60_000 },
+  bids: { max: 60, windowMs: 60 * 60_000 },
+  reports: { max: 10, windowMs: 60 * 60_000 },
+  aiQuestions: { max: 20, windowMs: 60_000 },
+} as const;
+export type UserLimitName = keyof typeof USER_LIMITS;

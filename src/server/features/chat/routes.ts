@@ -26,6 +26,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { storeChatUpload } from './attachments.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/moderation.ts';
 import {
   createMeeting,
@@ -166,9 +167,9 @@ export const chatRoutes: FastifyPluginAsyncZod<{
         body: z.object({ file: uploadSchema }),
         response: { 201: uploadedFileSchema },
       },
-      // Signed-out uploads are refused before their bytes are read.
+      // Signed-out uploads, and uploads past the user's ceiling, are refused before their bytes are read.
       onRequest: async (request) => {
-        await requireUser(request);
+        await enforceUserLimit(db, (await requireUser(request)).id, 'uploads');
       },
     },
     async (request, reply) => {

@@ -23,6 +23,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import { isOwnUpload } from './attachments.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/moderation.ts';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -392,6 +393,7 @@ export async function sendMessage({
   input: SendMessageInput;
 }): Promise<{ message: ChatMessage; created: boolean }> {
   if (input.receiverId === sender.id) throw fieldError('receiverId', chatMessages.self);
+  await enforceUserLimit(db, sender.id, 'chatMessages');
   const toAi = input.receiverId === AI_USER_ID;
   const room = toAi ? null : await findRoomBetween({ db, userAId: sender.id, userBId: input.receiverId });
   if (!toAi) {

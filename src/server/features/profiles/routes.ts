@@ -9,6 +9,7 @@ import {
 } from '#shared/schemas/profiles.ts';
 import type { Database } from '../../db/client.ts';
 import { requireUser } from '../../http/session.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { getAvatar, getProfile, listSubjects, updateAvatar, updateSpecializations } from './service.ts';
@@ -53,9 +54,9 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
         body: z.object({ avatar: withAvatarRules(uploadSchema) }),
         response: { 200: z.object({ image: z.string() }) },
       },
-      // Signed-out uploads are refused before their bytes are read.
+      // Signed-out uploads, and uploads past the user's ceiling, are refused before their bytes are read.
       onRequest: async (request) => {
-        await requireUser(request);
+        await enforceUserLimit(db, (await requireUser(request)).id, 'uploads');
       },
     },
     async (request) => {

@@ -25,6 +25,7 @@ import { contentDisposition } from '../../http/content-disposition.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits } from '../../platform/storage/upload.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/moderation.ts';
 import { attachmentUploadSchema } from './attachments.ts';
 import {
@@ -94,9 +95,9 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
         body: createRequestBodySchema,
         response: { 201: createRequestResponseSchema },
       },
-      // Refused before any file is read: signed out, or not a student.
+      // Refused before any file is read: signed out, not a student, or past the student's ceiling.
       onRequest: async (request) => {
-        await requireRole(request, 'student');
+        await enforceUserLimit(db, (await requireRole(request, 'student')).id, 'requests');
       },
       // More files than allowed stop the upload itself; say so with the form's message.
       errorHandler: (error: FastifyError) => {

@@ -35,6 +35,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 import { findOrCreateRoom } from '../chat/service.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/moderation.ts';
 import {
   createNotification,
@@ -499,6 +500,7 @@ export async function placeBid({
   requestId: string;
   input: PlaceBidInput;
 }): Promise<Bid> {
+  await enforceUserLimit(db, teacher.id, 'bids');
   if (input.message) {
     await moderation.assertAllowed({ text: input.message, field: 'message', senderId: teacher.id, roomId: null });
   }

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { USER_LIMITS, type UserLimitName } from '#shared/constants.ts';
 import type { Executor } from '../../db/client.ts';
 import { usageCounters } from '../../db/schema/limits.ts';
 import { AppError } from '../../http/errors.ts';
@@ -58,3 +59,7 @@ export async function enforceLimit(db: Executor, key: string, limit: UsageLimit,
     throw new AppError('RATE_LIMITED', { message, details: { retryAfterSeconds } });
   }
 }
+
+/** Counts one use of a per-user limit (USER_LIMITS) and refuses it with 429 past the ceiling. */
+export const enforceUserLimit = (db: Executor, userId: string, name: UserLimitName) =>
+  enforceLimit(db, `${name}:${userId}`, USER_LIMITS[name]);
