@@ -59,6 +59,8 @@ export const tutoringRequests = pgTable(
     acceptedBidId: uuid('accepted_bid_id').references((): AnyPgColumn => tutorBids.id, {
       onDelete: 'set null',
     }),
+    // The Idempotency-Key the form sent: a second submit of the same form finds this request instead of a new one.
+    idempotencyKey: uuid('idempotency_key'),
   },
   (t) => [
     check('tutoring_requests_type_check', inList(t.type, REQUEST_TYPES)),
@@ -71,6 +73,7 @@ export const tutoringRequests = pgTable(
     check('tutoring_requests_budget_min_check', sql`${t.budgetMin} >= 0`),
     check('tutoring_requests_budget_range_check', sql`${t.budgetMax} >= ${t.budgetMin}`),
     index('tutoring_requests_student_created_idx').on(t.studentId, t.createdAt.desc().nullsFirst()),
+    uniqueIndex('tutoring_requests_student_idempotency_key').on(t.studentId, t.idempotencyKey),
     // Teachers' job lists: open requests in their subjects, newest first.
     index('tutoring_requests_open_subject_idx')
       .on(t.subjectId, t.createdAt.desc().nullsFirst())

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { and, eq, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailLogs, mailOutbox, teacherNotifications } from '../../db/schema/notifications.ts';
@@ -63,6 +64,48 @@ describe('posting a request', () => {
   afterAll(() => t.close());
 
   const requestCount = () => t.db.$count(tutoringRequests);
+
+  describe('submitted twice with one Idempotency-Key', () => {
+    const postWithKey = (caller: Caller, key: string) =>
+      call(t, caller, 'POST', '/api/requests', valid, {
+        headers: { 'idempotency-key': key },
+        remoteAddress: `10.2.${Math.floor(++lastAddress / 250)}.${lastAddress % 250}`,
+      });
+    const roundsOfNotices = (requestIds: string[]) =>
+      t.db.$count(teacherNotifications, inArray(teacherNotifications.requestId, requestIds));
+
+    it('makes one request and one round of notifications, answering the repeat with it', async () => {
+      await signedInTeacher(t, [subjectId]);
+      const student = await signedInStudent(t);
+      const key = randomUUID();
+      const first = await postWithKey(student, key);
+      const again = await postWithKey(student, key);
+      expect([first.statusCode, again.statusCode]).toEqual([201, 200]);
+      expect(again.json().request).toEqual(first.json().request);
+      expect(await t.db.$count(tutoringRequests, eq(tutoringRequests.studentId, student.user.id))).toBe(1);
+      const teachers = await roundsOfNotices([first.json().request.id]);
+      expect(teachers).toBe(first.json().notifiedCount);
+      // Another key is another request.
+      expect((await postWithKey(student, randomUUID())).statusCode).toBe(201);
+    });
+
+    it('makes one request when 10 submits race', async () => {
+      const student = await signedInStudent(t);
+      const key = randomUUID();
+      const responses = await Promise.all(Array.from({ length: 10 }, () => postWithKey(student, key)));
+      expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+      expect(new Set(responses.map((r) => r.json().request.id)).size).toBe(1);
+      expect(await t.db.$count(tutoringRequests, eq(tutoringRequests.studentId, student.user.id))).toBe(1);
+    });
+
+    it('refuses a key that is not a UUID', async () => {
+      const student = await signedInStudent(t);
+      const response = await postWithKey(student, 'not-a-uuid');
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('The Idempotency-Key header must be a UUID');
+      expect(await t.db.$count(tutoringRequests, eq(tutoringRequests.studentId, student.user.id))).toBe(0);
+    });
+  });
 
   it('answers 401 without a session and 403 to a teacher, writing nothing', async () => {
     const before = await requestCount();

@@ -92,8 +92,14 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
           'budgetMax left out stores 15 for tutoring and 9999 ("no maximum") for assignments. The wizard posts the same body (see wizardRequestToInput).',
         tags: ['requests'],
         consumes: ['application/json', 'multipart/form-data'],
+        headers: z.object({
+          'idempotency-key': z
+            .uuid({ error: 'The Idempotency-Key header must be a UUID' })
+            .optional()
+            .meta({ description: 'A UUID per form: submitting it again answers 200 with the request it made' }),
+        }),
         body: createRequestBodySchema,
-        response: { 201: createRequestResponseSchema },
+        response: { 201: createRequestResponseSchema, 200: createRequestResponseSchema },
       },
       // Refused before any file is read: signed out, not a student, or past the student's ceiling.
       onRequest: async (request) => {
@@ -108,11 +114,18 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const student = await requireRole(request, 'student');
       const { attachments, ...input } = request.body;
-      return reply
-        .status(201)
-        .send(
-          await createRequest({ db, storage, realtime, moderation, publicUrl, student, input, uploads: attachments }),
-        );
+      const { replayed, ...created } = await createRequest({
+        db,
+        storage,
+        realtime,
+        moderation,
+        publicUrl,
+        student,
+        input,
+        uploads: attachments,
+        idempotencyKey: request.headers['idempotency-key'],
+      });
+      return reply.status(replayed ? 200 : 201).send(created);
     },
   );
 

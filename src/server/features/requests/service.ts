@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableName, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, getTableName, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   JOBS_PAGE_SIZE,
@@ -139,7 +139,22 @@ export type CreateRequestOptions = {
   student: SessionUser;
   input: CreateRequestInput;
   uploads: Upload[];
+  /** The form's Idempotency-Key: a repeated submit answers with the request the first one made. */
+  idempotencyKey?: string;
 };
+
+/** Raised inside the transaction when the key was used before: rolls back the new row and its files. */
+class AlreadySubmitted extends Error {}
+
+/** The request an earlier submit with this key made, as its card. */
+async function submittedBefore(db: Executor, studentId: string, idempotencyKey: string) {
+  const [row] = await db
+    .select({ ...getTableColumns(r), subjectName: subjects.name })
+    .from(r)
+    .innerJoin(subjects, eq(subjects.id, r.subjectId))
+    .where(and(eq(r.studentId, studentId), eq(r.idempotencyKey, idempotencyKey)));
+  return row ? { request: toCard(row), notifiedCount: 0, replayed: true } : undefined;
+}
 
 /**
  * Posts a request (status open) and, in the same transaction, notifies every teacher of its subject (one
@@ -154,7 +169,12 @@ export async function createRequest({
   student,
   input,
   uploads,
+  idempotencyKey,
 }: CreateRequestOptions) {
+  if (idempotencyKey) {
+    const earlier = await submittedBefore(db, student.id, idempotencyKey);
+    if (earlier) return earlier;
+  }
   const [subject] = await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, input.subjectId));
   if (!subject) throw fieldError('subjectId', 'Unknown subject');
   // Teachers read all of it: the same rules as chat (no contact details, no abuse), before anything is stored.
@@ -169,38 +189,56 @@ export async function createRequest({
     if (text) await moderation.assertAllowed({ text, field, senderId: student.id, roomId: null });
   }
 
-  const { request, teacherIds } = await withStoredAttachments({ storage, uploads }, (attachments) =>
-    db.transaction(async (tx) => {
-      const [request] = await tx
-        .insert(r)
-        .values({
-          type: input.type,
-          subjectId: input.subjectId,
-          description: input.description,
-          budgetMin: input.budgetMin,
-          budgetMax: input.budgetMax,
-          studentId: student.id,
-          deadline: input.deadline ? new Date(input.deadline) : null,
-          level: input.level ?? null,
-          topic: input.topic ?? null,
-          requirements: input.requirements ?? null,
-          schedule: input.schedule ?? null,
-          supportType: input.supportType ?? null,
-          attachments,
-        })
-        .returning();
-      const teacherIds = await notifyTeachersOfRequest({
-        db: tx,
-        publicUrl,
-        request: { ...request!, subjectName: subject.name, studentName: student.username },
-      });
-      return { request: request!, teacherIds };
-    }),
-  );
+  const store = () =>
+    withStoredAttachments({ storage, uploads }, (attachments) =>
+      db.transaction(async (tx) => {
+        const [request] = await tx
+          .insert(r)
+          .values({
+            type: input.type,
+            subjectId: input.subjectId,
+            description: input.description,
+            budgetMin: input.budgetMin,
+            budgetMax: input.budgetMax,
+            studentId: student.id,
+            deadline: input.deadline ? new Date(input.deadline) : null,
+            level: input.level ?? null,
+            topic: input.topic ?? null,
+            requirements: input.requirements ?? null,
+            schedule: input.schedule ?? null,
+            supportType: input.supportType ?? null,
+            attachments,
+            idempotencyKey: idempotencyKey ?? null,
+          })
+          // Two submits racing with one key: the second finds the first's row here, and gives way.
+          .onConflictDoNothing()
+          .returning();
+        if (!request) throw new AlreadySubmitted();
+        const teacherIds = await notifyTeachersOfRequest({
+          db: tx,
+          publicUrl,
+          request: { ...request!, subjectName: subject.name, studentName: student.username },
+        });
+        return { request, teacherIds };
+      }),
+    );
+  let created: Awaited<ReturnType<typeof store>>;
+  try {
+    created = await store();
+  } catch (error) {
+    const earlier = error instanceof AlreadySubmitted && (await submittedBefore(db, student.id, idempotencyKey!));
+    if (earlier) return earlier;
+    throw error;
+  }
+  const { request, teacherIds } = created;
 
   realtime.toUsers(teacherIds, 'job:new', { requestId: request.id, subjectId: request.subjectId, type: request.type });
   realtime.toUsers(teacherIds, 'notification:new', { kind: 'job', requestId: request.id });
-  return { request: toCard({ ...request, subjectName: subject.name }), notifiedCount: teacherIds.length };
+  return {
+    request: toCard({ ...request, subjectName: subject.name }),
+    notifiedCount: teacherIds.length,
+    replayed: false,
+  };
 }
 
 /** The student's own requests, newest first, with subject name and bid count, a page at a time. */

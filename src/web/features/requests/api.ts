@@ -57,8 +57,19 @@ export function useMyRequests(status: 'live' | 'expired') {
   return useInfiniteQuery(myRequestsQueryOptions(status));
 }
 
-/** A request: JSON, or multipart when files are attached (field "attachments"). */
-export function createRequest({ fields, files = [] }: { fields: CreateRequestFields; files?: File[] }) {
+/**
+ * A request: JSON, or multipart when files are attached (field "attachments"). `idempotencyKey` is one per filled-in
+ * form, so a second click or a retry after a lost answer finds the first request instead of posting another.
+ */
+export function createRequest({
+  fields,
+  files = [],
+  idempotencyKey,
+}: {
+  fields: CreateRequestFields;
+  files?: File[];
+  idempotencyKey: string;
+}) {
   let body: unknown = fields;
   if (files.length > 0) {
     const form = new FormData();
@@ -68,7 +79,11 @@ export function createRequest({ fields, files = [] }: { fields: CreateRequestFie
     for (const file of files) form.append('attachments', file);
     body = form;
   }
-  return apiFetch<{ request: RequestCard; notifiedCount: number }>('/api/requests', { method: 'POST', body });
+  return apiFetch<{ request: RequestCard; notifiedCount: number }>('/api/requests', {
+    method: 'POST',
+    body,
+    headers: { 'idempotency-key': idempotencyKey },
+  });
 }
 
 export function useCreateRequest() {

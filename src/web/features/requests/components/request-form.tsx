@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -88,10 +89,11 @@ export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel
   });
   const { errors } = form.formState;
   const createRequest = useCreateRequest();
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
 
   const onSubmit = form.handleSubmit((values) => {
     createRequest.mutate(
-      { fields: values },
+      { fields: values, idempotencyKey },
       {
         onSuccess: () => {
           toast.success('Request Created', { description: 'Your tutoring request has been posted successfully.' });

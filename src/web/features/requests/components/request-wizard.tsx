@@ -89,6 +89,7 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
   const [files, setFiles] = useState<File[]>([]);
   const [stepIndex, setStepIndex] = useState(0);
   const createRequest = useCreateRequest();
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
   const steps = STEPS[answers.type ?? 'tutoring'];
   const step = steps[stepIndex]!;
   const isLast = stepIndex === steps.length - 1;
@@ -138,7 +139,7 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
             budgetSkipped: skipBudget,
           };
     createRequest.mutate(
-      { fields: wizardRequestToInput(wizard), files: withFiles ? files : [] },
+      { fields: wizardRequestToInput(wizard), files: withFiles ? files : [], idempotencyKey },
       {
         onSuccess: () => {
           toast.success('Request Created', {

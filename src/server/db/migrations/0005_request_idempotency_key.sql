@@ -1,0 +1,2 @@
+ALTER TABLE "tutoring_requests" ADD COLUMN "idempotency_key" uuid;--> statement-breakpoint
+CREATE UNIQUE INDEX "tutoring_requests_student_idempotency_key" ON "tutoring_requests" USING btree ("student_id","idempotency_key");
