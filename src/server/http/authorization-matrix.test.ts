@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { teacherNotifications } from '../db/schema/notifications.ts';
+import { createSubject, createTeacher, createUser, freshClientAddress } from '../../../tests/support/factories.ts';
+import { formData, TINY_PNG } from '../../../tests/support/files.ts';
+import { signIn, type Caller } from '../../../tests/support/marketplace.ts';
+import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
+
+// Every route of the OpenAPI document × every kind of caller, with the status each must get. A route added without
+// a row here fails the first test. The owners come last in each row, so a success that changes state (accepting a
+// bid, reading a notification) cannot hide a refusal of someone else.
+
+const ACTORS = ['anonymous', 'otherStudent', 'otherTeacher', 'student', 'teacher'] as const;
+type Actor = (typeof ACTORS)[number];
+
+/**
+ * The world the matrix runs in: `student` owns a request in `teacher`'s subject (with a file), has a bid on it from
+ * a third teacher, and a chat room with `teacher` holding a file. `otherTeacher` teaches another subject.
+ */
+type World = {
+  callers: Record<Exclude<Actor, 'anonymous'>, Caller>;
+  subjectId: string;
+  otherSubjectId: string;
+  outsiderId: string;
+  requestId: string;
+  /** A second request of `student` with a bid, for the acceptance (which closes it to other bids). */
+  acceptable: { requestId: string; bidId: string };
+  roomId: string;
+  messageId: string;
+  notificationId: string;
+  avatarName: string;
+};
+
+type Row = {
+  /** The status each actor gets. */
+  expected: Record<Actor, number>;
+  /** A well-formed call (so that the answer is about who calls, not about the input). */
+  call: (world: World, actor: Actor) => InjectOptions;
+};
+
+const everyone = (status: number): Record<Actor, number> => ({
+  anonymous: status,
+  otherStudent: status,
+  otherTeacher: status,
+  student: status,
+  teacher: status,
+});
+const signedIn = (status: number): Record<Actor, number> => ({ ...everyone(status), anonymous: 401 });
+const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+
+const MATRIX: Record<string, Row> = {
+  'GET /api/health': { expected: everyone(200), call: () => ({ url: '/api/health' }) },
+  'GET /api/settings/public': { expected: everyone(200), call: () => ({ url: '/api/settings/public' }) },
+  'POST /api/contact': {
+    expected: everyone(201),
+    call: () => ({
+      url: '/api/contact',
+      payload: { name: 'Ada', email: 'ada@example.com', subject: 'Hello', message: 'A question' },
+    }),
+  },
+  'GET /api/accounts/availability': {
+    expected: everyone(200),
+    call: () => ({ url: '/api/accounts/availability?username=somebody' }),
+  },
+  'POST /api/accounts/register': {
+    expected: everyone(201),
+    call: () => {
+      const name = `new${randomUUID().slice(0, 8)}`;
+      return {
+        url: '/api/accounts/register',
+        payload: { name, email: `${name}@example.com`, password: 'secret1', acceptTerms: true, acceptPrivacy: true },
+      };
+    },
+  },
+  'GET /api/subjects': { expected: everyone(200), call: () => ({ url: '/api/subjects' }) },
+  'GET /api/profile': { expected: signedIn(200), call: () => ({ url: '/api/profile' }) },
+  'POST /api/profile/avatar': {
+    expected: signedIn(200),
+    call: () => ({
+      url: '/api/profile/avatar',
+      payload: formData({}, { field: 'avatar', bytes: TINY_PNG, filename: 'me.png', type: 'image/png' }),
+    }),
+  },
+  'PUT /api/profile/specializations': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
+    // Each teacher keeps the subjects it has, so the rest of the matrix sees the world it expects.
+    call: (w, actor) => ({
+      method: 'PUT',
+      url: '/api/profile/specializations',
+      payload: { subjectIds: [actor === 'teacher' ? w.subjectId : w.otherSubjectId] },
+    }),
+  },
+  'GET /api/files/avatars/{name}': {
+    expected: everyone(200),
+    call: (w) => ({ url: `/api/files/avatars/${w.avatarName}` }),
+  },
+  'POST /api/requests': {
+    expected: { anonymous: 401, otherStudent: 201, otherTeacher: 403, student: 201, teacher: 403 },
+    call: (w) => ({
+      url: '/api/requests',
+      payload: { type: 'tutoring', subjectId: w.subjectId, description: 'Help with fractions, please', budgetMin: 8 },
+    }),
+  },
+  'GET /api/requests/mine': {
+    expected: { anonymous: 401, otherStudent: 200, otherTeacher: 403, student: 200, teacher: 403 },
+    call: () => ({ url: '/api/requests/mine' }),
+  },
+  'GET /api/requests/{id}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/requests/${w.requestId}` }),
+  },
+  'GET /api/requests/{id}/bids': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/requests/${w.requestId}/bids` }),
+  },
+  'POST /api/requests/{id}/bids/{bidId}/accept': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/requests/${w.acceptable.requestId}/bids/${w.acceptable.bidId}/accept` }),
+  },
+  'GET /api/requests/{id}/attachments/{index}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
+    call: (w) => ({ url: `/api/requests/${w.requestId}/attachments/0` }),
+  },
+  'GET /api/jobs': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
+    call: () => ({ url: '/api/jobs' }),
+  },
+  'POST /api/jobs/{requestId}/bids': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 201 },
+    call: (w) => ({ url: `/api/jobs/${w.requestId}/bids`, payload: { amount: 10, message: 'Happy to help.' } }),
+  },
+  'GET /api/notifications': { expected: signedIn(200), call: () => ({ url: '/api/notifications' }) },
+  'POST /api/notifications/{id}/read': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 404, teacher: 204 },
+    call: (w) => ({ url: `/api/notifications/${w.notificationId}/read` }),
+  },
+  'POST /api/notifications/read-all': { expected: signedIn(200), call: () => ({ url: '/api/notifications/read-all' }) },
+  'GET /api/chat/rooms': { expected: signedIn(200), call: () => ({ url: '/api/chat/rooms' }) },
+  'POST /api/chat/rooms': {
+    expected: signedIn(201),
+    call: (w) => ({ url: '/api/chat/rooms', payload: { partnerId: w.outsiderId } }),
+  },
+  'GET /api/chat/rooms/{roomId}/messages': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
+    call: (w) => ({ url: `/api/chat/rooms/${w.roomId}/messages` }),
+  },
+  'POST /api/chat/messages': {
+    expected: signedIn(201),
+    call: (w) => ({
+      url: '/api/chat/messages',
+      payload: { clientId: randomUUID(), receiverId: w.outsiderId, content: 'Hello there' },
+    }),
+  },
+  'POST /api/chat/rooms/{roomId}/delivered': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
+    call: (w) => ({ url: `/api/chat/rooms/${w.roomId}/delivered` }),
+  },
+  'POST /api/chat/rooms/{roomId}/read': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
+    call: (w) => ({ url: `/api/chat/rooms/${w.roomId}/read` }),
+  },
+  'POST /api/chat/uploads': {
+    expected: signedIn(201),
+    call: () => ({
+      url: '/api/chat/uploads',
+      payload: formData({}, { field: 'file', bytes: TINY_PNG, filename: 'graph.png', type: 'image/png' }),
+    }),
+  },
+  'GET /api/chat/files/{messageId}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
+    call: (w) => ({ url: `/api/chat/files/${w.messageId}` }),
+  },
+  'POST /api/chat/rooms/{roomId}/meetings': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 403, teacher: 201 },
+    call: (w) => ({
+      url: `/api/chat/rooms/${w.roomId}/meetings`,
+      payload: { title: 'Fractions', startTime: new Date(Date.now() + 60 * 60 * 1000).toISOString() },
+    }),
+  },
+  'GET /api/chat/rooms/{roomId}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
+    call: (w) => ({ url: `/api/chat/rooms/${w.roomId}` }),
+  },
+};
+
+describe('the authorization matrix', () => {
+  let t: TestApp;
+  let world: World;
+
+  const send = (caller: Caller | undefined, options: InjectOptions) =>
+    t.app.inject({
+      method: options.payload ? 'POST' : 'GET',
+      remoteAddress: freshClientAddress(),
+      ...options,
+      headers: { ...options.headers, ...(caller ? { cookie: caller.cookie } : {}) },
+    });
+  const ok = async (response: Awaited<ReturnType<typeof send>>) => {
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.json();
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const subjectId = (await createSubject(t.db)).id;
+    const otherSubjectId = (await createSubject(t.db)).id;
+    const callers = {
+      student: await signIn(t, await createUser(t.db, { role: 'student' })),
+      otherStudent: await signIn(t, await createUser(t.db, { role: 'student' })),
+      teacher: await signIn(t, await createTeacher(t.db, { subjectIds: [subjectId] })),
+      otherTeacher: await signIn(t, await createTeacher(t.db, { subjectIds: [otherSubjectId] })),
+    };
+    const bidder = await signIn(t, await createTeacher(t.db, { subjectIds: [subjectId] }));
+    const outsiderId = (await createUser(t.db)).id;
+
+    const form = formData(
+      { type: 'tutoring', subjectId, description: 'Help with quadratic equations', budgetMin: '8' },
+      { field: 'attachments', bytes: pdf, filename: 'notes.pdf', type: 'application/pdf' },
+    );
+    const { request } = await ok(await send(callers.student, { url: '/api/requests', payload: form }));
+    const second = await ok(
+      await send(callers.student, {
+        url: '/api/requests',
+        payload: { type: 'tutoring', subjectId, description: 'Help with long division', budgetMin: 8 },
+      }),
+    );
+    const bid = await ok(
+      await send(bidder, {
+        url: `/api/jobs/${second.request.id}/bids`,
+        payload: { amount: 9, message: 'I can help.' },
+      }),
+    );
+    const upload = await ok(
+      await send(callers.student, {
+        url: '/api/chat/uploads',
+        payload: formData({}, { field: 'file', bytes: TINY_PNG, filename: 'graph.png', type: 'image/png' }),
+      }),
+    );
+    const message = await ok(
+      await send(callers.student, {
+        url: '/api/chat/messages',
+        payload: {
+          clientId: randomUUID(),
+          receiverId: callers.teacher.user.id,
+          content: 'Here is my graph',
+          attachment: { fileKey: upload.fileKey, originalFilename: upload.originalFilename },
+        },
+      }),
+    );
+    // Someone outside the matrix, whose avatar the matrix's own avatar uploads cannot replace.
+    const avatar = await ok(
+      await send(bidder, {
+        url: '/api/profile/avatar',
+        payload: formData({}, { field: 'avatar', bytes: TINY_PNG, filename: 'me.png', type: 'image/png' }),
+      }),
+    );
+    const [notification] = await t.db
+      .select({ id: teacherNotifications.id })
+      .from(teacherNotifications)
+      .where(eq(teacherNotifications.teacherId, callers.teacher.user.id));
+    world = {
+      callers,
+      subjectId,
+      otherSubjectId,
+      outsiderId,
+      requestId: request.id,
+      acceptable: { requestId: second.request.id, bidId: bid.id },
+      roomId: message.roomId,
+      messageId: message.id,
+      notificationId: notification!.id,
+      avatarName: avatar.image.split('/').pop(),
+    };
+  });
+  afterAll(() => t.close());
+
+  it('has a row for every route of the API, and a route for every row', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes.sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  it.each(Object.entries(MATRIX))('%s', async (route, { expected, call }) => {
+    const method = route.split(' ')[0] as InjectOptions['method'];
+    const answered: Partial<Record<Actor, number>> = {};
+    for (const actor of ACTORS) {
+      const caller = actor === 'anonymous' ? undefined : world.callers[actor];
+      answered[actor] = (await send(caller, { method, ...call(world, actor) })).statusCode;
+    }
+    expect(answered).toEqual(expected);
+  });
+});
