@@ -19,6 +19,7 @@ import { createAuth } from './features/auth/auth.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/moderation.ts';
+import { orphanUploadsJob } from './features/chat/orphan-uploads.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
@@ -116,7 +117,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     intervalJobs = startIntervalJobs({
       db,
       log: app.log,
-      jobs: [requestExpiryJob, sessionLifetimeJob(endSessionSockets)],
+      jobs: [requestExpiryJob, sessionLifetimeJob(endSessionSockets), orphanUploadsJob(storage)],
     });
   });
   app.addHook('onClose', async () => {

@@ -195,3 +195,11 @@ export const USER_LIMITS = {
   aiQuestions: { max: 20, windowMs: 60_000 },
 } as const;
 export type UserLimitName = keyof typeof USER_LIMITS;
+
+/** What one user may keep in chat uploads and request attachments together. */
+export const STORAGE_QUOTA = {
+  bytes: 1024 * MIB,
+  message: 'Your storage space (1 GB) is full. Files you send from now on cannot be stored.',
+} as const;
+/** A chat upload that no message uses after this long is deleted. */
+export const ORPHAN_UPLOAD_MAX_AGE_MS = 60 * 60 * 1000;

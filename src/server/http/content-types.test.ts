@@ -108,6 +108,22 @@ describe('request bodies', () => {
     expect(response.json().code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('answers a broken multipart body with 400, not a server error', async () => {
+    for (const payload of ['true', `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"\r\n`]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/uploads',
+        headers: { cookie, 'content-type': contentType },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        code: 'UNREADABLE_UPLOAD',
+        message: 'The upload could not be read. Please try again.',
+      });
+    }
+  });
+
   it('still takes an upload within its limits', async () => {
     const response = await t.app.inject({
       method: 'POST',

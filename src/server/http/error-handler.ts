@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorMessages, type ApiErrorBody } from '#shared/errors.ts';
+import { isUnreadableUpload } from './content-types.ts';
 import { AppError } from './errors.ts';
 
 /** One place turns every failure into `{ code, message, fields? }`; 5xx details stay in the log. */
@@ -31,6 +32,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(500).send({ code: 'INTERNAL', message: errorMessages.INTERNAL } satisfies ApiErrorBody);
     }
 
+    if (isUnreadableUpload(request, error)) {
+      return reply
+        .status(400)
+        .send({ code: 'UNREADABLE_UPLOAD', message: errorMessages.UNREADABLE_UPLOAD } satisfies ApiErrorBody);
+    }
     const status = error.statusCode ?? 500;
     if (status === 429) {
       return reply

@@ -78,6 +78,10 @@ export const messages = pgTable(
     index('messages_unread_idx')
       .on(t.receiverId, t.senderId)
       .where(sql`${t.isRead} = false`),
+    // The orphan-upload job asks whether any message uses a stored file.
+    index('messages_file_url_idx')
+      .on(t.fileUrl)
+      .where(sql`${t.fileUrl} is not null`),
   ],
 );
 

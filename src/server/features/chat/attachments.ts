@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CHAT_ATTACHMENT, type ChatAttachmentType } from '#shared/constants.ts';
 import { chatMessages } from '#shared/schemas/chat.ts';
 import { fieldError } from '../../http/errors.ts';
+import type { Executor } from '../../db/client.ts';
+import { assertStorageLeft, recordStoredFiles } from '../../platform/storage/quota.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
@@ -60,11 +62,14 @@ function decodeText(bytes: Buffer) {
 const uploaderPrefix = (uploaderId: string) => `chat/${uploaderId}/`;
 export const isOwnUpload = (fileKey: string, uploaderId: string) => fileKey.startsWith(uploaderPrefix(uploaderId));
 
+/** Stores a chat upload within the uploader's quota; a message must use it within the hour (orphan-uploads.ts). */
 export async function storeChatUpload({
+  db,
   storage,
   uploaderId,
   upload,
 }: {
+  db: Executor;
   storage: Storage;
   uploaderId: string;
   upload: Upload;
@@ -72,8 +77,10 @@ export async function storeChatUpload({
   if (upload.size > CHAT_ATTACHMENT.maxBytes) throw fieldError('file', chatMessages.tooLarge);
   const detected = detectAttachmentType(upload);
   if (!detected) throw fieldError('file', chatMessages.badFileType);
+  await assertStorageLeft(db, uploaderId, upload.size, 'file');
   const fileKey = `${uploaderPrefix(uploaderId)}${randomUUID()}.${detected.extension}`;
   await storage.put(fileKey, upload.bytes, detected.type);
+  await recordStoredFiles(db, [{ key: fileKey, ownerId: uploaderId, sizeBytes: upload.size }]);
   return {
     fileKey,
     fileType: detected.type,

@@ -174,7 +174,9 @@ export const chatRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      return reply.status(201).send(await storeChatUpload({ storage, uploaderId: user.id, upload: request.body.file }));
+      return reply
+        .status(201)
+        .send(await storeChatUpload({ db, storage, uploaderId: user.id, upload: request.body.file }));
     },
   );
 

@@ -36,6 +36,7 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 import { findOrCreateRoom } from '../chat/service.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
+import { assertStorageLeft, recordStoredFiles } from '../../platform/storage/quota.ts';
 import type { Moderation } from '../moderation/moderation.ts';
 import {
   createNotification,
@@ -188,6 +189,8 @@ export async function createRequest({
   for (const [field, text] of texts) {
     if (text) await moderation.assertAllowed({ text, field, senderId: student.id, roomId: null });
   }
+  const incomingBytes = uploads.reduce((sum, upload) => sum + upload.size, 0);
+  if (incomingBytes > 0) await assertStorageLeft(db, student.id, incomingBytes, 'attachments');
 
   const store = () =>
     withStoredAttachments({ storage, uploads }, (attachments) =>
@@ -214,6 +217,10 @@ export async function createRequest({
           .onConflictDoNothing()
           .returning();
         if (!request) throw new AlreadySubmitted();
+        await recordStoredFiles(
+          tx,
+          attachments.map((file) => ({ key: file.file_path, ownerId: student.id, sizeBytes: file.file_size })),
+        );
         const teacherIds = await notifyTeachersOfRequest({
           db: tx,
           publicUrl,

@@ -1,0 +1,1 @@
+CREATE INDEX "messages_file_url_idx" ON "messages" USING btree ("file_url") WHERE "messages"."file_url" is not null;

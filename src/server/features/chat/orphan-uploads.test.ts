@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORAGE_QUOTA } from '#shared/constants.ts';
+import { storedFiles } from '../../db/schema/limits.ts';
+import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
+import { createStorage } from '../../platform/storage/storage.ts';
+import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
+import { formData, TINY_PNG } from '../../../../tests/support/files.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { orphanUploadsJob } from './orphan-uploads.ts';
+
+describe('stored chat files', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const storage = () => createStorage(t.config.storage);
+  const signedIn = async () => {
+    const user = await createUser(t.db);
+    return { user, cookie: (await createSessionCookie(t.db, user.id)).header };
+  };
+  const upload = (cookie: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/chat/uploads',
+      headers: { cookie },
+      payload: formData({}, { field: 'file', bytes: TINY_PNG, filename: 'graph.png', type: 'image/png' }),
+    });
+  const age = (key: string) =>
+    t.db
+      .update(storedFiles)
+      .set({ createdAt: sql`now() - interval '61 minutes'` })
+      .where(eq(storedFiles.key, key));
+
+  it('deletes an upload no message used within the hour, and keeps one a message uses', async () => {
+    const [alice, bob] = [await signedIn(), await signedIn()];
+    const orphan = (await upload(alice.cookie)).json();
+    const used = (await upload(alice.cookie)).json();
+    const fresh = (await upload(alice.cookie)).json();
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/messages',
+      headers: { cookie: alice.cookie },
+      payload: {
+        clientId: randomUUID(),
+        receiverId: bob.user.id,
+        content: '',
+        attachment: { fileKey: used.fileKey, originalFilename: used.originalFilename },
+      },
+    });
+    expect(sent.statusCode).toBe(201);
+    await age(orphan.fileKey);
+    await age(used.fileKey);
+
+    expect(await runJobOnce({ db: t.db, job: orphanUploadsJob(storage()) })).toBe(true);
+    expect(await storage().get(orphan.fileKey)).toBeNull();
+    for (const kept of [used, fresh]) {
+      const file = await storage().get(kept.fileKey);
+      expect(file).not.toBeNull();
+      file!.stream.destroy();
+    }
+    const rows = await t.db
+      .select({ key: storedFiles.key })
+      .from(storedFiles)
+      .where(eq(storedFiles.ownerId, alice.user.id));
+    expect(rows.map((row) => row.key).sort()).toEqual([used.fileKey, fresh.fileKey].sort());
+  });
+
+  it('refuses an upload past the storage quota, storing nothing', async () => {
+    const { user, cookie } = await signedIn();
+    await t.db
+      .insert(storedFiles)
+      .values({ key: `chat/${user.id}/full.bin`, ownerId: user.id, sizeBytes: STORAGE_QUOTA.bytes - 10 });
+    const refused = await upload(cookie);
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json()).toMatchObject({ code: 'STORAGE_FULL', message: STORAGE_QUOTA.message });
+    expect(await t.db.$count(storedFiles, eq(storedFiles.ownerId, user.id))).toBe(1);
+  });
+});

@@ -1,0 +1,216 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequest, createSubject, freshClientAddress } from '../../../tests/support/factories.ts';
+import { signedInStudent, signedInTeacher, type Caller } from '../../../tests/support/marketplace.ts';
+import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
+
+// Requests built from each route's own schema, filled with hostile values, from every kind of caller. The server
+// must answer each without a 5xx, and a refused request must leave every table as it was.
+
+const FUZZ_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
+
+/** Tables a refused request must not touch (limit counters and moderation flags record refusals by design). */
+const GUARDED_TABLES = [
+  'users',
+  'accounts',
+  'sessions',
+  'tutoring_requests',
+  'tutor_bids',
+  'chat_rooms',
+  'messages',
+  'jitsi_meetings',
+  'contact_messages',
+  'teacher_notifications',
+  'student_notifications',
+  'mail_outbox',
+];
+
+type Operation = {
+  method: string;
+  path: string;
+  pathParams: string[];
+  queryParams: string[];
+  bodyFields: string[];
+  takesBody: boolean;
+};
+
+const HOSTILE_STRINGS = [
+  '',
+  ' ',
+  '-'.repeat(36),
+  '00000000-0000-0000-0000-000000000000',
+  "' OR '1'='1' --",
+  "'; drop table users; --",
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  '../../../../etc/passwd',
+  '%00',
+  '\u0000',
+  '\u202e\u0000\ud800',
+  'NaN',
+  'Infinity',
+  '-1',
+  '1e309',
+  '9'.repeat(400),
+  '😀'.repeat(500),
+  'null',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'x'.repeat(70_000),
+];
+
+const hostileString = fc.oneof(
+  fc.constantFrom(...HOSTILE_STRINGS),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.uuid(),
+);
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { depthSize: 'small' },
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(hostileString, { maxLength: 4 }),
+  fc.dictionary(hostileString, hostileString, { maxKeys: 3 }),
+);
+
+describe('the API under fuzzing', () => {
+  let t: TestApp;
+  let operations: Operation[];
+  let callers: Caller[];
+  let knownIds: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const subjectId = (await createSubject(t.db)).id;
+    const student = await signedInStudent(t);
+    const teacher = await signedInTeacher(t, [subjectId]);
+    callers = [student, teacher, await signedInStudent(t)];
+    const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
+    knownIds = [subjectId, student.user.id, teacher.user.id, request.id];
+
+    type OpenApiOperation = {
+      parameters?: Array<{ in: string; name: string }>;
+      requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+    };
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, OpenApiOperation>>;
+    };
+    operations = Object.entries(document.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([method, operation]) => {
+        const parameters = operation.parameters ?? [];
+        const bodySchema = Object.values(operation.requestBody?.content ?? {})[0]?.schema;
+        return {
+          method: method.toUpperCase(),
+          path,
+          pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+          queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
+          bodyFields: Object.keys(bodySchema?.properties ?? {}),
+          takesBody: operation.requestBody !== undefined || method !== 'get',
+        };
+      }),
+    );
+  });
+  afterAll(() => t.close());
+
+  const guardedRows = async () =>
+    (
+      await t.db.execute<{ total: number }>(
+        sql.raw(`select ${GUARDED_TABLES.map((table) => `(select count(*) from ${table})`).join(' + ')} as total`),
+      )
+    ).rows[0]!.total;
+
+  /** One hostile request for an operation: its path ids, query and body from its schema, any caller. */
+  const requestFor = (operation: Operation): fc.Arbitrary<InjectOptions> =>
+    fc
+      .record({
+        caller: fc.option(fc.constantFrom(...callers.map((_, index) => index)), { nil: undefined }),
+        ids: fc.array(fc.oneof(fc.constantFrom(...knownIds), fc.uuid(), hostileString), {
+          minLength: operation.pathParams.length,
+          maxLength: operation.pathParams.length,
+        }),
+        query: fc.dictionary(
+          operation.queryParams.length > 0 ? fc.constantFrom(...operation.queryParams) : hostileString,
+          hostileString,
+          { maxKeys: 3 },
+        ),
+        body: fc.oneof(
+          fc.dictionary(
+            operation.bodyFields.length > 0
+              ? fc.oneof(fc.constantFrom(...operation.bodyFields), hostileString)
+              : hostileString,
+            hostileValue,
+            { maxKeys: 6 },
+          ),
+          hostileValue,
+          fc.constant('{"unterminated": '),
+        ),
+        contentType: fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'multipart/form-data; boundary=x',
+          'application/x-www-form-urlencoded',
+        ),
+        header: fc.tuple(
+          fc.constantFrom('x-forwarded-for', 'origin', 'idempotency-key', 'cookie', 'accept'),
+          hostileString,
+        ),
+      })
+      .map(({ caller, ids, query, body, contentType, header }) => {
+        let url = operation.path;
+        operation.pathParams.forEach((name, index) => {
+          url = url.replace(`{${name}}`, encodeURIComponent(ids[index]!.replace(/[\ud800-\udfff]/g, '\ufffd')));
+        });
+        const search = new URLSearchParams(query as Record<string, string>).toString();
+        const cookie = caller === undefined ? undefined : callers[caller]!.cookie;
+        const headers: Record<string, string> = { [header[0]]: header[1].replace(/[^\t\x20-\x7e]/g, '') };
+        if (cookie) headers.cookie = cookie;
+        const options: InjectOptions = {
+          method: operation.method as InjectOptions['method'],
+          url: search ? `${url}?${search}` : url,
+          headers,
+          remoteAddress: freshClientAddress(),
+        };
+        if (operation.takesBody && operation.method !== 'GET') {
+          options.headers!['content-type'] = contentType;
+          options.payload = typeof body === 'string' ? body : JSON.stringify(body);
+        }
+        return options;
+      });
+
+  it(`answers ${FUZZ_REQUESTS} hostile requests without a server error, writing nothing when it refuses`, async () => {
+    const request = fc.constantFrom(...operations).chain(requestFor);
+    let sent = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async (options) => {
+        const writes = options.method !== 'GET';
+        const before = writes ? await guardedRows() : 0;
+        const response = await t.app.inject(options);
+        sent++;
+        expect(response.statusCode, `${options.method} ${options.url}\n${response.body}`).toBeLessThan(500);
+        if (writes && response.statusCode >= 400) {
+          expect(await guardedRows(), `${options.method} ${options.url} wrote`).toBe(before);
+        }
+      }),
+      { numRuns: FUZZ_REQUESTS, endOnFailure: true },
+    );
+    expect(sent).toBe(FUZZ_REQUESTS);
+  }, 600_000);
+
+  it('answers a cursor of 36 dashes with 400', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/chat/rooms?cursor=${'-'.repeat(36)}`,
+      headers: { cookie: callers[0]!.cookie },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION_FAILED');
+  });
+});
