@@ -203,3 +203,6 @@ export const STORAGE_QUOTA = {
 } as const;
 /** A chat upload that no message uses after this long is deleted. */
 export const ORPHAN_UPLOAD_MAX_AGE_MS = 60 * 60 * 1000;
+
+/** A UUID in its canonical text form (what the database's uuid type accepts): cursors carry one. */
+export const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';

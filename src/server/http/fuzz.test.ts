@@ -40,6 +40,8 @@ const HOSTILE_STRINGS = [
   '',
   ' ',
   '-'.repeat(36),
+  `1_${'-'.repeat(36)}`,
+  Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000000Z', '-'.repeat(36)])).toString('base64url'),
   '00000000-0000-0000-0000-000000000000',
   "' OR '1'='1' --",
   "'; drop table users; --",
@@ -204,13 +206,18 @@ describe('the API under fuzzing', () => {
     expect(sent).toBe(FUZZ_REQUESTS);
   }, 600_000);
 
-  it('answers a cursor of 36 dashes with 400', async () => {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: `/api/chat/rooms?cursor=${'-'.repeat(36)}`,
-      headers: { cookie: callers[0]!.cookie },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('VALIDATION_FAILED');
+  it('answers cursors whose id is 36 dashes with 400, on every paged list', async () => {
+    const dashes = '-'.repeat(36);
+    const requestsCursor = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000000Z', dashes])).toString('base64url');
+    const [student, teacher] = callers;
+    for (const [caller, url] of [
+      [student, `/api/chat/rooms?cursor=1_${dashes}`],
+      [student, `/api/requests/mine?cursor=${requestsCursor}`],
+      [teacher, `/api/jobs?cursor=${requestsCursor}`],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie: caller!.cookie } });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().code).toBe('VALIDATION_FAILED');
+    }
   });
 });

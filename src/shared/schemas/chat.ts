@@ -10,6 +10,7 @@ import {
   MIB,
   MODERATION_CATEGORIES,
   ROLES,
+  UUID_PATTERN,
 } from '../constants.ts';
 
 // Chat rooms, messages, attachments, receipts and meetings: the API's inputs and outputs, shared with the web app.
@@ -35,7 +36,7 @@ const isoDateTime = z.iso.datetime({ offset: true });
  * Opaque keyset cursor of a page: the position after which the next page starts.
  * (Microseconds since the epoch and the row id, so rows created in the same millisecond are neither skipped nor repeated.)
  */
-export const cursorSchema = z.string().regex(/^\d{1,17}_[0-9a-f-]{36}$/, 'Invalid cursor');
+export const cursorSchema = z.string().regex(new RegExp(`^\\d{1,17}_${UUID_PATTERN}$`), 'Invalid cursor');
 
 export const listRoomsQuerySchema = z.object({
   cursor: cursorSchema.optional(),

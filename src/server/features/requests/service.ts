@@ -6,6 +6,7 @@ import {
   REQUEST_EXPIRY_HOURS,
   REQUEST_EXPIRY_JOB_INTERVAL_MS,
   REQUESTS_PAGE_SIZE,
+  UUID_PATTERN,
   type RequestStatus,
   type RequestType,
 } from '#shared/constants.ts';
@@ -87,7 +88,7 @@ function afterCursor(cursor: string | undefined): SQL | undefined {
     typeof time === 'string' &&
     /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(time) &&
     typeof id === 'string' &&
-    /^[0-9a-f-]{36}$/.test(id);
+    new RegExp(`^${UUID_PATTERN}$`).test(id);
   if (!valid) throw fieldError('cursor', requestMessages.cursor);
   return sql`(${r.createdAt}, ${r.id}) < (${time}::timestamptz, ${id}::uuid)`;
 }
