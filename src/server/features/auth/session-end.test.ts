@@ -95,6 +95,18 @@ describe('a session that ends', () => {
     expect(await profileStatus(cookie.header)).toBe(401);
   });
 
+  it('ends the sockets of a session that expired unused', async () => {
+    const user = await createUser(t.db);
+    const cookie = await createSessionCookie(t.db, user.id);
+    const ended = endedBy(await open(cookie.header));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(sessions.userId, user.id));
+    expect(await runJobOnce({ db: t.db, job: sessionLifetimeJob((id) => t.realtime.endSession(id)) })).toBe(true);
+    expect(await ended).toBe(true);
+  });
+
   it('ends a session 30 days after its sign-in however busy it is kept, with its sockets', async () => {
     const user = await createUser(t.db);
     const [old, fresh] = [await createSessionCookie(t.db, user.id), await createSessionCookie(t.db, user.id)];

@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { lt, or, sql } from 'drizzle-orm';
 import { sessions } from '../../db/schema/auth.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
 
@@ -9,7 +9,7 @@ import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
 export const SESSION_ABSOLUTE_LIFETIME_DAYS = 30;
 const SESSION_LIFETIME_JOB_INTERVAL_MS = 60_000;
 
-/** Deletes sessions past their absolute lifetime and ends their sockets. */
+/** Deletes sessions past their absolute lifetime, or expired unused, and ends their sockets (which stay open else). */
 export function sessionLifetimeJob(onSessionEnded: (sessionId: string) => void): IntervalJob {
   return {
     name: 'end-old-sessions',
@@ -17,7 +17,12 @@ export function sessionLifetimeJob(onSessionEnded: (sessionId: string) => void):
     async run({ db }) {
       const ended = await db
         .delete(sessions)
-        .where(lt(sessions.createdAt, sql`now() - make_interval(days => ${SESSION_ABSOLUTE_LIFETIME_DAYS})`))
+        .where(
+          or(
+            lt(sessions.createdAt, sql`now() - make_interval(days => ${SESSION_ABSOLUTE_LIFETIME_DAYS})`),
+            lt(sessions.expiresAt, sql`now()`),
+          ),
+        )
         .returning({ id: sessions.id });
       // A socket told too early (should the transaction fail) just reconnects with its cookie, if still valid.
       for (const { id } of ended) onSessionEnded(id);
