@@ -193,6 +193,8 @@ export const USER_LIMITS = {
   bids: { max: 60, windowMs: 60 * 60_000 },
   reports: { max: 10, windowMs: 60 * 60_000 },
   aiQuestions: { max: 20, windowMs: 60_000 },
+  // Enough for a person looking someone up, far too few to walk the 900 VH numbers.
+  vhSearches: { max: 30, windowMs: 60_000 },
 } as const;
 export type UserLimitName = keyof typeof USER_LIMITS;
 

@@ -76,6 +76,11 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /api/subjects': { expected: everyone(200), call: () => ({ url: '/api/subjects' }) },
   'GET /api/profile': { expected: signedIn(200), call: () => ({ url: '/api/profile' }) },
+  'GET /api/search/students': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
+    call: () => ({ url: '/api/search/students?vh=123' }),
+  },
+  'GET /api/search/experts': { expected: signedIn(200), call: () => ({ url: '/api/search/experts?vh=123' }) },
   'POST /api/profile/avatar': {
     expected: signedIn(200),
     call: () => ({

@@ -1,15 +1,9 @@
 import { Paperclip, X } from 'lucide-react';
 import { useId, useRef } from 'react';
-import { toast } from 'sonner';
 import { MIB, REQUEST_ATTACHMENT_TYPES, REQUEST_FILE } from '#shared/constants.ts';
 import { attachmentMessages } from '#shared/schemas/requests.ts';
 import { Button } from '#web/components/ui/button.tsx';
-
-/** "Title - text" messages of SPEC.md §5 become a toast title and description. */
-function toastMessage(message: string) {
-  const [title, ...rest] = message.split(' - ');
-  toast.error(title!, { description: rest.join(' - ') });
-}
+import { toastMessage } from '#web/lib/toast-message.ts';
 
 const sizeLabel = (bytes: number) =>
   bytes < 1024 ? `${bytes} B` : bytes < MIB ? `${Math.round(bytes / 1024)} KB` : `${Math.round(bytes / MIB)} MB`;

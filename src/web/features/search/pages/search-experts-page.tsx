@@ -1,5 +1,5 @@
-import { ComingSoon } from '#web/components/coming-soon.tsx';
+import { VhSearch } from '../components/vh-search.tsx';
 
 export function SearchExpertsPage() {
-  return <ComingSoon title="Search for an Expert" />;
+  return <VhSearch kind="experts" />;
 }

@@ -1,5 +1,5 @@
-import { ComingSoon } from '#web/components/coming-soon.tsx';
+import { VhSearch } from '../components/vh-search.tsx';
 
 export function SearchStudentsPage() {
-  return <ComingSoon title="Search for a Student" />;
+  return <VhSearch kind="students" />;
 }

@@ -1,0 +1,61 @@
+import { and, asc, eq, inArray, ne, notExists } from 'drizzle-orm';
+import { VH_SEARCH_LIMIT, type Role } from '#shared/constants.ts';
+import type { VhSearchResult } from '#shared/schemas/search.ts';
+import type { Executor } from '../../db/client.ts';
+import { adminRoles } from '../../db/schema/admin.ts';
+import { users } from '../../db/schema/auth.ts';
+import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+
+/**
+ * Up to VH_SEARCH_LIMIT people of `role` with this VH number, by username. The searcher, admins and system
+ * accounts (Guru AI) are never found. Only public columns are selected: no e-mail address can leak.
+ */
+export async function searchByVhNumber({
+  db,
+  searcherId,
+  vhNumber,
+  role,
+}: {
+  db: Executor;
+  searcherId: string;
+  vhNumber: number;
+  role: Role;
+}): Promise<VhSearchResult[]> {
+  const people = await db
+    .select({ id: users.id, username: users.username, role: users.role, vhNumber: users.vhNumber, image: users.image })
+    .from(users)
+    .where(
+      and(
+        eq(users.vhNumber, vhNumber),
+        eq(users.role, role),
+        eq(users.isSystem, false),
+        ne(users.id, searcherId),
+        notExists(db.select({ id: adminRoles.id }).from(adminRoles).where(eq(adminRoles.userId, users.id))),
+      ),
+    )
+    .orderBy(asc(users.username))
+    .limit(VH_SEARCH_LIMIT);
+
+  const teacherIds = people.filter((person) => person.role === 'teacher').map((person) => person.id);
+  const taught =
+    teacherIds.length === 0
+      ? []
+      : await db
+          .select({
+            teacherId: teacherSpecializations.teacherId,
+            id: subjects.id,
+            name: subjects.name,
+            category: subjects.category,
+          })
+          .from(teacherSpecializations)
+          .innerJoin(subjects, eq(subjects.id, teacherSpecializations.subjectId))
+          .where(inArray(teacherSpecializations.teacherId, teacherIds))
+          .orderBy(asc(subjects.category), asc(subjects.name));
+
+  return people.map((person) => ({
+    ...person,
+    specializations: taught
+      .filter((subject) => subject.teacherId === person.id)
+      .map(({ id, name, category }) => ({ id, name, category })),
+  }));
+}

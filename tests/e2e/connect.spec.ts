@@ -1,0 +1,82 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/server/db/schema/auth.ts';
+import { createTeacher, createUser } from '../support/factories.ts';
+import { expect, test, type Page } from './fixtures.ts';
+
+// Connect journeys (issue 10): find people by VH number and start a chat with them.
+
+/** Gives `vhNumber` to nobody else, so the journey knows exactly whom the search finds. */
+async function reserveVhNumber(db: Parameters<typeof createUser>[0], vhNumber: number) {
+  await db.update(users).set({ vhNumber: 999 }).where(eq(users.vhNumber, vhNumber));
+}
+
+async function searchFor(page: Page, vh: string) {
+  await page.getByRole('textbox', { name: 'Virtual Help number' }).fill(vh);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+test('a teacher finds a student by VH number and connects, then is already connected', async ({
+  page,
+  db,
+  signInAs,
+}) => {
+  await reserveVhNumber(db, 201);
+  const student = await createUser(db, { role: 'student', vhNumber: 201 });
+  await signInAs('teacher');
+  await page.goto('/chat');
+  await page.getByRole('link', { name: 'Search the student' }).click();
+  await expect(page.getByRole('heading', { name: 'Search for a Student', level: 1 })).toBeVisible();
+
+  await searchFor(page, '2O1');
+  await expect(page.getByText('Invalid search')).toBeVisible();
+  await expect(page.getByText('Please enter a valid Virtual Help number (3 digits)')).toBeVisible();
+
+  await searchFor(page, ' 201 ');
+  const card = page.getByRole('listitem').filter({ hasText: student.username });
+  await expect(card).toContainText('VH 201');
+  await expect(card).toContainText('Student');
+  await card.getByRole('button', { name: `Connect with ${student.username}` }).click();
+  await expect(page.getByText('Connected!')).toBeVisible();
+  await expect(page.getByText(`You can now chat with ${student.username}`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: student.username, level: 2 })).toBeVisible();
+
+  await page.goBack();
+  await expect(page).toHaveURL(/vh=201/);
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: student.username })
+    .getByRole('button', { name: `Connect with ${student.username}` })
+    .click();
+  await expect(page.getByText('Already connected')).toBeVisible();
+  await expect(page.getByText('You already have a chat room with this student')).toBeVisible();
+  await expect(page.getByRole('heading', { name: student.username, level: 2 })).toBeVisible();
+});
+
+test('a student finds an expert with their subjects, and learns when nobody has a number', async ({
+  page,
+  db,
+  signInAs,
+}) => {
+  await reserveVhNumber(db, 202);
+  await reserveVhNumber(db, 203);
+  const [algebra] = await db.query.subjects.findMany({ where: (s, { eq }) => eq(s.name, 'Algebra') });
+  const expert = await createTeacher(db, { subjectIds: [algebra!.id], vhNumber: 202 });
+  await createUser(db, { role: 'student', vhNumber: 202 });
+  await signInAs('student');
+  await page.goto('/search-tutors');
+  await expect(page).toHaveURL(/\/search-experts$/);
+  await expect(page.getByRole('heading', { name: 'Search for an Expert', level: 1 })).toBeVisible();
+
+  await searchFor(page, '203');
+  await expect(page.getByRole('heading', { name: 'No experts found' })).toBeVisible();
+  await expect(page.getByText('No expert found with this Virtual Help number')).toBeVisible();
+
+  await searchFor(page, '202');
+  const results = page.getByRole('region', { name: 'Search results' });
+  await expect(results.getByRole('listitem')).toHaveCount(1);
+  await expect(results.getByRole('listitem')).toContainText(expert.username);
+  await expect(results.getByRole('listitem')).toContainText('Algebra');
+  await results.getByRole('button', { name: `Connect with ${expert.username}` }).click();
+  await expect(page.getByText(`You can now chat with ${expert.username}`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: expert.username, level: 2 })).toBeVisible();
+});
