@@ -85,6 +85,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       serializers: { req: serializeRequest },
       stream: dependencies.logStream,
+      // Readable lines for a person at a terminal; JSON lines for whatever collects the output otherwise.
+      transport:
+        process.stdout.isTTY && !dependencies.logStream
+          ? { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } }
+          : undefined,
     },
     // A hop count as proxy-addr takes it: the n nearest addresses of the forwarding chain are proxies.
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -98,6 +103,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
 
   const database = dependencies.database ?? (await openDatabase(databaseSourceFor(config)));
   if (!dependencies.database) app.addHook('onClose', () => database.close());
+  database.pool.on('error', (error) => app.log.error({ err: error }, 'a database connection failed'));
   const { db } = database;
   // A session that ends (sign-out, reset, revocation) ends its open sockets on every node at once.
   const endSessionSockets = (sessionId: string) => app.realtime.endSession(sessionId);

@@ -56,7 +56,7 @@ export async function openDatabase(
     });
     pool = new pg.Pool({ host: embedded.socketDir, port: 5432, user: 'postgres', database: 'postgres', max });
   }
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // An idle client losing its connection must not crash the process; the pool replaces it (buildApp logs it).
   pool.on('error', () => undefined);
   const db = drizzle(pool, { schema, casing: 'snake_case' });
   return {
