@@ -26,6 +26,7 @@ import { pagesRoutes } from './features/pages/routes.ts';
 import { profilesRoutes } from './features/profiles/routes.ts';
 import { notificationsRoutes } from './features/notifications/routes.ts';
 import { requestsRoutes } from './features/requests/routes.ts';
+import { reportsRoutes } from './features/reports/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { requestExpiryJob } from './features/requests/service.ts';
 import { registerContentTypeRules } from './http/content-types.ts';
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(accountsRoutes, { db, auth, config, storage });
   await app.register(profilesRoutes, { db, storage });
   await app.register(searchRoutes, { db });
+  await app.register(reportsRoutes, { db });
   // One moderation for every text users show each other: chat, requests, bids, file names.
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });

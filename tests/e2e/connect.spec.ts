@@ -80,3 +80,42 @@ test('a student finds an expert with their subjects, and learns when nobody has 
   await expect(page.getByText(`You can now chat with ${expert.username}`)).toBeVisible();
   await expect(page.getByRole('heading', { name: expert.username, level: 2 })).toBeVisible();
 });
+
+test('a report without details is refused, with details it is filed and the reporter goes back', async ({
+  page,
+  db,
+  signInAs,
+}) => {
+  const reporter = await signInAs('student');
+  const teacher = await createUser(db, { role: 'teacher' });
+  await page.request.post('/api/chat/rooms', { data: { partnerId: teacher.id } });
+  await page.goto('/chat');
+  await page
+    .getByRole('complementary', { name: 'Chat rooms' })
+    .getByRole('button', { name: new RegExp(teacher.username) })
+    .click();
+  await page.getByRole('button', { name: 'Conversation menu' }).click();
+  await page.getByRole('menuitem', { name: 'Report user' }).click();
+  await expect(page.getByRole('heading', { name: 'Report User', level: 1 })).toBeVisible();
+  await expect(page.getByLabel('Reported user')).toContainText(teacher.username);
+
+  await page.getByRole('radio', { name: 'Harassment' }).check();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Please fill in all fields')).toBeVisible();
+  await expect(page.getByText('Please describe what happened')).toBeVisible();
+
+  await page.getByRole('textbox', { name: 'Details' }).fill('Rude messages after I declined the offer.');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Report submitted')).toBeVisible();
+  await expect(page.getByText('Thank you for helping keep our community safe.')).toBeVisible();
+  await expect(page).toHaveURL(/\/chat/);
+
+  const filed = await db.query.userReports.findMany({ where: (r, { eq }) => eq(r.reporterId, reporter.id) });
+  expect(filed).toEqual([
+    expect.objectContaining({
+      reportedUserId: teacher.id,
+      reason: 'harassment',
+      description: 'Rude messages after I declined the offer.',
+    }),
+  ]);
+});

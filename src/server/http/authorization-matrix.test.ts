@@ -81,6 +81,17 @@ const MATRIX: Record<string, Row> = {
     call: () => ({ url: '/api/search/students?vh=123' }),
   },
   'GET /api/search/experts': { expected: signedIn(200), call: () => ({ url: '/api/search/experts?vh=123' }) },
+  'GET /api/reports/targets/{userId}': {
+    expected: signedIn(200),
+    call: (w) => ({ url: `/api/reports/targets/${w.outsiderId}` }),
+  },
+  'POST /api/reports': {
+    expected: signedIn(201),
+    call: (w) => ({
+      url: '/api/reports',
+      payload: { reportedUserId: w.outsiderId, reason: 'spam', description: 'Ads' },
+    }),
+  },
   'POST /api/profile/avatar': {
     expected: signedIn(200),
     call: () => ({

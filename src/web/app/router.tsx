@@ -60,7 +60,7 @@ const pageRoutes: RouteObject[] = [
       {
         path: paths.reportUser.path,
         lazy: async () => ({
-          Component: (await import('#web/features/moderation/pages/report-user-page.tsx')).ReportUserPage,
+          Component: (await import('#web/features/reports/pages/report-user-page.tsx')).ReportUserPage,
         }),
       },
     ],
