@@ -21,6 +21,7 @@ import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/moderation.ts';
 import { orphanUploadsJob } from './features/chat/orphan-uploads.ts';
 import { chatRoutes } from './features/chat/routes.ts';
+import { mailAddressOf, meetingRemindersJob } from './features/chat/meetings.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
 import { profilesRoutes } from './features/profiles/routes.ts';
@@ -125,7 +126,15 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     intervalJobs = startIntervalJobs({
       db,
       log: app.log,
-      jobs: [requestExpiryJob, sessionLifetimeJob(endSessionSockets), orphanUploadsJob(storage)],
+      jobs: [
+        requestExpiryJob,
+        sessionLifetimeJob(endSessionSockets),
+        orphanUploadsJob(storage),
+        meetingRemindersJob({
+          realtime,
+          ctx: { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) },
+        }),
+      ],
     });
   });
   app.addHook('onClose', async () => {

@@ -137,6 +137,13 @@ export const RECENT_MEETINGS_LIMIT = 5;
 export const MEETING_START_GRACE_MS = 60_000;
 export const MEETING_TITLE_MAX_LENGTH = 200;
 export const MEETING_DESCRIPTION_MAX_LENGTH = 2_000;
+/** Reminders to both participants this long before the start; one not yet due when the meeting is created is skipped. */
+export const MEETING_REMINDERS = [
+  { kind: '24h', beforeMs: 24 * 60 * 60 * 1000, label: 'in 24 hours' },
+  { kind: '1h', beforeMs: 60 * 60 * 1000, label: 'in 1 hour' },
+] as const;
+export const MEETING_REMINDER_KINDS = ['24h', '1h'] as const;
+export const MEETING_REMINDERS_INTERVAL_MS = 60_000;
 
 // Notifications (SPEC §9).
 export const NOTIFICATION_LIST_LIMIT = 20;

@@ -29,6 +29,8 @@ type World = {
   acceptable: { requestId: string; bidId: string };
   roomId: string;
   messageId: string;
+  /** A meeting `teacher` scheduled in the room (cancelled by the teacher's row, which comes last). */
+  meetingId: string;
   notificationId: string;
   avatarName: string;
 };
@@ -195,6 +197,14 @@ const MATRIX: Record<string, Row> = {
       payload: { title: 'Fractions', startTime: new Date(Date.now() + 60 * 60 * 1000).toISOString() },
     }),
   },
+  'GET /api/chat/meetings/{meetingId}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
+    call: (w) => ({ url: `/api/chat/meetings/${w.meetingId}` }),
+  },
+  'POST /api/chat/meetings/{meetingId}/cancel': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 403, teacher: 200 },
+    call: (w) => ({ url: `/api/chat/meetings/${w.meetingId}/cancel`, payload: {} }),
+  },
   'GET /api/chat/rooms/{roomId}': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
     call: (w) => ({ url: `/api/chat/rooms/${w.roomId}` }),
@@ -271,6 +281,12 @@ describe('the authorization matrix', () => {
         payload: formData({}, { field: 'avatar', bytes: TINY_PNG, filename: 'me.png', type: 'image/png' }),
       }),
     );
+    const meeting = await ok(
+      await send(callers.teacher, {
+        url: `/api/chat/rooms/${message.roomId}/meetings`,
+        payload: { title: 'Matrix meeting', startTime: new Date(Date.now() + 2 * 60 * 60 * 1000).toISOString() },
+      }),
+    );
     const [notification] = await t.db
       .select({ id: teacherNotifications.id })
       .from(teacherNotifications)
@@ -284,6 +300,7 @@ describe('the authorization matrix', () => {
       acceptable: { requestId: second.request.id, bidId: bid.id },
       roomId: message.roomId,
       messageId: message.id,
+      meetingId: meeting.meeting.id,
       notificationId: notification!.id,
       avatarName: avatar.image.split('/').pop(),
     };

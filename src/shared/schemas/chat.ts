@@ -125,7 +125,50 @@ export const meetingSchema = z.object({
   meetingId: z.string(),
   joinUrl: z.string().describe('Add #userInfo.displayName and config params such as config.disableChat on the client'),
   startTime: isoDateTime,
+  creatorId: z.uuid(),
+  /** Set once the teacher who created it cancelled it. */
+  cancelledAt: isoDateTime.nullable(),
 });
+
+export const meetingParamsSchema = z.object({ meetingId: z.uuid() });
+
+export const MEETING_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+export type MeetingStatus = (typeof MEETING_STATUSES)[number];
+
+/** SPEC.md §4: Cancelled once cancelled, else Scheduled while the start is in the future, else Completed. */
+export function meetingStatus(
+  meeting: { startTime: string | Date; cancelledAt: string | Date | null },
+  now = Date.now(),
+): MeetingStatus {
+  if (meeting.cancelledAt) return 'cancelled';
+  return new Date(meeting.startTime).getTime() > now ? 'scheduled' : 'completed';
+}
+
+export const meetingDetailSchema = meetingSchema.extend({ status: z.enum(MEETING_STATUSES) });
+
+/** A stored meeting as the API answers it. */
+export function toMeetingDetail(meeting: {
+  id: string;
+  title: string;
+  description: string | null;
+  meetingId: string;
+  joinUrl: string;
+  startTime: Date;
+  creatorId: string;
+  cancelledAt: Date | null;
+}): z.infer<typeof meetingDetailSchema> {
+  return {
+    id: meeting.id,
+    title: meeting.title,
+    description: meeting.description,
+    meetingId: meeting.meetingId,
+    joinUrl: meeting.joinUrl,
+    startTime: meeting.startTime.toISOString(),
+    creatorId: meeting.creatorId,
+    cancelledAt: meeting.cancelledAt?.toISOString() ?? null,
+    status: meetingStatus(meeting),
+  };
+}
 
 export const messageSchema = z.object({
   id: z.uuid(),

@@ -1,7 +1,9 @@
-import { boolean, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { MEETING_REMINDER_KINDS } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { chatRooms, messages } from './chat.ts';
-import { createdAt, id, timestamptz } from './columns.ts';
+import { createdAt, id, inList, timestamptz } from './columns.ts';
 
 /** Video meetings scheduled by teachers in a chat (SQL name kept from SPEC: jitsi_meetings). */
 export const meetings = pgTable(
@@ -21,12 +23,38 @@ export const meetings = pgTable(
     // Set null rather than cascade: admin meeting statistics outlive the chat.
     chatRoomId: uuid('chat_room_id').references(() => chatRooms.id, { onDelete: 'set null' }),
     chatMessageId: uuid('chat_message_id').references(() => messages.id, { onDelete: 'set null' }),
+    // Set when the teacher who created it cancels it; its reminders are then never sent.
+    cancelledAt: timestamptz('cancelled_at'),
     createdAt: createdAt(),
   },
   (t) => [
     index('jitsi_meetings_creator_id_idx').on(t.creatorId),
     index('jitsi_meetings_chat_message_id_idx').on(t.chatMessageId),
     index('jitsi_meetings_start_time_idx').on(t.startTime),
+  ],
+);
+
+/**
+ * One reminder of a meeting for both participants, due at `dueAt`. The reminders job claims due rows by setting
+ * `sentAt` in the transaction that writes the notifications and mails, so each is sent exactly once.
+ */
+export const meetingReminders = pgTable(
+  'meeting_reminders',
+  {
+    id: id(),
+    meetingId: uuid('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: MEETING_REMINDER_KINDS }).notNull(),
+    dueAt: timestamptz('due_at').notNull(),
+    sentAt: timestamptz('sent_at'),
+  },
+  (t) => [
+    check('meeting_reminders_kind_check', inList(t.kind, MEETING_REMINDER_KINDS)),
+    unique('meeting_reminders_meeting_kind_key').on(t.meetingId, t.kind),
+    index('meeting_reminders_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.sentAt} is null`),
   ],
 );
 

@@ -6,6 +6,9 @@ import {
   createMeetingSchema,
   listMessagesQuerySchema,
   listRoomsQuerySchema,
+  meetingDetailSchema,
+  meetingParamsSchema,
+  toMeetingDetail,
   messagePageSchema,
   messageParamsSchema,
   messageSchema,
@@ -26,6 +29,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { storeChatUpload } from './attachments.ts';
+import { cancelMeeting, followUpNewMeeting, getMeeting, mailAddressOf } from './meetings.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/moderation.ts';
 import {
@@ -50,6 +54,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{
   config: Config;
 }> = async (app, { db, storage, realtime, moderation, config }) => {
   registerChatSocketHandlers({ db, storage, realtime, moderation, log: app.log });
+  const meetingMail = { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) };
 
   app.get(
     '/api/chat/rooms',
@@ -233,8 +238,48 @@ export const chatRoutes: FastifyPluginAsyncZod<{
         user,
         roomId: request.params.roomId,
         input: request.body,
+        followUp: (options) => followUpNewMeeting({ ...options, ctx: meetingMail, creator: user }),
       });
+      realtime.toUsers([message.receiverId], 'notification:new', { kind: 'general', requestId: null });
       return reply.status(201).send(message);
+    },
+  );
+
+  app.get(
+    '/api/chat/meetings/:meetingId',
+    {
+      schema: {
+        summary: 'One meeting, for its two participants only (anyone else: 404)',
+        description:
+          'status: cancelled once cancelled, else scheduled while the start is in the future, else completed.',
+        tags,
+        params: meetingParamsSchema,
+        response: { 200: meetingDetailSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return toMeetingDetail(await getMeeting({ db, userId: user.id, meetingId: request.params.meetingId }));
+    },
+  );
+
+  app.post(
+    '/api/chat/meetings/:meetingId/cancel',
+    {
+      schema: {
+        summary: 'Cancel a meeting (the teacher who scheduled it only)',
+        description:
+          'The other participant is notified (bell and e-mail with a cancelling invite.ics) and the reminders stop; the meeting message is published again as message:new. A third user: 404; the other participant: 403; already cancelled: 409.',
+        tags,
+        params: meetingParamsSchema,
+        response: { 200: meetingDetailSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      await cancelMeeting({ db, realtime, ctx: meetingMail, user, meetingId: request.params.meetingId });
+      return toMeetingDetail(await getMeeting({ db, userId: user.id, meetingId: request.params.meetingId }));
     },
   );
 

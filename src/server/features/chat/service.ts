@@ -250,10 +250,18 @@ const meetingFields = {
   meetingId: meetings.meetingId,
   joinUrl: meetings.joinUrl,
   startTime: meetings.startTime,
+  creatorId: meetings.creatorId,
+  cancelledAt: meetings.cancelledAt,
 };
 
 type StoredMessage = Pick<Message, keyof typeof messageFields>;
 type StoredMeeting = Pick<Meeting, keyof typeof meetingFields>;
+
+const toMeetingAnswer = (meeting: StoredMeeting) => ({
+  ...meeting,
+  startTime: meeting.startTime.toISOString(),
+  cancelledAt: meeting.cancelledAt?.toISOString() ?? null,
+});
 
 /** Messages with their meeting (jitsi_meetings.chat_message_id is indexed). */
 const selectMessages = (db: Executor) =>
@@ -285,7 +293,7 @@ function toChatMessage(row: StoredMessage & { meeting: StoredMeeting | null }): 
           fileSize: row.fileSize!,
         }
       : null,
-    meeting: row.meeting ? { ...row.meeting, startTime: row.meeting.startTime.toISOString() } : null,
+    meeting: row.meeting ? toMeetingAnswer(row.meeting) : null,
   };
 }
 
@@ -541,6 +549,7 @@ export async function createMeeting({
   user,
   roomId,
   input,
+  followUp,
 }: {
   db: Database;
   realtime: Realtime;
@@ -549,6 +558,8 @@ export async function createMeeting({
   user: SessionUser;
   roomId: string;
   input: CreateMeetingInput;
+  /** Runs in the creating transaction (notifications, reminders). */
+  followUp?: (options: { db: Executor; meetingId: string; participantId: string }) => Promise<unknown>;
 }): Promise<ChatMessage> {
   const room = await getRoom({ db, userId: user.id, roomId });
   if (user.role !== 'teacher') throw new AppError('FORBIDDEN', { message: 'Only teachers can schedule meetings.' });
@@ -581,8 +592,17 @@ export async function createMeeting({
         chatMessageId: stored!.id,
       })
       .returning(meetingFields);
+    await followUp?.({ db: tx, meetingId: meeting!.id, participantId: partnerOf(room, user.id) });
     return toChatMessage({ ...stored!, meeting: meeting! });
   });
   publishMessage({ realtime, message });
   return message;
 }
+
+/** The chat message that carries a meeting, as the message list shows it. */
+export async function getMeetingMessage({ db, messageId }: { db: Executor; messageId: string }) {
+  const [row] = await selectMessages(db).where(eq(messages.id, messageId));
+  return row ? toChatMessage(row) : null;
+}
+
+export { publishMessage };

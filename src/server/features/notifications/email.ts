@@ -12,6 +12,9 @@ const NOTIFICATION_EMAIL_TYPES = {
   new_job: 'New job available',
   new_offer: 'New offer on your request',
   offer_accepted: 'Your offer was accepted',
+  meeting_scheduled: 'Meeting scheduled',
+  meeting_reminder: 'Meeting reminder',
+  meeting_cancelled: 'Meeting cancelled',
 } as const;
 export type NotificationEmailType = keyof typeof NOTIFICATION_EMAIL_TYPES;
 
@@ -27,6 +30,8 @@ export type NotificationEmail = {
   timestamp: Date;
   /** The notification row the mail is about, for email_logs. */
   notificationId: string;
+  /** An iCalendar invitation attached as invite.ics (meetings). */
+  calendar?: string;
 };
 
 export const INVALID_EMAIL_FORMAT = 'Invalid email format';
@@ -68,7 +73,11 @@ export async function queueNotificationEmails({
   const valid = new Set(emails.filter((email) => EMAIL_SHAPE.test(email.recipient)));
   await enqueueMails({
     db,
-    mails: [...valid].map((email) => ({ to: email.recipient, ...notificationMail(email, publicUrl) })),
+    mails: [...valid].map((email) => ({
+      to: email.recipient,
+      ...notificationMail(email, publicUrl),
+      calendar: email.calendar ?? null,
+    })),
   });
   const isValid = (email: NotificationEmail) => valid.has(email);
   await db.execute(sql`

@@ -201,7 +201,7 @@ export async function createNotification({
   userId: string;
   message: string;
   link: string;
-  email: { type: NotificationEmailType; sender: string };
+  email: { type: NotificationEmailType; sender: string; calendar?: string };
 }) {
   const [notification] = await db
     .insert(notifications)

@@ -5,7 +5,14 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from '../data-dir.ts';
 
-export type Mail = { to: string; subject: string; text: string; html?: string | null };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  /** An iCalendar (RFC 5545) invitation, attached as invite.ics. */
+  calendar?: string | null;
+};
 
 /** Delivers one mail now or throws; retries are the outbox's business. */
 export interface Mailer {
@@ -14,7 +21,14 @@ export interface Mailer {
 }
 
 /** One dev-outbox mail as written to disk (and listed by /dev/mailbox). */
-export type DevMail = { to: string; subject: string; text: string; html: string | null; createdAt: string };
+export type DevMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  calendar?: string | null;
+  createdAt: string;
+};
 
 /** Called with each mail written to the dev outbox (`npm start` prints its links to the terminal). */
 export type DevMailListener = (mail: DevMail) => void;
@@ -39,8 +53,17 @@ function createSmtpMailer(url: string, from: string): Mailer {
     socketTimeout: 30_000,
   });
   return {
-    async send({ to, subject, text, html }) {
-      await transport.sendMail({ from, to, subject, text, html: html ?? undefined });
+    async send({ to, subject, text, html, calendar }) {
+      await transport.sendMail({
+        from,
+        to,
+        subject,
+        text,
+        html: html ?? undefined,
+        attachments: calendar
+          ? [{ filename: 'invite.ics', content: calendar, contentType: 'text/calendar; charset=utf-8; method=REQUEST' }]
+          : [],
+      });
     },
     close: () => transport.close(),
   };
@@ -48,10 +71,10 @@ function createSmtpMailer(url: string, from: string): Mailer {
 
 function createDirectoryMailer(dir: string, onDevMail?: DevMailListener): Mailer {
   return {
-    async send({ to, subject, text, html }) {
+    async send({ to, subject, text, html, calendar }) {
       preparePrivateDir(dir);
       const createdAt = new Date().toISOString();
-      const mail: DevMail = { to, subject, text, html: html ?? null, createdAt };
+      const mail: DevMail = { to, subject, text, html: html ?? null, calendar: calendar ?? null, createdAt };
       // The timestamp first so that a directory listing is already in sending order.
       await writeFile(path.join(dir, `${Date.now()}-${randomUUID()}.json`), JSON.stringify(mail, null, 2), {
         mode: PRIVATE_FILE_MODE,

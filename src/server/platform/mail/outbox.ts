@@ -48,9 +48,10 @@ export async function enqueueMails({ db, mails }: { db: Executor; mails: Mail[] 
   if (mails.length === 0) return;
   await db.execute(sql`
     insert into ${mailOutbox} (${sql.identifier(mailOutbox.toAddress.name)}, ${sql.identifier(mailOutbox.subject.name)},
-      ${sql.identifier(mailOutbox.textBody.name)}, ${sql.identifier(mailOutbox.htmlBody.name)})
+      ${sql.identifier(mailOutbox.textBody.name)}, ${sql.identifier(mailOutbox.htmlBody.name)}, ${sql.identifier(mailOutbox.calendar.name)})
     select * from unnest(${sql.param(mails.map((mail) => mail.to))}::text[], ${sql.param(mails.map((mail) => mail.subject))}::text[],
-      ${sql.param(mails.map((mail) => mail.text))}::text[], ${sql.param(mails.map((mail) => mail.html ?? null))}::text[])`);
+      ${sql.param(mails.map((mail) => mail.text))}::text[], ${sql.param(mails.map((mail) => mail.html ?? null))}::text[],
+      ${sql.param(mails.map((mail) => mail.calendar ?? null))}::text[])`);
 }
 
 export type MailOutboxTiming = {
@@ -96,10 +97,24 @@ export function startMailOutbox({ db, mailer, log, intervalMs, retryBaseMs }: Ma
     const attempts = row.attempts + 1;
     try {
       // Once delivered, the body (which may hold a reset or confirmation link) is no longer kept.
-      await mailer.send({ to: row.toAddress, subject: row.subject, text: row.textBody, html: row.htmlBody });
+      await mailer.send({
+        to: row.toAddress,
+        subject: row.subject,
+        text: row.textBody,
+        html: row.htmlBody,
+        calendar: row.calendar,
+      });
       await db
         .update(mailOutbox)
-        .set({ status: 'sent', attempts, sentAt: sql`now()`, lastError: null, textBody: '', htmlBody: null })
+        .set({
+          status: 'sent',
+          attempts,
+          sentAt: sql`now()`,
+          lastError: null,
+          textBody: '',
+          htmlBody: null,
+          calendar: null,
+        })
         .where(eq(mailOutbox.id, row.id));
     } catch (error) {
       const lastError = error instanceof Error ? error.message : String(error);

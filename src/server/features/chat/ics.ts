@@ -1,0 +1,73 @@
+// iCalendar (RFC 5545) invitations for meetings, attached to their e-mails as invite.ics.
+
+const CRLF = '\r\n';
+
+/** Text values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
+const escapeText = (value: string) =>
+  value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+
+/** 20261127T170000Z */
+const utcStamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+
+/** Lines longer than 75 octets continue on the next line after a space (§3.1), never inside a character. */
+function fold(line: string) {
+  const parts: string[] = [];
+  let current = '';
+  let octets = 0;
+  for (const char of line) {
+    const size = Buffer.byteLength(char);
+    if (octets + size > (parts.length === 0 ? 75 : 74)) {
+      parts.push(current);
+      current = '';
+      octets = 0;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join(`${CRLF} `);
+}
+
+export type MeetingInvite = {
+  /** Stable across the invitation and its cancellation, so calendars update the same event. */
+  meetingId: string;
+  title: string;
+  description: string | null;
+  joinUrl: string;
+  start: Date;
+  durationMinutes: number;
+  organizer: { name: string; email: string };
+  attendee: { name: string };
+  cancelled?: boolean;
+};
+
+export function meetingInvite(invite: MeetingInvite, now = new Date()) {
+  const description = [invite.description, `Join the video meeting: ${invite.joinUrl}`].filter(Boolean).join('\n\n');
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Virtual Help//Meetings//EN',
+    'CALSCALE:GREGORIAN',
+    `METHOD:${invite.cancelled ? 'CANCEL' : 'REQUEST'}`,
+    'BEGIN:VEVENT',
+    `UID:${invite.meetingId}@virtual-help`,
+    `DTSTAMP:${utcStamp(now)}`,
+    `DTSTART:${utcStamp(invite.start)}`,
+    `DURATION:PT${invite.durationMinutes}M`,
+    `SUMMARY:${escapeText(invite.title)}`,
+    `DESCRIPTION:${escapeText(description)}`,
+    `URL:${invite.joinUrl}`,
+    `LOCATION:${escapeText(invite.joinUrl)}`,
+    `ORGANIZER;CN="${invite.organizer.name.replace(/"/g, "'")}":mailto:${invite.organizer.email}`,
+    `ATTENDEE;CN="${invite.attendee.name.replace(/"/g, "'")}";ROLE=REQ-PARTICIPANT:invalid:nomail`,
+    `SEQUENCE:${invite.cancelled ? 1 : 0}`,
+    `STATUS:${invite.cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return lines.map(fold).join(CRLF) + CRLF;
+}

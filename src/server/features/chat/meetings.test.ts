@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meetingReminders, meetings } from '../../db/schema/meetings.ts';
+import { notifications } from '../../db/schema/notifications.ts';
+import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
+import { createUser } from '../../../../tests/support/factories.ts';
+import { call, signIn, type Caller } from '../../../../tests/support/marketplace.ts';
+import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sink.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { meetingRemindersJob } from './meetings.ts';
+
+const HOUR = 60 * 60 * 1000;
+
+/** The properties of an iCalendar text, with folded lines joined again. */
+function icsProperties(ics: string) {
+  const unfolded = ics.replace(/\r\n /g, '');
+  expect(unfolded.endsWith('\r\n')).toBe(true);
+  return Object.fromEntries(
+    unfolded
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => {
+        const colon = line.search(/:(?![^"]*"[^"]*$)/);
+        return [line.slice(0, colon), line.slice(colon + 1)];
+      }),
+  );
+}
+
+describe('meetings', () => {
+  let t: TestApp;
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    t = await createTestApp(
+      { SMTP_URL: sink.url, MAIL_FROM: 'Virtual Help <no-reply@virtualhelp.example>' },
+      { mailOutbox: { intervalMs: 50, retryBaseMs: 10 } },
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.close();
+  });
+
+  /** A teacher and a student with a room, and a meeting `aheadMs` from now scheduled by the teacher. */
+  async function scheduled(aheadMs: number, title = 'Calculus review') {
+    const teacher = await signIn(t, await createUser(t.db, { role: 'teacher' }));
+    const student = await signIn(t, await createUser(t.db, { role: 'student' }));
+    const room = await call(t, teacher, 'POST', '/api/chat/rooms', { partnerId: student.user.id });
+    const startTime = new Date(Date.now() + aheadMs);
+    startTime.setMilliseconds(0);
+    const created = await call(t, teacher, 'POST', `/api/chat/rooms/${room.json().room.id}/meetings`, {
+      title,
+      description: 'Chapter 4; bring questions, please',
+      startTime: startTime.toISOString(),
+    });
+    expect(created.statusCode).toBe(201);
+    const meetingId: string = created.json().meeting.id;
+    return { teacher, student, meetingId, startTime, joinUrl: created.json().meeting.joinUrl as string };
+  }
+
+  /** The first mail with this subject to this address, waiting for the outbox to send it. */
+  async function mailTo(address: string, subject: string) {
+    const find = () => sink.mails.find((mail) => mail.subject === subject && mail.to.includes(address));
+    await expect.poll(find).toBeTruthy();
+    return find()!;
+  }
+
+  const notificationsOf = (userId: string) => t.db.select().from(notifications).where(eq(notifications.userId, userId));
+  const remindersOf = (meetingId: string) =>
+    t.db.select().from(meetingReminders).where(eq(meetingReminders.meetingId, meetingId));
+
+  it('tells the other participant in the bell and by e-mail with an invite.ics, never showing addresses', async () => {
+    const { teacher, student, meetingId, startTime, joinUrl } = await scheduled(2 * 24 * HOUR);
+    const [notice] = await notificationsOf(student.user.id);
+    expect(notice!.message).toContain(`${teacher.user.username} scheduled a video meeting "Calculus review"`);
+    expect(notice!.link).toBe(`/chat?tutorId=${teacher.user.id}`);
+    expect(await notificationsOf(teacher.user.id)).toEqual([]);
+
+    const mail = await mailTo(student.user.email, 'Meeting scheduled - Virtual Help');
+    const [invite] = mail.parsed.attachments;
+    expect(invite!.filename).toBe('invite.ics');
+    expect(invite!.contentType).toBe('text/calendar');
+    const ics = invite!.content.toString('utf8');
+    const props = icsProperties(ics);
+    expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n[\s\S]*BEGIN:VEVENT\r\n[\s\S]*END:VEVENT\r\nEND:VCALENDAR\r\n$/);
+    expect(props).toMatchObject({
+      VERSION: '2.0',
+      METHOD: 'REQUEST',
+      UID: `${meetingId}@virtual-help`,
+      DTSTART: startTime.toISOString().replace(/[-:]/g, '').replace('.000', ''),
+      SUMMARY: 'Calculus review',
+      STATUS: 'CONFIRMED',
+    });
+    expect(props.DESCRIPTION).toBe(`Chapter 4\\; bring questions\\, please\\n\\nJoin the video meeting: ${joinUrl}`);
+    expect(props[`ORGANIZER;CN="${teacher.user.username}"`]).toBe('mailto:no-reply@virtualhelp.example');
+    expect(ics.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+    for (const text of [ics, mail.text, mail.html]) expect(text).not.toContain(teacher.user.email);
+
+    // Two days ahead: both reminders are planned.
+    expect((await remindersOf(meetingId)).map((r) => r.kind).sort()).toEqual(['1h', '24h']);
+  });
+
+  it('plans only the 1-hour reminder for a meeting less than a day ahead, and none within the hour', async () => {
+    const soon = await scheduled(3 * HOUR);
+    expect((await remindersOf(soon.meetingId)).map((r) => r.kind)).toEqual(['1h']);
+    const sooner = await scheduled(10 * 60 * 1000);
+    expect(await remindersOf(sooner.meetingId)).toEqual([]);
+  });
+
+  it('sends each due reminder to both participants once, across restarts and racing runners', async () => {
+    const { teacher, student, meetingId } = await scheduled(2 * 24 * HOUR, 'Exam prep');
+    const reminder = (userId: string) =>
+      t.db.$count(
+        notifications,
+        and(eq(notifications.userId, userId), sql`${notifications.message} like 'Reminder:%'`),
+      );
+    // The 24-hour reminder falls due: its row is moved back, as if a day had passed.
+    await t.db
+      .update(meetingReminders)
+      .set({ dueAt: sql`now() - interval '1 second'` })
+      .where(and(eq(meetingReminders.meetingId, meetingId), eq(meetingReminders.kind, '24h')));
+
+    const job = () =>
+      meetingRemindersJob({ realtime: t.realtime, ctx: { publicUrl: 'http://x', organizerEmail: 'n@x' } });
+    // Two servers' runners at once, and each job's claim raced directly as well (without the job lock).
+    await Promise.all([
+      runJobOnce({ db: t.db, job: job() }),
+      runJobOnce({ db: t.db, job: job() }),
+      t.db.transaction((tx) => job().run({ db: tx })),
+      t.db.transaction((tx) => job().run({ db: tx })),
+    ]);
+    // A restarted server runs the job again.
+    await runJobOnce({ db: t.db, job: job() });
+
+    expect(await reminder(teacher.user.id)).toBe(1);
+    expect(await reminder(student.user.id)).toBe(1);
+    const [notice] = await t.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, student.user.id), sql`${notifications.message} like 'Reminder:%'`));
+    expect(notice!.message).toContain(`"Exam prep" with ${teacher.user.username} starts in 24 hours`);
+    await mailTo(teacher.user.email, 'Meeting reminder - Virtual Help');
+    await mailTo(student.user.email, 'Meeting reminder - Virtual Help');
+    const rows = await remindersOf(meetingId);
+    expect(rows.find((r) => r.kind === '24h')!.sentAt).not.toBeNull();
+    expect(rows.find((r) => r.kind === '1h')!.sentAt).toBeNull();
+  });
+
+  it('shows a meeting to its two participants only, Scheduled then Completed', async () => {
+    const { teacher, student, meetingId } = await scheduled(HOUR);
+    const outsider = await signIn(t, await createUser(t.db, { role: 'teacher' }));
+    for (const caller of [teacher, student]) {
+      const response = await call(t, caller, 'GET', `/api/chat/meetings/${meetingId}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ id: meetingId, status: 'scheduled', cancelledAt: null });
+      expect(response.body).not.toMatch(/@/);
+    }
+    expect((await call(t, outsider, 'GET', `/api/chat/meetings/${meetingId}`)).statusCode).toBe(404);
+    expect((await call(t, undefined, 'GET', `/api/chat/meetings/${meetingId}`)).statusCode).toBe(401);
+    expect((await call(t, teacher, 'GET', `/api/chat/meetings/${randomUUID()}`)).statusCode).toBe(404);
+
+    await t.db
+      .update(meetings)
+      .set({ startTime: sql`now() - interval '1 minute'` })
+      .where(eq(meetings.id, meetingId));
+    expect((await call(t, student, 'GET', `/api/chat/meetings/${meetingId}`)).json().status).toBe('completed');
+  });
+
+  it('lets only the teacher who scheduled it cancel: the other is told, reminders stop', async () => {
+    const { teacher, student, meetingId } = await scheduled(2 * 24 * HOUR, 'Physics');
+    const outsider = await signIn(t, await createUser(t.db, { role: 'teacher' }));
+    const cancel = (caller: Caller | undefined) =>
+      call(t, caller, 'POST', `/api/chat/meetings/${meetingId}/cancel`, {});
+    expect((await cancel(undefined)).statusCode).toBe(401);
+    expect((await cancel(outsider)).statusCode).toBe(404);
+    const refused = await cancel(student);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Only the teacher who scheduled this meeting can cancel it.');
+    expect((await remindersOf(meetingId)).length).toBe(2);
+
+    const cancelled = await cancel(teacher);
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', cancelledAt: expect.any(String) });
+    expect(await remindersOf(meetingId)).toEqual([]);
+    expect((await notificationsOf(student.user.id)).map((n) => n.message)).toContainEqual(
+      expect.stringContaining(`${teacher.user.username} cancelled the video meeting "Physics"`),
+    );
+    const cancelMail = await mailTo(student.user.email, 'Meeting cancelled - Virtual Help');
+    const props = icsProperties(cancelMail.parsed.attachments[0]!.content.toString('utf8'));
+    expect(props).toMatchObject({ METHOD: 'CANCEL', STATUS: 'CANCELLED', UID: `${meetingId}@virtual-help` });
+
+    expect((await cancel(teacher)).statusCode).toBe(409);
+  });
+});
