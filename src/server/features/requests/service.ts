@@ -87,6 +87,9 @@ function afterCursor(cursor: string | undefined): SQL | undefined {
   const valid =
     typeof time === 'string' &&
     /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(time) &&
+    // A real calendar time since 1970 (no 2026-02-30, 25:00 or year 0), which PostgreSQL would refuse with an error.
+    Date.parse(time) >= 0 &&
+    new Date(time).toISOString().slice(0, 19) === time.slice(0, 19) &&
     typeof id === 'string' &&
     new RegExp(`^${UUID_PATTERN}$`).test(id);
   if (!valid) throw fieldError('cursor', requestMessages.cursor);
