@@ -89,4 +89,22 @@ describe.runIf(template.kind === 'postgres')('chat across two server processes',
     expect(ack).toMatchObject({ ok: true });
     expect((await reply)[0]).toMatchObject({ senderId: bob.id, content: long });
   });
+
+  it('closes the sockets of a session ended through the other process', async () => {
+    const [first, second] = servers as [ServerProcess, ServerProcess];
+    const carol = await signedIn();
+    const socket = await connectSocket(second.url, { cookie: carol.cookie });
+    sockets.push(socket);
+    const ended = new Promise<boolean>((resolve) => {
+      let told = false;
+      socket.once('session:ended', () => (told = true));
+      socket.once('disconnect', () => resolve(told));
+    });
+    const signOut = await fetch(`${first.url}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { cookie: carol.cookie },
+    });
+    expect(signOut.status).toBe(200);
+    expect(await ended).toBe(true);
+  });
 });

@@ -11,8 +11,10 @@ import type { Auth } from '../../features/auth/auth.ts';
 import { toHeaders, toSessionUser, type SessionUser } from '../../http/session.ts';
 
 type SocketData = { user: SessionUser; sessionId: string };
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+/** Between server nodes: a session ended, each node closes its own sockets of it. */
+type InterServerEvents = { 'session:end': (sessionId: string) => void };
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export const userRoom = (userId: string) => `user:${userId}`;
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -56,7 +58,17 @@ export async function createRealtime(options: {
     },
   });
 
-  const closeAdapter = await attachAdapter(io, config, database, log);
+  const { close: closeAdapter, clustered } = await attachAdapter(io, config, database, log);
+
+  // Each node tells its own sockets and then closes them: on one connection the notice is sure to arrive first
+  // (a broadcast through the adapter could be overtaken by the disconnect).
+  const endLocalSession = async (sessionId: string) => {
+    for (const socket of await io.local.in(sessionRoom(sessionId)).fetchSockets()) {
+      socket.emit('session:ended');
+      socket.disconnect();
+    }
+  };
+  io.on('session:end', (sessionId) => void endLocalSession(sessionId));
 
   io.use(async (socket, next) => {
     try {
@@ -87,8 +99,8 @@ export async function createRealtime(options: {
       io.to(userIds.map(userRoom)).emit(event, ...args);
     },
     endSession(sessionId) {
-      io.to(sessionRoom(sessionId)).emit('session:ended');
-      io.in(sessionRoom(sessionId)).disconnectSockets(true);
+      void endLocalSession(sessionId);
+      if (clustered) io.serverSideEmit('session:end', sessionId);
     },
     async close() {
       await new Promise<void>((resolve) => io.close(() => resolve()));
@@ -105,8 +117,11 @@ async function attachAdapter(io: RealtimeServer, config: Config, database: Datab
     subscriber.on('error', (error) => log.error({ err: error }, 'redis subscriber error'));
     await Promise.all([publisher.connect(), subscriber.connect()]);
     io.adapter(createRedisAdapter(publisher, subscriber));
-    return async () => {
-      await Promise.all([publisher.quit(), subscriber.quit()]);
+    return {
+      clustered: true,
+      close: async () => {
+        await Promise.all([publisher.quit(), subscriber.quit()]);
+      },
     };
   }
   // LISTEN/NOTIFY does not cross the embedded database's socket, so only a real server fans out.
@@ -118,8 +133,9 @@ async function attachAdapter(io: RealtimeServer, config: Config, database: Datab
       }),
     );
     await untilListening(io);
+    return { clustered: true, close: async () => undefined };
   }
-  return async () => undefined;
+  return { clustered: false, close: async () => undefined };
 }
 
 /**
