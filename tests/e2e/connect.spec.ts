@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/server/db/schema/auth.ts';
-import { createTeacher, createUser } from '../support/factories.ts';
-import { expect, test, type Page } from './fixtures.ts';
+import { meetingTimeLabel } from '#shared/rules/meeting-time.ts';
+import { createSessionCookie, createTeacher, createUser } from '../support/factories.ts';
+import { expect, expectLive, openSecondBrowser, test, type Page } from './fixtures.ts';
 
 // Connect journeys (issue 10): find people by VH number and start a chat with them.
 
@@ -9,6 +10,8 @@ import { expect, test, type Page } from './fixtures.ts';
 async function reserveVhNumber(db: Parameters<typeof createUser>[0], vhNumber: number) {
   await db.update(users).set({ vhNumber: 999 }).where(eq(users.vhNumber, vhNumber));
 }
+
+const messagesOf = (page: Page) => page.getByRole('list', { name: 'Messages' });
 
 async function searchFor(page: Page, vh: string) {
   await page.getByRole('textbox', { name: 'Virtual Help number' }).fill(vh);
@@ -118,4 +121,69 @@ test('a report without details is refused, with details it is filed and the repo
       description: 'Rude messages after I declined the offer.',
     }),
   ]);
+});
+
+test.describe('meetings across time zones', () => {
+  test.use({ timezoneId: 'Europe/Berlin' });
+
+  test('a teacher schedules a meeting 5 minutes ahead: both see it in their own zone, can join, then it is cancelled', async ({
+    page,
+    db,
+    browser,
+    baseURL,
+    signInAs,
+  }) => {
+    const teacher = await signInAs('teacher');
+    const student = await createUser(db, { role: 'student' });
+    const other = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, student.id), {
+      timezoneId: 'America/New_York',
+    });
+    await page.goto(`/chat?tutorId=${student.id}`);
+    await expect(page.getByRole('heading', { name: student.username, level: 2 })).toBeVisible();
+    await expectLive(page);
+
+    // The picker works in the teacher's zone (Berlin), whatever the zone of the machine running the test.
+    const start = new Date(Math.ceil((Date.now() + 5 * 60 * 1000) / 60_000) * 60_000);
+    const berlin = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: 'Europe/Berlin',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .format(start)
+      .replace(' ', 'T');
+    await page.getByRole('button', { name: 'Schedule meeting' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule meeting' });
+    await expect(dialog.getByText(/In your time zone \(CES?T\)/)).toBeVisible();
+    await dialog.getByLabel('Title').fill('Derivatives');
+    await dialog.getByLabel('Start time').fill(berlin);
+    await dialog.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByRole('dialog', { name: 'Meeting Scheduled!' }).getByRole('button', { name: 'OK' }).click();
+
+    const teacherCard = messagesOf(page).getByRole('listitem').filter({ hasText: 'Derivatives' });
+    await expect(teacherCard).toContainText(meetingTimeLabel(start, 'Europe/Berlin'));
+    await expect(teacherCard).toContainText('Scheduled');
+    await expect(teacherCard).toContainText(/Starts in \d+ minutes?/);
+    await expect(teacherCard.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
+
+    await other.page.goto(`/chat?tutorId=${teacher.id}`);
+    const studentCard = messagesOf(other.page).getByRole('listitem').filter({ hasText: 'Derivatives' });
+    await expect(studentCard).toContainText(meetingTimeLabel(start, 'America/New_York'));
+    await expect(studentCard).toContainText(/Starts in \d+ minutes?/);
+    await expect(studentCard.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
+    await expect(studentCard.getByRole('button', { name: 'Cancel meeting' })).toHaveCount(0);
+    await expectLive(other.page);
+
+    page.once('dialog', (confirm) => void confirm.accept());
+    await teacherCard.getByRole('button', { name: 'Cancel meeting' }).click();
+    await expect(page.getByText('The other participant was notified.')).toBeVisible();
+    for (const card of [teacherCard, studentCard]) {
+      await expect(card).toContainText('Cancelled');
+      await expect(card.getByRole('button', { name: 'Join meeting' })).toBeDisabled();
+    }
+    expect(other.errors).toEqual([]);
+    await other.context.close();
+  });
 });

@@ -32,9 +32,13 @@ export async function openSecondBrowser(
   browser: Browser,
   baseURL: string,
   cookie: { name: string; value: string },
-  { permissions = [] }: { permissions?: string[] } = {},
+  { permissions = [], timezoneId }: { permissions?: string[]; timezoneId?: string } = {},
 ) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    ...(timezoneId ? { timezoneId } : {}),
+  });
   await context.grantPermissions(permissions);
   await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true, sameSite: 'Lax' }]);
   const page = await context.newPage();

@@ -192,6 +192,16 @@ export function createMeeting({ roomId, input }: { roomId: string; input: Create
   });
 }
 
+export function useCancelMeeting() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (meetingId: string) =>
+      apiFetch<unknown>(`/api/chat/meetings/${encodeURIComponent(meetingId)}/cancel`, { method: 'POST', body: {} }),
+    // The meeting's message comes back as message:new with the meeting cancelled; refetch in case it is missed.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: chatQueryKey }),
+  });
+}
+
 export function useCreateMeeting() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,9 +1,14 @@
 import { Video } from 'lucide-react';
-import { format, formatDistanceStrict } from 'date-fns';
+import { formatDistanceStrict } from 'date-fns';
 import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
 import { MEETING_JOIN_WINDOW } from '#shared/constants.ts';
-import type { ChatMessage } from '#shared/schemas/chat.ts';
+import { meetingTimeLabel } from '#shared/rules/meeting-time.ts';
+import { meetingStatus, type ChatMessage } from '#shared/schemas/chat.ts';
+import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
+import { errorMessage } from '#web/lib/api.ts';
+import { useCancelMeeting } from '../api.ts';
 
 type Meeting = NonNullable<ChatMessage['meeting']>;
 
@@ -17,27 +22,64 @@ export function meetingJoinHref(joinUrl: string, displayName: string) {
   return `${joinUrl.split('#')[0]}#${params.join('&')}`;
 }
 
-/** Title, start time, countdown ("Starts in …", then "Meeting in progress"), Join from 10 min before to 10 h after. */
-export function MeetingCard({ meeting, displayName }: { meeting: Meeting; displayName: string }) {
+const statusBadges = {
+  scheduled: { label: 'Scheduled', variant: 'info' },
+  completed: { label: 'Completed', variant: 'neutral' },
+  cancelled: { label: 'Cancelled', variant: 'danger' },
+} as const;
+
+/**
+ * Title, status, start time in the viewer's zone, countdown ("Starts in …", then "Meeting in progress"), Join from
+ * 10 min before to 10 h after; the teacher who scheduled it can cancel it until it starts.
+ */
+export function MeetingCard({
+  meeting,
+  displayName,
+  userId,
+}: {
+  meeting: Meeting;
+  displayName: string;
+  userId: string;
+}) {
+  const cancel = useCancelMeeting();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
   const start = new Date(meeting.startTime).getTime();
-  const canJoin = now >= start - MEETING_JOIN_WINDOW.beforeMs && now <= start + MEETING_JOIN_WINDOW.afterMs;
+  const isCancelled = meeting.cancelledAt !== null;
+  const canJoin =
+    !isCancelled && now >= start - MEETING_JOIN_WINDOW.beforeMs && now <= start + MEETING_JOIN_WINDOW.afterMs;
   const isOver = now > start + MEETING_JOIN_WINDOW.afterMs;
-  const status =
-    now < start ? `Starts in ${formatDistanceStrict(start, now)}` : isOver ? 'Meeting ended' : 'Meeting in progress';
+  const status = isCancelled
+    ? 'This meeting was cancelled'
+    : now < start
+      ? `Starts in ${formatDistanceStrict(start, now)}`
+      : isOver
+        ? 'Meeting ended'
+        : 'Meeting in progress';
+  const badge = statusBadges[meetingStatus(meeting, now)];
+  const canCancel = !isCancelled && meeting.creatorId === userId && now < start;
+  const onCancel = () => {
+    if (!window.confirm(`Cancel the meeting "${meeting.title}"? The other participant will be told.`)) return;
+    cancel.mutate(meeting.id, {
+      onSuccess: () => toast.success('Meeting cancelled', { description: 'The other participant was notified.' }),
+      onError: (error) => toast.error('Error cancelling meeting', { description: errorMessage(error) }),
+    });
+  };
 
   return (
     <div className="flex min-w-56 flex-col gap-2 rounded-md bg-background/90 p-3 text-foreground">
       <p className="flex items-center gap-2 font-semibold">
-        <Video aria-hidden="true" className="size-4 text-primary" />
-        {meeting.title}
+        <Video aria-hidden="true" className="size-4 shrink-0 text-primary" />
+        <span className="min-w-0 flex-1">{meeting.title}</span>
+        <Badge variant={badge.variant}>{badge.label}</Badge>
       </p>
       {meeting.description && <p className="text-sm whitespace-pre-wrap">{meeting.description}</p>}
-      <p className="text-sm text-muted-foreground">{format(start, 'EEEE d MMMM yyyy, HH:mm')}</p>
+      <p className={isCancelled ? 'text-sm text-muted-foreground line-through' : 'text-sm text-muted-foreground'}>
+        <time dateTime={meeting.startTime}>{meetingTimeLabel(meeting.startTime)}</time>
+      </p>
       <p className="text-sm font-medium" aria-live="off">
         {status}
       </p>
@@ -48,6 +90,11 @@ export function MeetingCard({ meeting, displayName }: { meeting: Meeting; displa
       >
         Join meeting
       </Button>
+      {canCancel && (
+        <Button size="sm" variant="outline" loading={cancel.isPending} onClick={onCancel}>
+          Cancel meeting
+        </Button>
+      )}
     </div>
   );
 }

@@ -58,12 +58,13 @@ type MessageBubbleProps = {
   isOwn: boolean;
   searchQuery: string;
   displayName: string;
+  userId: string;
 };
 
-export function MessageBubble({ message, isOwn, searchQuery, displayName }: MessageBubbleProps) {
+export function MessageBubble({ message, isOwn, searchQuery, displayName, userId }: MessageBubbleProps) {
   return (
     <BubbleShell isOwn={isOwn} messageId={message.id}>
-      {message.meeting && <MeetingCard meeting={message.meeting} displayName={displayName} />}
+      {message.meeting && <MeetingCard meeting={message.meeting} displayName={displayName} userId={userId} />}
       {message.attachment && <AttachmentCard attachment={message.attachment} isOwn={isOwn} />}
       {message.content && !message.meeting && (
         <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">

@@ -149,6 +149,7 @@ export function MessageList({ roomId, userId, displayName, searchQuery, pending,
                     isOwn={message.senderId === userId}
                     searchQuery={searchQuery}
                     displayName={displayName}
+                    userId={userId}
                   />
                 </Fragment>
               );

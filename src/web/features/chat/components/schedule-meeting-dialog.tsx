@@ -2,6 +2,7 @@ import { format } from 'date-fns';
 import { CalendarPlus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import { localZoneName } from '#shared/rules/meeting-time.ts';
 import { chatMessages, isFutureStart } from '#shared/schemas/chat.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import {
@@ -106,7 +107,12 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
             <FormField label="Description (optional)">
               <Textarea value={description} onChange={(event) => setDescription(event.target.value)} maxLength={2000} />
             </FormField>
-            <FormField label="Start time" error={errors.startTime} required>
+            <FormField
+              label="Start time"
+              error={errors.startTime}
+              required
+              description={`In your time zone (${localZoneName()}); the other participant sees it in theirs.`}
+            >
               <Input
                 type="datetime-local"
                 min={localNow()}
@@ -131,7 +137,10 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
         <DialogContent>
           <DialogHeader>
             <DialogTitle>Meeting Scheduled!</DialogTitle>
-            <DialogDescription>A notification was sent to the participant.</DialogDescription>
+            <DialogDescription>
+              A notification was sent to the participant. They also get it by e-mail with a calendar invitation, and you
+              both get reminders 24 hours and 1 hour before the start.
+            </DialogDescription>
           </DialogHeader>
           <DialogFooter>
             <DialogClose asChild>
