@@ -16,6 +16,7 @@ import {
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
+import { adminRoutes } from './features/admin/routes.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/moderation.ts';
@@ -190,6 +191,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(profilesRoutes, { db, storage });
   await app.register(searchRoutes, { db });
   await app.register(reportsRoutes, { db });
+  await app.register(adminRoutes, { db });
   // One moderation for every text users show each other: chat, requests, bids, file names.
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loginSchema } from '#shared/schemas/auth.ts';
 import { ConfigError, parseConfig } from './config.ts';
 
 describe('parseConfig', () => {
@@ -13,7 +14,7 @@ describe('parseConfig', () => {
       databaseUrl: undefined,
       mail: { smtpUrl: undefined, from: 'Virtual Help <no-reply@localhost>' },
       auth: { requireEmailConfirmation: true },
-      admin: { email: 'admin@localhost', password: undefined },
+      admin: { email: 'admin@virtualhelp.example', password: undefined },
       jitsiDomain: 'meet.jit.si',
       storage: { kind: 'local', dir: path.resolve('./data/uploads') },
     });
@@ -39,6 +40,13 @@ describe('parseConfig', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toHaveLength(2);
     }
+  });
+
+  it('defaults to an admin address the sign-in form accepts, and refuses one it would not', () => {
+    expect(loginSchema.safeParse({ email: parseConfig({}).admin.email, password: 'secret1' }).success).toBe(true);
+    expect(() => parseConfig({ ADMIN_EMAIL: 'admin@localhost' })).toThrow(
+      /ADMIN_EMAIL: must be an e-mail address the sign-in form accepts/,
+    );
   });
 
   it('trusts no proxy unless told how many hops or which addresses', () => {

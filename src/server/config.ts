@@ -17,8 +17,13 @@ const optionalUrl = (protocols: string[]) =>
     })
     .optional();
 
-// Deliberately loose: admin@localhost is a fine address for a local install.
+// Deliberately loose for addresses we only send from or show.
 const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+$/, { message: 'must be an e-mail address' });
+// The super-admin must be able to sign in, so its address passes the sign-in form's check (no `admin@localhost`:
+// both our form schema and better-auth refuse an address without a dot in the domain).
+const signInEmailAddress = z
+  .string()
+  .email({ message: 'must be an e-mail address the sign-in form accepts, e.g. admin@virtualhelp.example' });
 
 // A proxy address or range as proxy-addr (Fastify's trustProxy) reads it: an IP, an IP/prefix, or a named range.
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -63,7 +68,7 @@ const envSchema = z.object({
   SMTP_URL: optionalUrl(['smtp', 'smtps']),
   MAIL_FROM: z.string().default('Virtual Help <no-reply@localhost>'),
   REQUIRE_EMAIL_CONFIRMATION: booleanFromString.default(true),
-  ADMIN_EMAIL: emailAddress.default('admin@localhost'),
+  ADMIN_EMAIL: signInEmailAddress.default('admin@virtualhelp.example'),
   ADMIN_PASSWORD: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   AUTH_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   AI_BASE_URL: optionalUrl(['http', 'https']),

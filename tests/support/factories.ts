@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
-import type { Role } from '#shared/constants.ts';
+import type { AdminPermission, Role } from '#shared/constants.ts';
 import type { Executor } from '../../src/server/db/client.ts';
+import { adminPermissions, adminRoles } from '../../src/server/db/schema/admin.ts';
 import { accounts, sessions, users, type NewUser } from '../../src/server/db/schema/auth.ts';
 import { tutoringRequests, type NewTutoringRequest } from '../../src/server/db/schema/requests.ts';
 import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
@@ -93,3 +94,13 @@ let clientAddresses = 0;
 /** A client address not used before in this test file: rate-limited routes give each address its own budget. */
 export const freshClientAddress = () =>
   `10.${Math.floor(++clientAddresses / 62500) % 250}.${Math.floor(clientAddresses / 250) % 250}.${(clientAddresses % 250) + 1}`;
+
+/** A sub-admin (an ordinary account given an admin role) with these permissions. */
+export async function createSubAdmin(db: Executor, permissions: AdminPermission[] = [], roleName = 'moderator') {
+  const user = await createUser(db);
+  const [role] = await db.insert(adminRoles).values({ userId: user.id, roleName }).returning();
+  if (permissions.length > 0) {
+    await db.insert(adminPermissions).values(permissions.map((permission) => ({ adminRoleId: role!.id, permission })));
+  }
+  return user;
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseConfig } from '../../src/server/config.ts';
 
 export const TEST_AUTH_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
-export const TEST_ADMIN = { email: 'admin@localhost', password: 'Admin-password-1' };
+export const TEST_ADMIN = { email: 'admin@virtualhelp.example', password: 'Admin-password-1' };
 
 /** A config for one test file: its own temporary data directory, quiet logs, fixed secrets. */
 export function testConfig(overrides: Record<string, string> = {}) {

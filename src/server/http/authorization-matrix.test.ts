@@ -94,6 +94,9 @@ const MATRIX: Record<string, Row> = {
       payload: { reportedUserId: w.outsiderId, reason: 'spam', description: 'Ads' },
     }),
   },
+  // Admin routes: no actor here has an admin role (admins and sub-admins are covered in features/admin).
+  'GET /api/admin/me': { expected: signedIn(403), call: () => ({ url: '/api/admin/me' }) },
+  'GET /api/admin/stats': { expected: signedIn(403), call: () => ({ url: '/api/admin/stats' }) },
   'POST /api/profile/avatar': {
     expected: signedIn(200),
     call: () => ({

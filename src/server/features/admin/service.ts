@@ -1,0 +1,59 @@
+import { eq } from 'drizzle-orm';
+import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
+import type { AdminAccess, AdminStats } from '#shared/schemas/admin.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import { adminPermissions, adminRoles } from '../../db/schema/admin.ts';
+import { users } from '../../db/schema/auth.ts';
+import { chatRooms } from '../../db/schema/chat.ts';
+import { illegalContentFlags, userReports } from '../../db/schema/moderation.ts';
+import { AppError } from '../../http/errors.ts';
+import { requireUser } from '../../http/session.ts';
+
+/** The user's admin role and permissions, or null for everyone else. */
+export async function getAdminAccess(db: Database, userId: string): Promise<AdminAccess | null> {
+  const [role] = await db
+    .select({ id: adminRoles.id, roleName: adminRoles.roleName })
+    .from(adminRoles)
+    .where(eq(adminRoles.userId, userId))
+    .limit(1);
+  if (!role) return null;
+  if (role.roleName === SUPER_ADMIN_ROLE) {
+    return { roleName: role.roleName, isSuperAdmin: true, permissions: [...ADMIN_PERMISSIONS] };
+  }
+  const rows = await db
+    .select({ permission: adminPermissions.permission })
+    .from(adminPermissions)
+    .where(eq(adminPermissions.adminRoleId, role.id));
+  const granted = new Set(rows.map((row) => row.permission));
+  return {
+    roleName: role.roleName,
+    isSuperAdmin: false,
+    permissions: ADMIN_PERMISSIONS.filter((permission) => granted.has(permission)),
+  };
+}
+
+/**
+ * The signed-in admin, checked against the database on every call (the browser's flag is only a cache):
+ * signed out 401; not an admin, or a sub-admin without `permission`, 403.
+ */
+export async function requireAdmin(request: FastifyRequest, db: Database, permission?: AdminPermission) {
+  const user = await requireUser(request);
+  const access = await getAdminAccess(db, user.id);
+  if (!access) throw new AppError('FORBIDDEN', { message: 'Only admins can do this.' });
+  if (permission && !access.permissions.includes(permission)) {
+    throw new AppError('FORBIDDEN', { message: 'Your admin role does not include this page.' });
+  }
+  return { user, access };
+}
+
+/** The dashboard counters, each one aggregate count (no rows are loaded). */
+export async function getAdminStats(db: Database): Promise<AdminStats> {
+  const [totalChats, totalUsers, activeReports, flaggedContent] = await Promise.all([
+    db.$count(chatRooms),
+    db.$count(users, eq(users.isSystem, false)),
+    db.$count(userReports, eq(userReports.status, 'pending')),
+    db.$count(illegalContentFlags, eq(illegalContentFlags.status, 'pending')),
+  ]);
+  return { totalChats, totalUsers, activeReports, flaggedContent };
+}
