@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { CircleAlert } from 'lucide-react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { Button } from '#web/components/ui/button.tsx';
@@ -44,6 +45,10 @@ function describe(error: unknown) {
 export function RouteErrorBoundary({ standalone = false }: { standalone?: boolean }) {
   const error = useRouteError();
   const { title, text, canRetry } = describe(error);
+  // A crash (not a "not found" answer) goes to the console too, where developers and error trackers look.
+  useEffect(() => {
+    if (!isRouteErrorResponse(error)) console.error(error);
+  }, [error]);
   useDocumentTitle(title);
 
   const content = (
