@@ -35,13 +35,11 @@ export const VH_SEARCH_KINDS = {
   students: {
     role: 'student',
     noResults: { title: 'No students found', description: 'No student found with this Virtual Help number' },
-    loginRequired: 'You must be logged in to connect with students',
     alreadyConnected: 'You already have a chat room with this student',
   },
   experts: {
     role: 'teacher',
     noResults: { title: 'No experts found', description: 'No expert found with this Virtual Help number' },
-    loginRequired: 'You must be logged in to connect with experts',
     alreadyConnected: 'You already have a chat room with this expert',
   },
 } as const;

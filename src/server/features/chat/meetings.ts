@@ -222,10 +222,12 @@ export function meetingRemindersJob({ realtime, ctx }: { realtime: Realtime; ctx
           told.add(userId);
         }
       }
-      // Told as the transaction ends; a bell that refetches a moment early catches up on its next refresh.
-      if (told.size > 0)
-        setImmediate(() => realtime.toUsers([...told], 'notification:new', { kind: 'general', requestId: null }));
-      return claimed.length;
+      return [...told];
+    },
+    // Only once committed: a bell that refetched earlier would not find the new notifications yet.
+    afterCommit(told) {
+      const userIds = told as string[];
+      if (userIds.length > 0) realtime.toUsers(userIds, 'notification:new', { kind: 'general', requestId: null });
     },
   };
 }

@@ -9,6 +9,8 @@ export type IntervalJob = {
   intervalMs: number;
   /** Runs inside the transaction that holds the job's lock. */
   run(options: { db: Executor }): Promise<unknown>;
+  /** Runs after that transaction committed, with what `run` returned (e.g. to tell sockets about new rows). */
+  afterCommit?(result: unknown): void;
 };
 
 /**
@@ -16,14 +18,15 @@ export type IntervalJob = {
  * run it at the same time. Resolves false (without running it) when another node holds the lock.
  */
 export async function runJobOnce({ db, job }: { db: Database; job: IntervalJob }) {
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     const result = await tx.execute<{ locked: boolean }>(
       sql`select pg_try_advisory_xact_lock(hashtext(${`job:${job.name}`})) as locked`,
     );
-    if (!result.rows[0]?.locked) return false;
-    await job.run({ db: tx });
-    return true;
+    if (!result.rows[0]?.locked) return { ran: false as const };
+    return { ran: true as const, result: await job.run({ db: tx }) };
   });
+  if (outcome.ran) job.afterCommit?.(outcome.result);
+  return outcome.ran;
 }
 
 /** Runs each job at start and then every intervalMs, never overlapping itself; stop() waits for a running job. */
