@@ -42,6 +42,12 @@ const HOSTILE_STRINGS = [
   '-'.repeat(36),
   `1_${'-'.repeat(36)}`,
   Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000000Z', '-'.repeat(36)])).toString('base64url'),
+  Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000000Z', '00000000-0000-0000-0000-000000000000'])).toString(
+    'base64url',
+  ),
+  Buffer.from(JSON.stringify(['2026-99-99T99:99:99.000000Z', '00000000-0000-0000-0000-000000000000'])).toString(
+    'base64url',
+  ),
   '00000000-0000-0000-0000-000000000000',
   "' OR '1'='1' --",
   "'; drop table users; --",
