@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each.
 import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
+import { benchGuru } from './guru.ts';
 import { benchMarketplace } from './marketplace.ts';
 import { benchStartup } from './startup.ts';
 
@@ -24,3 +25,6 @@ console.log(
 console.table(chat.load);
 console.log(`\nChat history (${chat.database}): the first page of a conversation`);
 console.table(chat.open);
+
+console.log('\nGuru AI offline math engine (in-process, warm): the unit-tested questions and declines, 5 rounds');
+console.table(benchGuru());
