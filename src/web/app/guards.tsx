@@ -7,7 +7,7 @@ import { useSession } from '#web/lib/auth-client.ts';
 import { signInDestination } from '#web/lib/redirect.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PageFallback } from './page-fallback.tsx';
-import { paths } from './paths.ts';
+import { paths } from '#shared/paths.ts';
 
 const refusals: Record<Role, { title: string; text: string }> = {
   teacher: {

@@ -4,7 +4,7 @@ import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { Button } from '#web/components/ui/button.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
-import { paths } from './paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /** A new deployment replaced the page's code file, or the network dropped while fetching it. */
 function isChunkLoadError(error: unknown) {

@@ -2,7 +2,7 @@ import { createBrowserRouter, replace, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 import { RootLayout } from './layout/root-layout.tsx';
 import { PageFallback } from './page-fallback.tsx';
-import { paths } from './paths.ts';
+import { paths } from '#shared/paths.ts';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
 
 // Every page is its own chunk, loaded when its route is first visited: the entry holds only the shell.

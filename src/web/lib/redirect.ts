@@ -1,4 +1,4 @@
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /**
  * A path on this site to return to after signing in, or null. Only "/…" paths pass: never

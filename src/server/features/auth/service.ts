@@ -21,11 +21,12 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 import { checkSpecializations, replaceSpecializations, withStoredAvatar } from '../profiles/service.ts';
 import type { Auth } from './auth.ts';
+import { paths } from '#shared/paths.ts';
 
 export const EMAIL_CONFIRMATION_VALIDITY_HOURS = 24;
 // Where the links in the mails lead back to (pages of the web app).
-const CONFIRMED_PAGE = '/auth/login?confirmed=1';
-const RESET_PAGE = '/auth/reset-password';
+const CONFIRMED_PAGE = `${paths.auth.login.getHref()}?confirmed=1`;
+const RESET_PAGE = paths.auth.resetPassword.getHref();
 // Per-account abuse limit on confirmation and reset mails, on top of the per-address request limits.
 const MAIL_LIMIT = { max: 3, windowMs: 15 * 60 * 1000 };
 

@@ -11,6 +11,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { createNotification } from '../notifications/service.ts';
 import { meetingInvite } from './ics.ts';
 import { getMeetingMessage, publishMessage } from './service.ts';
+import { paths } from '#shared/paths.ts';
 
 // What follows a meeting's creation: the other participant is told (bell and e-mail with an invitation), reminders
 // are planned; and the meeting's later life: reading it, cancelling it, the reminders job.
@@ -35,8 +36,6 @@ export const utcLabel = (date: Date) =>
 
 /** The address part of MAIL_FROM ("Virtual Help <no-reply@x>" → no-reply@x), the invitation's organizer. */
 export const mailAddressOf = (from: string) => from.match(/<([^>]+)>/)?.[1] ?? from.trim();
-
-const chatLink = (partnerId: string) => `/chat?tutorId=${encodeURIComponent(partnerId)}`;
 
 async function usernameOf(db: Executor, userId: string) {
   const [user] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
@@ -98,7 +97,7 @@ export async function followUpNewMeeting({
     publicUrl: ctx.publicUrl,
     userId: participantId,
     message: `${creator.username} scheduled a video meeting "${meeting!.title}" for ${utcLabel(meeting!.startTime)}.`,
-    link: chatLink(creator.id),
+    link: paths.chat.getHref(creator.id),
     email: {
       type: 'meeting_scheduled',
       sender: creator.username,
@@ -154,7 +153,7 @@ export async function cancelMeeting({
         publicUrl: ctx.publicUrl,
         userId: otherId,
         message: `${user.username} cancelled the video meeting "${meeting.title}" of ${utcLabel(meeting.startTime)}.`,
-        link: chatLink(user.id),
+        link: paths.chat.getHref(user.id),
         email: {
           type: 'meeting_cancelled',
           sender: user.username,
@@ -216,7 +215,7 @@ export function meetingRemindersJob({ realtime, ctx }: { realtime: Realtime; ctx
             publicUrl: ctx.publicUrl,
             userId,
             message: `Reminder: your video meeting "${meeting.title}" with ${partner} starts ${when} (${utcLabel(meeting.startTime)}).`,
-            link: chatLink(partnerId),
+            link: paths.chat.getHref(partnerId),
             email: { type: 'meeting_reminder', sender: 'Virtual Help' },
           });
           told.add(userId);

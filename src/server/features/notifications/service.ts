@@ -15,12 +15,10 @@ import { notifications, studentNotifications, teacherNotifications } from '../..
 import { teacherSpecializations } from '../../db/schema/subjects.ts';
 import { AppError } from '../../http/errors.ts';
 import { queueNotificationEmails, type NotificationEmail, type NotificationEmailType } from './email.ts';
+import { paths } from '#shared/paths.ts';
 
 // In-app notifications (three tables, one bell) and their e-mails. Callers publish the realtime
 // `notification:new` event after their transaction commits.
-
-const jobLink = (requestId: string) => `/teacher/jobs?highlight=${requestId}`;
-const offersLink = (requestId: string) => `/student/offers/${requestId}`;
 
 const typeLabels: Record<RequestType, string> = { tutoring: 'tutoring', assignment: 'assignment help' };
 
@@ -53,7 +51,7 @@ export async function notifyTeachersOfRequest({
 }) {
   const budget = formatBudget(request.budgetMin, request.budgetMax);
   const description = truncateText(request.description, NOTIFICATION_DESCRIPTION_LENGTH);
-  const link = jobLink(request.id);
+  const link = paths.teacher.jobs.getHref(request.id);
   // insert … select lists every column: id, read and created_at repeat their defaults.
   const told = db.$with('told').as(
     db
@@ -179,7 +177,7 @@ export async function notifyStudentOfBid({
     email: {
       type: 'new_offer',
       message: `${bid.tutor.username} (VH ${bid.tutor.vhNumber}) offered ${formatAmount(bid.amount)} on your ${bid.subjectName} request.${bid.message ? ` Message: ${bid.message}` : ''}`,
-      link: offersLink(bid.requestId),
+      link: paths.student.offers.getHref(bid.requestId),
       sender: bid.tutor.username,
       timestamp: bid.createdAt,
       notificationId: notification!.id,
@@ -308,7 +306,7 @@ function toNotification(row: NotificationRow): AppNotification {
       kind: 'job',
       requestId: row.requestId!,
       message: `New job in ${row.subjectTitle} - ${row.budget}`,
-      link: jobLink(row.requestId!),
+      link: paths.teacher.jobs.getHref(row.requestId!),
       subjectTitle: row.subjectTitle!,
       budget: row.budget!,
       description: row.description!,
@@ -320,7 +318,7 @@ function toNotification(row: NotificationRow): AppNotification {
       kind: 'offer',
       requestId: row.requestId!,
       message: `${row.tutorName} offered ${formatAmount(Number(row.bidAmount))} on your request`,
-      link: offersLink(row.requestId!),
+      link: paths.student.offers.getHref(row.requestId!),
       tutorId: row.tutorId,
       tutorName: row.tutorName!,
       tutorAvatar: row.tutorAvatar,

@@ -46,6 +46,7 @@ import {
   notifyTeachersOfRequest,
 } from '../notifications/service.ts';
 import { toAttachmentList, withStoredAttachments } from './attachments.ts';
+import { paths } from '#shared/paths.ts';
 
 // Requests, offers, jobs and bids (SPEC.md §2 My Requests / Offers / Jobs, §4 request states). Mutations run in
 // one transaction each and publish their realtime events after it commits.
@@ -430,7 +431,7 @@ export async function acceptBid({
         publicUrl,
         userId: bid.tutorId,
         message: `${student.username} accepted your offer of ${formatAmount(bid.amount)} on their ${request.subjectName} request. You can now chat with them.`,
-        link: '/chat',
+        link: paths.chat.getHref(),
         email: { type: 'offer_accepted', sender: student.username },
       });
     }

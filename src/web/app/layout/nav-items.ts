@@ -1,5 +1,5 @@
 import type { Role } from '#shared/constants.ts';
-import { paths } from '../paths.ts';
+import { paths } from '#shared/paths.ts';
 
 export type NavItem = { label: string; href: string; end?: boolean };
 

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Container } from '#web/components/ui/container.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { telHref, usePublicSettings, whatsappHref } from '#web/lib/settings.ts';
-import { paths } from '../paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Logo } from './logo.tsx';
 
 // lucide has no brand logos: each network gets a plain icon and its name.

@@ -6,7 +6,7 @@ import { Button } from '#web/components/ui/button.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
 import { cn } from '#web/lib/utils.ts';
-import { paths } from '../paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Logo } from './logo.tsx';
 import { getNavItems } from './nav-items.ts';
 import { useLogout } from './use-logout.ts';

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { signOut } from '#web/lib/auth-client.ts';
-import { paths } from '../paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /** Logout from the user menu: SPEC.md §4 and §8 wording. */
 export function useLogout() {

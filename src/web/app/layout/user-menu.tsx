@@ -11,7 +11,7 @@ import {
   DropdownMenuTrigger,
 } from '#web/components/ui/dropdown-menu.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
-import { paths } from '../paths.ts';
+import { paths } from '#shared/paths.ts';
 import { displayName } from './display-name.ts';
 import { useLogout } from './use-logout.ts';
 

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { Role } from '#shared/constants.ts';
 import type { Availability, ForgotPasswordInput, LoginInput, RegisterResponse } from '#shared/schemas/auth.ts';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
 // Where the links in better-auth's mails return to (pages of this app).

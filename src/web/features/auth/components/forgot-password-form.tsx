@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import type { z } from 'zod';
 import { RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
 import { forgotPasswordSchema, type ForgotPasswordInput } from '#shared/schemas/auth.ts';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import {
   Dialog,

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import {
   Dialog,

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { DEFAULT_ROLE, type Role } from '#shared/constants.ts';
 import { registerSchema } from '#shared/schemas/auth.ts';
 import { specializationMessages, specializationProblem, type Subject } from '#shared/schemas/profiles.ts';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { AvatarPicker } from '#web/components/avatar-picker.tsx';
 import { SubjectPicker } from '#web/components/subject-picker.tsx';
 import { Button } from '#web/components/ui/button.tsx';

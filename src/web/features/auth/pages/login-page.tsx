@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { AuthPageShell, authLinkClasses } from '../components/auth-page-shell.tsx';
 import { LoginForm } from '../components/login-form.tsx';

@@ -11,6 +11,7 @@ import { usePublicSettings, whatsappHref } from '#web/lib/settings.ts';
 import { cn } from '#web/lib/utils.ts';
 import { useRooms } from '../api.ts';
 import { ProfileDrawer } from './profile-drawer.tsx';
+import { paths } from '#shared/paths.ts';
 
 function roomPreview(room: ChatRoomSummary, userId: string) {
   const last = room.lastMessage;
@@ -25,13 +26,13 @@ function RoleButtons({ user }: { user: SessionUser }) {
     return (
       <div className="grid grid-cols-2 gap-2">
         <Button asChild variant="outline" size="sm">
-          <Link to="/teacher/jobs">
+          <Link to={paths.teacher.jobs.getHref()}>
             <Briefcase aria-hidden="true" />
             Jobs
           </Link>
         </Button>
         <Button asChild variant="outline" size="sm">
-          <Link to="/search-student">
+          <Link to={paths.search.students.getHref()}>
             <UserSearch aria-hidden="true" />
             Search the student
           </Link>
@@ -42,13 +43,13 @@ function RoleButtons({ user }: { user: SessionUser }) {
   return (
     <div className="grid grid-cols-2 gap-2">
       <Button asChild variant="outline" size="sm">
-        <Link to="/student/posts">
+        <Link to={paths.student.posts.getHref()}>
           <Search aria-hidden="true" />
           Find Expert
         </Link>
       </Button>
       <Button asChild variant="outline" size="sm">
-        <Link to="/search-experts">
+        <Link to={paths.search.experts.getHref()}>
           <UserSearch aria-hidden="true" />
           Search expert with ID
         </Link>

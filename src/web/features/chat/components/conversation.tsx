@@ -21,6 +21,7 @@ import { Composer, type SendOutcome } from './composer.tsx';
 import type { PendingMessage } from './message-bubble.tsx';
 import { MessageList } from './message-list.tsx';
 import { ScheduleMeetingDialog } from './schedule-meeting-dialog.tsx';
+import { paths } from '#shared/paths.ts';
 
 type ConversationProps = {
   room: ChatRoomSummary;
@@ -138,7 +139,7 @@ export function Conversation({ room, user, onBack, onSent }: ConversationProps) 
               </DropdownMenuTrigger>
               <DropdownMenuContent align="end">
                 <DropdownMenuItem asChild>
-                  <Link to={`/report-user/${encodeURIComponent(partner.id)}`}>
+                  <Link to={paths.reportUser.getHref(partner.id)}>
                     <Flag aria-hidden="true" />
                     Report user
                   </Link>

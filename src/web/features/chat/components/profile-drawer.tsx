@@ -7,6 +7,7 @@ import { ChangeAvatarDialog } from '#web/components/change-avatar-dialog.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { signOut, type SessionUser } from '#web/lib/auth-client.ts';
+import { paths } from '#shared/paths.ts';
 
 /** The sidebar's menu: a side sheet with the user's picture (Change picture), name, VH number and Sign Out. */
 export function ProfileDrawer({ user }: { user: SessionUser }) {
@@ -16,7 +17,7 @@ export function ProfileDrawer({ user }: { user: SessionUser }) {
     mutationFn: signOut,
     onSuccess: async () => {
       toast.success('Logged out successfully');
-      await navigate('/');
+      await navigate(paths.home.getHref());
     },
     onError: () => toast.error('Error signing out'),
   });

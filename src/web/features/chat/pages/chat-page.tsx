@@ -22,6 +22,7 @@ import {
 import { ChatSidebar } from '../components/chat-sidebar.tsx';
 import { Conversation } from '../components/conversation.tsx';
 import { useBrowserNotifications } from '../use-browser-notifications.ts';
+import { paths } from '#shared/paths.ts';
 
 /** The receiver marks a room read at most this often while messages stream in. */
 const READ_DEBOUNCE_MS = 300;
@@ -99,7 +100,7 @@ function ChatScreen({ user }: { user: SessionUser }) {
         toast.error('Error creating chat room', { description: errorMessage(error) });
       });
     // The address goes back to plain /chat, so a reload does not open it again.
-    void navigate('/chat', { replace: true, state: null });
+    void navigate(paths.chat.getHref(), { replace: true, state: null });
   }, [tutorId, navigate, queryClient, select]);
 
   // Read receipts: one POST per burst of messages while the conversation is open.
@@ -183,7 +184,7 @@ function ChatScreen({ user }: { user: SessionUser }) {
   const openFromList = (next: ChatRoomSummary) => {
     select(next);
     if (window.matchMedia('(max-width: 767px)').matches && pane !== 'conversation') {
-      void navigate('/chat', { state: { chatPane: 'conversation' } });
+      void navigate(paths.chat.getHref(), { state: { chatPane: 'conversation' } });
     }
   };
   const goBack = () => {

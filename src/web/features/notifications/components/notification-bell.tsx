@@ -17,6 +17,7 @@ import {
   useNotifications,
 } from '../api.ts';
 import { badgeText } from '../badge-text.ts';
+import { paths } from '#shared/paths.ts';
 
 /**
  * The bell of the top bar: unread count, the latest 20 in a popover, live over the socket.
@@ -39,7 +40,7 @@ export function NotificationBell({ userId, role, className }: { userId: string; 
       id: `job-${requestId}`,
       action: {
         label: 'View',
-        onClick: () => void navigate(`/teacher/jobs?highlight=${encodeURIComponent(requestId)}`),
+        onClick: () => void navigate(paths.teacher.jobs.getHref(requestId)),
       },
     });
   });

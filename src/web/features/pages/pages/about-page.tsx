@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { StaticPage } from '../components/static-page.tsx';
 
 export function AboutPage() {

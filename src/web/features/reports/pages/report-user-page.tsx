@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { REPORT_REASONS, type ReportReason } from '#shared/constants.ts';
 import { createReportSchema, REPORT_DETAILS_MAX_LENGTH, reportMessages } from '#shared/schemas/reports.ts';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';

@@ -7,7 +7,7 @@ import { JOB_CARD_DESCRIPTION_LENGTH, type RequestType } from '#shared/constants
 import { formatBudget } from '#shared/rules/budget.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
 import type { Attachment, Job } from '#shared/schemas/requests.ts';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { isClosedForDisplay } from '#shared/rules/expiry.ts';
 import { formatBudget } from '#shared/rules/budget.ts';
 import type { MyRequest } from '#shared/schemas/requests.ts';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card } from '#web/components/ui/card.tsx';

@@ -8,7 +8,7 @@ import {
   type VhSearchKind,
   type VhSearchResult,
 } from '#shared/schemas/search.ts';
-import { paths } from '#web/app/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';

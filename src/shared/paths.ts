@@ -1,7 +1,8 @@
-import type { Role } from '#shared/constants.ts';
+import type { Role } from './constants.ts';
 
 /**
  * Every route of SPEC.md §2: `path` is the router pattern, `getHref` builds a link.
+ * Shared so the links the server writes (mails, notifications) match the web routes.
  * Components link through here, never with hand-written strings.
  */
 export const paths = {
