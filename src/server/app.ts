@@ -15,7 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
-import { createAuth } from './features/auth/auth.ts';
+import { createAuth, sessionResolverFor } from './features/auth/auth.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
@@ -178,8 +178,16 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     },
     transform: jsonSchemaTransform,
   });
-  registerSession(app, auth);
-  const realtime = await createRealtime({ server: app.server, auth, config, database, log: app.log });
+  const resolveSession = sessionResolverFor(auth);
+  registerSession(app, resolveSession);
+  const realtime = await createRealtime({
+    server: app.server,
+    resolveSession,
+    allowedOrigins: [config.publicUrl],
+    config,
+    database,
+    log: app.log,
+  });
   app.decorate('realtime', realtime);
   app.addHook('onClose', () => realtime.close());
 

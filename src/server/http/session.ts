@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Auth } from '../features/auth/auth.ts';
+import { sessionUserSchema, type SessionUser } from '#shared/schemas/session.ts';
 import { AppError } from './errors.ts';
 
-export type SessionUser = {
-  id: string;
-  email: string;
-  username: string;
-  role: 'student' | 'teacher';
-  vhNumber: number;
-  image: string | null;
-};
+export type { SessionUser };
+
+/**
+ * Finds the session of a request's cookies; null when signed out. Built once in app.ts from the auth feature,
+ * so http/ and platform/ know no feature.
+ */
+export type SessionResolver = (headers: Headers) => Promise<{ user: SessionUser; sessionId: string } | null>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,13 +36,11 @@ export async function requireRole(request: FastifyRequest, role: SessionUser['ro
   return user;
 }
 
-export function registerSession(app: FastifyInstance, auth: Auth) {
+export function registerSession(app: FastifyInstance, resolveSession: SessionResolver) {
   app.decorateRequest('getSessionUser', function (this: FastifyRequest) {
     const cached = sessionCache.get(this);
     if (cached) return cached;
-    const lookup = auth.api
-      .getSession({ headers: toHeaders(this.headers) })
-      .then((result) => (result ? toSessionUser(result.user) : null));
+    const lookup = resolveSession(toHeaders(this.headers)).then((result) => result?.user ?? null);
     sessionCache.set(this, lookup);
     return lookup;
   });
@@ -60,13 +57,7 @@ export function toHeaders(raw: FastifyRequest['headers']) {
   return headers;
 }
 
+/** The session user's fields out of the auth library's user record (extra fields dropped). */
 export function toSessionUser(user: Record<string, unknown>): SessionUser {
-  return {
-    id: String(user.id),
-    email: String(user.email),
-    username: String(user.username),
-    role: user.role === 'teacher' ? 'teacher' : 'student',
-    vhNumber: Number(user.vhNumber),
-    image: (user.image as string | null | undefined) ?? null,
-  };
+  return sessionUserSchema.parse(user);
 }

@@ -1,18 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Role } from '#shared/constants.ts';
+import type { SessionUser } from '#shared/schemas/session.ts';
 import { apiFetch } from './api.ts';
 import { queryClient, sessionQueryKey } from './query-client.ts';
 
-export type SessionUser = {
-  id: string;
-  email: string;
-  name: string;
-  username: string;
-  role: Role;
-  /** The public three-digit Virtual Help number. */
-  vhNumber: string;
-  image: string | null;
-};
+export type { SessionUser };
 
 export type Session = {
   session: { id: string; userId: string; expiresAt: string };

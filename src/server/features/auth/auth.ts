@@ -8,6 +8,7 @@ import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { accounts, rateLimits, sessions, users, verifications } from '../../db/schema/auth.ts';
+import { toSessionUser, type SessionResolver } from '../../http/session.ts';
 import { clearFailedSignIns } from './sign-in-lockout.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './service.ts';
 
@@ -148,3 +149,11 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** The one way the rest of the server finds a request's session (HTTP and sockets), without knowing better-auth. */
+export function sessionResolverFor(auth: Auth): SessionResolver {
+  return async (headers) => {
+    const result = await auth.api.getSession({ headers });
+    return result ? { user: toSessionUser(result.user), sessionId: result.session.id } : null;
+  };
+}

@@ -7,8 +7,7 @@ import { Server, type Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '#shared/realtime-events.ts';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
-import type { Auth } from '../../features/auth/auth.ts';
-import { toHeaders, toSessionUser, type SessionUser } from '../../http/session.ts';
+import { toHeaders, type SessionResolver, type SessionUser } from '../../http/session.ts';
 
 type SocketData = { user: SessionUser; sessionId: string };
 /** Between server nodes: a session ended, each node closes its own sockets of it. */
@@ -41,13 +40,15 @@ export type Realtime = {
  */
 export async function createRealtime(options: {
   server: HttpServer;
-  auth: Auth;
+  resolveSession: SessionResolver;
+  /** Origins whose pages may open a socket (ours). */
+  allowedOrigins: string[];
   config: Config;
   database: DatabaseHandle;
   log: FastifyBaseLogger;
 }): Promise<Realtime> {
-  const { auth, config, database, log } = options;
-  const trustedOrigins = new Set(auth.options.trustedOrigins as string[]);
+  const { resolveSession, config, database, log } = options;
+  const trustedOrigins = new Set(options.allowedOrigins);
 
   const io: RealtimeServer = new Server(options.server, {
     serveClient: false,
@@ -72,11 +73,11 @@ export async function createRealtime(options: {
 
   io.use(async (socket, next) => {
     try {
-      const result = await auth.api.getSession({ headers: toHeaders(socket.request.headers) });
+      const result = await resolveSession(toHeaders(socket.request.headers));
       if (!result) return next(new Error('UNAUTHENTICATED'));
-      socket.data.user = toSessionUser(result.user);
-      socket.data.sessionId = result.session.id;
-      await socket.join([userRoom(socket.data.user.id), sessionRoom(result.session.id)]);
+      socket.data.user = result.user;
+      socket.data.sessionId = result.sessionId;
+      await socket.join([userRoom(result.user.id), sessionRoom(result.sessionId)]);
       next();
     } catch (error) {
       log.warn({ err: error }, 'socket handshake failed');
