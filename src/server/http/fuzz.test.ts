@@ -214,12 +214,11 @@ describe('the API under fuzzing', () => {
 
   it('answers cursors whose id is 36 dashes with 400, on every paged list', async () => {
     const dashes = '-'.repeat(36);
-    const requestsCursor = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000000Z', dashes])).toString('base64url');
     const [student, teacher] = callers;
     for (const [caller, url] of [
       [student, `/api/chat/rooms?cursor=1_${dashes}`],
-      [student, `/api/requests/mine?cursor=${requestsCursor}`],
-      [teacher, `/api/jobs?cursor=${requestsCursor}`],
+      [student, `/api/requests/mine?cursor=1_${dashes}`],
+      [teacher, `/api/jobs?cursor=1_${dashes}`],
     ] as const) {
       const response = await t.app.inject({ method: 'GET', url, headers: { cookie: caller!.cookie } });
       expect(response.statusCode, url).toBe(400);

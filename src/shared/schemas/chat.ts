@@ -10,8 +10,8 @@ import {
   MIB,
   MODERATION_CATEGORIES,
   ROLES,
-  UUID_PATTERN,
 } from '../constants.ts';
+import { cursorSchema } from './cursor.ts';
 
 // Chat rooms, messages, attachments, receipts and meetings: the API's inputs and outputs, shared with the web app.
 // Times travel as ISO 8601 strings.
@@ -31,12 +31,6 @@ export const chatMessages = {
 } as const;
 
 const isoDateTime = z.iso.datetime({ offset: true });
-
-/**
- * Opaque keyset cursor of a page: the position after which the next page starts.
- * (Microseconds since the epoch and the row id, so rows created in the same millisecond are neither skipped nor repeated.)
- */
-export const cursorSchema = z.string().regex(new RegExp(`^\\d{1,17}_${UUID_PATTERN}$`), 'Invalid cursor');
 
 export const listRoomsQuerySchema = z.object({
   cursor: cursorSchema.optional(),

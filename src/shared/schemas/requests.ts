@@ -15,6 +15,7 @@ import {
 } from '#shared/constants.ts';
 import { budgetMessages, budgetProblem, fallbackMaxBudget, wizardBudget } from '#shared/rules/budget.ts';
 import type { FileLike } from '#shared/schemas/profiles.ts';
+import { cursorSchema } from './cursor.ts';
 
 // Requests, bids, offers and jobs (SPEC.md §5 "Standard request form", "Wizard budgets", "Bid",
 // "Request attachments"), shared by the API and the web forms.
@@ -30,7 +31,6 @@ export const requestMessages = {
   level: 'Please choose an education level',
   supportType: 'Please choose exam preparation or general support',
   bidAmount: 'Please enter a valid bid amount.',
-  cursor: 'Invalid page cursor',
   ...budgetMessages,
 } as const;
 
@@ -247,10 +247,13 @@ export const createRequestResponseSchema = z.object({
 export const myRequestsQuerySchema = z.object({
   /** live: not closed for display (see isClosedForDisplay); expired: the rest. */
   status: z.enum(['live', 'expired']).default('live'),
-  cursor: z.string().max(200).optional(),
+  cursor: cursorSchema.optional(),
 });
 
-export const myRequestsPageSchema = z.object({ requests: z.array(myRequestSchema), nextCursor: z.string().nullable() });
+export const myRequestsPageSchema = z.object({
+  requests: z.array(myRequestSchema),
+  nextCursor: cursorSchema.nullable(),
+});
 
 export const requestDetailSchema = z.object({
   request: requestCardSchema,
@@ -281,7 +284,7 @@ export const acceptBidResponseSchema = z.object({
 export const jobsQuerySchema = z.object({
   subjectId: z.uuid({ error: requestMessages.subject }).optional(),
   type: z.enum(REQUEST_TYPES, { error: requestMessages.type }).optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: cursorSchema.optional(),
 });
 
 export const jobSchema = requestCardSchema.omit({ acceptedBidId: true }).extend({
@@ -292,7 +295,7 @@ export const jobSchema = requestCardSchema.omit({ acceptedBidId: true }).extend(
 
 export const jobsPageSchema = z.object({
   jobs: z.array(jobSchema),
-  nextCursor: z.string().nullable(),
+  nextCursor: cursorSchema.nullable(),
   /** Tab counts for the current subject filter, whatever the type filter and page. */
   counts: z.object({ all: z.number().int(), tutoring: z.number().int(), assignment: z.number().int() }),
 });

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, desc, eq, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { alias } from 'drizzle-orm/pg-core';
 import { AI_USER_ID, CHAT_PREVIEW_LENGTH, type ChatAttachmentType } from '#shared/constants.ts';
 import {
   chatMessages,
@@ -17,6 +17,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import { chatRooms, messages, type ChatRoom, type Message, type NewMessage } from '../../db/schema/chat.ts';
 import { meetings, type Meeting } from '../../db/schema/meetings.ts';
+import { cursorMicros, olderThan, toPage } from '../../db/keyset.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
@@ -96,22 +97,6 @@ export async function getRoom({ db, userId, roomId }: { db: Executor; userId: st
   return room;
 }
 
-// Keyset cursors: microseconds since the epoch (exact, unlike a JS Date) and the row id as the tie-breaker.
-const micros = (column: AnyPgColumn) => sql<number>`(extract(epoch from ${column}) * 1000000)::bigint`;
-const encodeCursor = (row: { cursorMicros: number; id: string }) => `${row.cursorMicros}_${row.id}`;
-/** Rows strictly after the cursor in `order by time desc, id desc`: a row comparison the (…, time, id) indexes serve. */
-function olderThan(timeColumn: AnyPgColumn, idColumn: AnyPgColumn, cursor: string | undefined): SQL | undefined {
-  if (!cursor) return undefined;
-  const [timeMicros, id] = cursor.split('_');
-  return sql`(${timeColumn}, ${idColumn}) < (timestamptz 'epoch' + ${Number(timeMicros)} * interval '1 microsecond', ${id}::uuid)`;
-}
-
-/** Pages of rows fetched with `limit + 1`: the extra row only says that there is a next page. */
-function toPage<T extends { cursorMicros: number; id: string }>(rows: T[], limit: number) {
-  const page = rows.slice(0, limit);
-  return { page, nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null };
-}
-
 const partner = alias(users, 'partner');
 const lastMessage = alias(messages, 'last_message');
 
@@ -124,7 +109,7 @@ function selectRooms({ db, userId }: { db: Executor; userId: string }) {
     .select({
       id: chatRooms.id,
       lastMessageAt: chatRooms.lastMessageAt,
-      cursorMicros: micros(chatRooms.lastMessageAt),
+      cursorMicros: cursorMicros(chatRooms.lastMessageAt),
       partner: {
         id: partner.id,
         username: partner.username,
@@ -266,7 +251,7 @@ const toMeetingAnswer = (meeting: StoredMeeting) => ({
 /** Messages with their meeting (jitsi_meetings.chat_message_id is indexed). */
 const selectMessages = (db: Executor) =>
   db
-    .select({ ...messageFields, cursorMicros: micros(messages.createdAt), meeting: meetingFields })
+    .select({ ...messageFields, cursorMicros: cursorMicros(messages.createdAt), meeting: meetingFields })
     .from(messages)
     .leftJoin(meetings, eq(meetings.chatMessageId, messages.id))
     .$dynamic();

@@ -13,6 +13,7 @@ import { TINY_PNG, pngOfSize } from '../../../../tests/support/files.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { INVALID_CURSOR_MESSAGE } from '#shared/schemas/cursor.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR_MS);
@@ -531,7 +532,7 @@ describe('a student’s requests and offers', () => {
     for (const cursor of ['nonsense', Buffer.from('["x","y"]').toString('base64url')]) {
       const response = await call(t, student, 'GET', `/api/requests/mine?cursor=${cursor}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ fields: { cursor: 'Invalid page cursor' } });
+      expect(response.json()).toMatchObject({ fields: { cursor: INVALID_CURSOR_MESSAGE } });
     }
   });
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, getTableName, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, getTableName, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   JOBS_PAGE_SIZE,
@@ -6,14 +6,12 @@ import {
   REQUEST_EXPIRY_HOURS,
   REQUEST_EXPIRY_JOB_INTERVAL_MS,
   REQUESTS_PAGE_SIZE,
-  UUID_PATTERN,
   type RequestStatus,
   type RequestType,
 } from '#shared/constants.ts';
 import { bidRangeMessage, formatAmount, isBidInRange } from '#shared/rules/budget.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
 import {
-  requestMessages,
   type AcceptBidResponse,
   type Bid,
   type CreateRequestInput,
@@ -29,6 +27,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import { tutorBids, tutoringRequests, type TutoringRequest } from '../../db/schema/requests.ts';
 import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+import { cursorMicros, olderThan, toPage } from '../../db/keyset.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
@@ -67,41 +66,6 @@ const isNotExpired = sql`${r.createdAt} > ${expiredBefore}`;
 const CLOSED_STATUSES: RequestStatus[] = ['completed', 'closed'];
 
 const notFound = () => new AppError('NOT_FOUND', { message: 'Request not found' });
-
-// Keyset pagination on (created_at, id), newest first. The time travels as text with microseconds: a JS Date
-// would cut it to milliseconds and skip or repeat rows created in the same millisecond.
-const cursorTime = sql<string>`to_char(${r.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
-function encodeCursor(row: { cursorTime: string; id: string }) {
-  return Buffer.from(JSON.stringify([row.cursorTime, row.id])).toString('base64url');
-}
-
-function afterCursor(cursor: string | undefined): SQL | undefined {
-  if (cursor === undefined) return undefined;
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw fieldError('cursor', requestMessages.cursor);
-  }
-  const [time, id] = Array.isArray(decoded) ? decoded : [];
-  const valid =
-    typeof time === 'string' &&
-    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(time) &&
-    // A real calendar time since 1970 (no 2026-02-30, 25:00 or year 0), which PostgreSQL would refuse with an error.
-    Date.parse(time) >= 0 &&
-    new Date(time).toISOString().slice(0, 19) === time.slice(0, 19) &&
-    typeof id === 'string' &&
-    new RegExp(`^${UUID_PATTERN}$`).test(id);
-  if (!valid) throw fieldError('cursor', requestMessages.cursor);
-  return sql`(${r.createdAt}, ${r.id}) < (${time}::timestamptz, ${id}::uuid)`;
-}
-
-/** The page and the cursor of the next one: one row more than a page is fetched to know whether there is one. */
-function toPage<T extends { cursorTime: string; id: string }>(rows: T[], size: number) {
-  const page = rows.slice(0, size);
-  return { page, nextCursor: rows.length > size ? encodeCursor(page[page.length - 1]!) : null };
-}
 
 // The columns of a request card, with its subject's name.
 const cardColumns = {
@@ -271,14 +235,14 @@ export async function listMyRequests({
       ? and(notInArray(r.status, CLOSED_STATUSES), isNotExpired)
       : or(inArray(r.status, CLOSED_STATUSES), isExpired);
   const rows = await db
-    .select({ ...cardColumns, bidCount, cursorTime })
+    .select({ ...cardColumns, bidCount, cursorMicros: cursorMicros(r.createdAt) })
     .from(r)
     .innerJoin(subjects, eq(subjects.id, r.subjectId))
-    .where(and(eq(r.studentId, studentId), tab, afterCursor(cursor)))
+    .where(and(eq(r.studentId, studentId), tab, olderThan(r.createdAt, r.id, cursor)))
     .orderBy(desc(r.createdAt), desc(r.id))
     .limit(REQUESTS_PAGE_SIZE + 1);
   const { page, nextCursor } = toPage(rows, REQUESTS_PAGE_SIZE);
-  return { requests: page.map(({ bidCount, cursorTime: _, ...row }) => ({ ...toCard(row), bidCount })), nextCursor };
+  return { requests: page.map(({ bidCount, cursorMicros: _, ...row }) => ({ ...toCard(row), bidCount })), nextCursor };
 }
 
 /** A request of this student (anyone else's: 404) with its offers summary and how many teachers were told. */
@@ -494,13 +458,13 @@ export async function listJobs({
       sql<boolean>`exists (select 1 from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)} and ${tutorBids.tutorId} = ${teacherId})`.as(
         'already_bid',
       ),
-    cursorTime: cursorTime.as('cursor_time'),
+    cursorMicros: cursorMicros(r.createdAt).as('cursor_micros'),
   };
   const page = db
     .select(jobColumns)
     .from(r)
     .innerJoin(subjects, eq(subjects.id, r.subjectId))
-    .where(and(visible, type ? eq(r.type, type) : undefined, afterCursor(cursor)))
+    .where(and(visible, type ? eq(r.type, type) : undefined, olderThan(r.createdAt, r.id, cursor)))
     .orderBy(desc(r.createdAt), desc(r.id))
     .limit(JOBS_PAGE_SIZE + 1)
     .as('page');
@@ -518,7 +482,7 @@ export async function listJobs({
   const jobs = rows.flatMap((row) => (row.job?.id ? [row.job] : []));
   const { page: pageRows, nextCursor } = toPage(jobs, JOBS_PAGE_SIZE);
   return {
-    jobs: pageRows.map(({ cursorTime: _, attachmentCount, alreadyBid, ...row }): Job => {
+    jobs: pageRows.map(({ cursorMicros: _, attachmentCount, alreadyBid, ...row }): Job => {
       const { acceptedBidId: __, ...card } = toCard(row);
       return { ...card, attachmentCount, alreadyBid };
     }),
