@@ -141,6 +141,9 @@ test.describe('meetings across time zones', () => {
     await page.goto(`/chat?tutorId=${student.id}`);
     await expect(page.getByRole('heading', { name: student.username, level: 2 })).toBeVisible();
     await expectLive(page);
+    await other.page.goto(`/chat?tutorId=${teacher.id}`);
+    await expect(other.page.getByRole('heading', { name: teacher.username, level: 2 })).toBeVisible();
+    await expectLive(other.page);
 
     // The picker works in the teacher's zone (Berlin), whatever the zone of the machine running the test.
     const start = new Date(Math.ceil((Date.now() + 5 * 60 * 1000) / 60_000) * 60_000);
@@ -167,14 +170,24 @@ test.describe('meetings across time zones', () => {
     await expect(teacherCard).toContainText('Scheduled');
     await expect(teacherCard).toContainText(/Starts in \d+ minutes?/);
     await expect(teacherCard.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
+    // Join opens the video service in a new tab, the name filled in and its own chat off (the service is stubbed).
+    await page.context().route('https://meet.jit.si/**', (route) => route.fulfill({ body: 'video service' }));
+    const popup = page.waitForEvent('popup');
+    await teacherCard.getByRole('button', { name: 'Join meeting' }).click();
+    const videoTab = await popup;
+    const joined = new URL(videoTab.url());
+    expect(joined.origin).toBe('https://meet.jit.si');
+    expect(decodeURIComponent(joined.hash)).toContain(`userInfo.displayName="${teacher.username}"`);
+    expect(joined.hash).toContain('config.disableChat=true');
+    await videoTab.close();
 
-    await other.page.goto(`/chat?tutorId=${teacher.id}`);
     const studentCard = messagesOf(other.page).getByRole('listitem').filter({ hasText: 'Derivatives' });
     await expect(studentCard).toContainText(meetingTimeLabel(start, 'America/New_York'));
     await expect(studentCard).toContainText(/Starts in \d+ minutes?/);
     await expect(studentCard.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
     await expect(studentCard.getByRole('button', { name: 'Cancel meeting' })).toHaveCount(0);
-    await expectLive(other.page);
+    // The bell tells the student live.
+    await expect(other.page.getByRole('button', { name: 'Notifications, 1 unread' })).toBeVisible();
 
     page.once('dialog', (confirm) => void confirm.accept());
     await teacherCard.getByRole('button', { name: 'Cancel meeting' }).click();
@@ -183,6 +196,7 @@ test.describe('meetings across time zones', () => {
       await expect(card).toContainText('Cancelled');
       await expect(card.getByRole('button', { name: 'Join meeting' })).toBeDisabled();
     }
+    await expect(other.page.getByRole('button', { name: 'Notifications, 2 unread' })).toBeVisible();
     expect(other.errors).toEqual([]);
     await other.context.close();
   });
