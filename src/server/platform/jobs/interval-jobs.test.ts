@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { openTestDatabase } from '../../../../tests/support/test-database.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
@@ -34,6 +35,27 @@ describe('interval jobs', () => {
       expect(run).toHaveBeenCalledTimes(1);
     },
   );
+
+  it('hands what a run returned to afterCommit once its transaction committed, and not after a failed run', async () => {
+    const seen: unknown[] = [];
+    const job: IntervalJob = {
+      name: 'test-after-commit',
+      intervalMs: 60_000,
+      run: async ({ db }) => (await db.execute<{ n: number }>(sql`select 42 as n`)).rows[0]!.n,
+      afterCommit: (result) => seen.push(result),
+    };
+    expect(await runJobOnce({ db: database.db, job })).toBe(true);
+    expect(seen).toEqual([42]);
+
+    const failing: IntervalJob = {
+      ...job,
+      run: async () => {
+        throw new Error('boom');
+      },
+    };
+    await expect(runJobOnce({ db: database.db, job: failing })).rejects.toThrow('boom');
+    expect(seen).toEqual([42]);
+  });
 
   it('runs each job at start and on its interval, logs a failure and keeps going, and waits for a running job on stop', async () => {
     let runs = 0;
