@@ -1,0 +1,206 @@
+import { and, desc, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { AI_USER_ID, type ChatAttachmentType } from '#shared/constants.ts';
+import { chatMessages, type ChatMessage, type MessagePage, type SendMessageInput } from '#shared/schemas/chat.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { olderThan, toPage } from '../../db/keyset.ts';
+import { chatRooms, messages, type NewMessage } from '../../db/schema/chat.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import { cleanFilename } from '../../platform/storage/filenames.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import type { Moderation } from '../moderation/moderation.ts';
+import { isOwnUpload } from './attachments.ts';
+import { messageFields, selectMessages, toChatMessage, type StoredMessage } from './message-columns.ts';
+import { findOrCreateRoom, findRoomBetween, getRoom } from './rooms.ts';
+
+// Messages: history pages, idempotent sends with attachments, and the files they carry.
+
+/** One page of a room's history, newest page first, oldest first within the page; never more than `limit` rows. */
+export async function listMessages({
+  db,
+  userId,
+  roomId,
+  before,
+  limit,
+}: {
+  db: Executor;
+  userId: string;
+  roomId: string;
+  before?: string;
+  limit: number;
+}): Promise<MessagePage> {
+  await getRoom({ db, userId, roomId });
+  const rows = await selectMessages(db)
+    .where(and(eq(messages.roomId, roomId), olderThan(messages.createdAt, messages.id, before)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit + 1);
+  const { page, nextCursor } = toPage(rows, limit);
+  return { messages: page.reverse().map(toChatMessage), nextCursor };
+}
+
+/**
+ * Inserts a message and makes it its room's last one, in one statement (so atomic without a transaction). A message
+ * with this clientId already stored makes it do nothing (also when a concurrent retry committed first): null then.
+ */
+export async function insertMessage({
+  db,
+  values,
+}: {
+  db: Executor;
+  values: NewMessage;
+}): Promise<StoredMessage | null> {
+  const inserted = db
+    .$with('inserted')
+    .as(db.insert(messages).values(values).onConflictDoNothing({ target: messages.clientId }).returning(messageFields));
+  const touched = db.$with('touched').as(
+    db
+      .update(chatRooms)
+      .set({ lastMessageAt: sql`${inserted.createdAt}`, lastMessageId: sql`${inserted.id}` })
+      .from(inserted)
+      // Of two concurrent sends the later message wins, whichever commits last.
+      .where(and(eq(chatRooms.id, inserted.roomId), lte(chatRooms.lastMessageAt, inserted.createdAt)))
+      .returning({ id: chatRooms.id }),
+  );
+  const [row] = await db.with(inserted, touched).select().from(inserted);
+  return row ?? null;
+}
+
+/** The message stored under a clientId, if its sender is this user (a clientId is unique across all senders). */
+async function getRetriedMessage({ db, senderId, clientId }: { db: Executor; senderId: string; clientId: string }) {
+  const [row] = await selectMessages(db).where(eq(messages.clientId, clientId));
+  if (!row) throw new Error('a conflicting clientId vanished');
+  if (row.senderId !== senderId)
+    throw new AppError('CONFLICT', { fields: { clientId: 'This clientId is already used by another message' } });
+  return toChatMessage(row);
+}
+
+/** The stored upload named by the sender, as message columns; only the sender's own uploads can be attached. */
+async function resolveAttachment({
+  storage,
+  senderId,
+  attachment,
+}: {
+  storage: Storage;
+  senderId: string;
+  attachment: NonNullable<SendMessageInput['attachment']>;
+}) {
+  const file = isOwnUpload(attachment.fileKey, senderId) ? await storage.get(attachment.fileKey) : null;
+  if (!file) throw fieldError('attachment.fileKey', chatMessages.unknownFile);
+  file.stream.destroy();
+  const type = file.contentType as ChatAttachmentType;
+  const extension = attachment.fileKey.split('.').pop()!;
+  return {
+    fileUrl: attachment.fileKey,
+    fileType: type,
+    fileSize: file.size,
+    originalFilename: cleanFilename(attachment.originalFilename ?? '', { type, extension }),
+  };
+}
+
+/** After the commit: the message to both participants' sockets (Guru AI has none), and their room lists are stale. */
+export function publishMessage({ realtime, message }: { realtime: Realtime; message: ChatMessage }) {
+  const participants = [message.senderId, message.receiverId].filter((id) => id !== AI_USER_ID);
+  realtime.toUsers(participants, 'message:new', message);
+  if (message.roomId) realtime.toUsers(participants, 'room:updated', { roomId: message.roomId });
+}
+
+/**
+ * Sends a message: moderation (not for Guru AI), the room created if absent (not for Guru AI), the message stored
+ * and the room's last message updated atomically, then `message:new` and `room:updated` after the commit.
+ * Idempotent per clientId: a retry returns the stored message with `created: false` and publishes nothing.
+ */
+export async function sendMessage({
+  db,
+  storage,
+  realtime,
+  moderation,
+  sender,
+  input,
+}: {
+  db: Database;
+  storage: Storage;
+  realtime: Realtime;
+  moderation: Moderation;
+  sender: SessionUser;
+  input: SendMessageInput;
+}): Promise<{ message: ChatMessage; created: boolean }> {
+  if (input.receiverId === sender.id) throw fieldError('receiverId', chatMessages.self);
+  await enforceUserLimit(db, sender.id, 'chatMessages');
+  const toAi = input.receiverId === AI_USER_ID;
+  const room = toAi ? null : await findRoomBetween({ db, userAId: sender.id, userBId: input.receiverId });
+  if (!toAi) {
+    await moderation.assertAllowed({
+      text: input.content,
+      field: 'content',
+      senderId: sender.id,
+      roomId: room?.id ?? null,
+    });
+    // The receiver reads the file's name too.
+    if (input.attachment?.originalFilename) {
+      await moderation.assertAllowed({
+        text: input.attachment.originalFilename,
+        field: 'attachment.originalFilename',
+        senderId: sender.id,
+        roomId: room?.id ?? null,
+      });
+    }
+  }
+  const file = input.attachment
+    ? await resolveAttachment({ storage, senderId: sender.id, attachment: input.attachment })
+    : {};
+  const values = {
+    clientId: input.clientId,
+    senderId: sender.id,
+    receiverId: input.receiverId,
+    content: input.content.trim(),
+    ...file,
+  };
+
+  // The usual case, an existing room (or Guru AI), is one statement; a first message creates the room with it.
+  const stored =
+    room || toAi
+      ? await insertMessage({ db, values: { ...values, roomId: room?.id ?? null } })
+      : await db.transaction(async (tx) => {
+          const created = await findOrCreateRoom({ db: tx, userAId: sender.id, userBId: input.receiverId });
+          return insertMessage({ db: tx, values: { ...values, roomId: created.room.id } });
+        });
+  if (!stored)
+    return { message: await getRetriedMessage({ db, senderId: sender.id, clientId: input.clientId }), created: false };
+
+  const message = toChatMessage({ ...stored, meeting: null });
+  publishMessage({ realtime, message });
+  return { message, created: true };
+}
+
+/** The attachment of a message, for its sender and receiver only (anyone else: 404). */
+export async function getMessageFile({
+  db,
+  storage,
+  userId,
+  messageId,
+}: {
+  db: Executor;
+  storage: Storage;
+  userId: string;
+  messageId: string;
+}) {
+  const [row] = await db
+    .select({ key: messages.fileUrl, fileType: messages.fileType, originalFilename: messages.originalFilename })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.id, messageId),
+        isNotNull(messages.fileUrl),
+        or(eq(messages.senderId, userId), eq(messages.receiverId, userId)),
+      ),
+    );
+  const file = row?.key ? await storage.get(row.key) : null;
+  if (!row || !file) throw new AppError('NOT_FOUND');
+  return {
+    ...file,
+    contentType: row.fileType ?? file.contentType,
+    originalFilename: row.originalFilename ?? 'attachment',
+  };
+}
