@@ -13,6 +13,9 @@ export const SOLVED_CASES: readonly (readonly [question: string, answer: string]
   ['factor x^2+5x+6', '(2+x)·(3+x)'],
   ['expand (x+2)^3', '12·x+6·x^2+x^3+8'],
   ['Solve 5x - 4 = 2x + 8', 'x = 4'],
+  ['Solve: 5(x - 2) = 3x + 4', 'x = 7'],
+  ['√(144)', '12'],
+  ['what is sqrt(16) + 2', '6'],
   ['solve 3(x - 2) = 12', 'x = 6'],
   ['x/4 + 1 = 3', 'x = 8'],
   ['solve for y: 2y - 7 = 11', 'y = 9'],
@@ -57,4 +60,6 @@ export const DECLINED_CASES: readonly string[] = [
   '1 / 0',
   'x = x + 1',
   'prove that there are infinitely many primes',
+  'simplify x = 3',
+  'factor x^2 = 4',
 ];

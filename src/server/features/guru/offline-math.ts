@@ -97,7 +97,7 @@ function percentage(text: string): MathAnswer {
 }
 
 function arithmetic(expression: string): MathAnswer {
-  if (!/^[0-9+\-*/^(). ]+$/.test(expression) || !/\d/.test(expression)) return DECLINED;
+  if (!/^(?:[0-9+\-*/^(). ]|sqrt)+$/.test(expression) || !/\d/.test(expression)) return DECLINED;
   const exact = nerdamer(expression);
   const exactText = exact.toString();
   const decimal = exact.evaluate().text('decimals');
@@ -249,6 +249,8 @@ function integral(expression: string): MathAnswer {
 }
 
 function transform(operation: 'simplify' | 'expand' | 'factor', expression: string): MathAnswer {
+  // An equation is not an expression to rewrite ("simplify x = 3" would echo itself back as an answer).
+  if (expression.includes('=')) return DECLINED;
   const result = nerdamer(`${operation}(${expression})`).toString();
   if (!isZero(`(${result})-(${expression})`) && operation !== 'simplify') return DECLINED;
   const why = {
@@ -285,7 +287,7 @@ function answerExpression(text: string): MathAnswer {
     }
   }
 
-  const withoutSolve = stripWording(text.replace(/^(?:solve for [a-z]\s*:?|solve)\s*/i, ''));
+  const withoutSolve = stripWording(text.replace(/^(?:solve for [a-z]|solve)\s*:?\s*/i, ''));
   const equations = withoutSolve
     .replace(/^\d+\s+equations?\s*:?\s*/i, '')
     .replace(/^(?:the\s+)?(?:system|simultaneous equations)\s*:?\s*/i, '')
