@@ -1,6 +1,93 @@
-import { Outlet } from 'react-router';
+import { BarChart3, Flag, LayoutDashboard, ShieldAlert, Users } from 'lucide-react';
+import type { ComponentType } from 'react';
+import { NavLink, Outlet } from 'react-router';
+import type { AdminPermission } from '#shared/constants.ts';
+import { adminMessages } from '#shared/schemas/admin.ts';
+import { paths } from '#shared/paths.ts';
+import { Alert } from '#web/components/ui/alert.tsx';
+import { Container } from '#web/components/ui/container.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { useSession } from '#web/lib/auth-client.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { cn } from '#web/lib/utils.ts';
+import { useAdminAccess } from '../api.ts';
+import { AdminLoginForm } from '../components/admin-login-form.tsx';
 
-/** The admin area's frame (login gate and side menu arrive with the admin feature). */
+const menu: {
+  label: string;
+  href: string;
+  permission: AdminPermission;
+  icon: ComponentType<{ className?: string }>;
+}[] = [
+  { label: 'Dashboard', href: paths.admin.dashboard.getHref(), permission: 'dashboard', icon: LayoutDashboard },
+  { label: 'Report Management', href: paths.admin.reports.getHref(), permission: 'reports', icon: Flag },
+  {
+    label: 'Illegal Content',
+    href: paths.admin.illegalContent.getHref(),
+    permission: 'illegal_content',
+    icon: ShieldAlert,
+  },
+  { label: 'Meeting Stats', href: paths.admin.meetingStats.getHref(), permission: 'meeting_stats', icon: BarChart3 },
+  { label: 'Sub-Admin Management', href: paths.admin.subAdmins.getHref(), permission: 'sub_admins', icon: Users },
+];
+
+/** The admin area: the Admin Login form until the server confirms an admin role, then the side menu and the page. */
 export function AdminLayout() {
-  return <Outlet />;
+  const { isSignedIn, isPending: isSessionPending } = useSession();
+  const access = useAdminAccess(isSignedIn);
+
+  if (isSessionPending || (isSignedIn && access.isPending)) {
+    return (
+      <Container className="flex flex-1 items-center justify-center py-20">
+        <Spinner className="size-6" label="Checking admin access…" />
+      </Container>
+    );
+  }
+  if (access.isError) {
+    return (
+      <Container className="py-10">
+        <Alert variant="destructive" role="alert" title={adminMessages.checkFailed} />
+      </Container>
+    );
+  }
+  if (!isSignedIn || !access.data) return <AdminLoginScreen />;
+
+  const allowed = menu.filter((item) => access.data!.permissions.includes(item.permission));
+  return (
+    <Container className="flex flex-1 flex-col gap-6 py-6 md:flex-row md:py-10">
+      <nav aria-label="Admin" className="md:w-56 md:shrink-0">
+        <ul className="-mx-4 flex gap-1 overflow-x-auto px-4 pb-1 md:mx-0 md:flex-col md:overflow-visible md:px-0">
+          {allowed.map(({ label, href, icon: Icon }) => (
+            <li key={href} className="shrink-0">
+              <NavLink
+                to={href}
+                end
+                className={({ isActive }) =>
+                  cn(
+                    'flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                    isActive && 'bg-primary-soft text-primary-soft-foreground hover:bg-primary-soft',
+                  )
+                }
+              >
+                <Icon className="size-4" aria-hidden="true" />
+                {label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="min-w-0 flex-1">
+        <Outlet />
+      </div>
+    </Container>
+  );
+}
+
+function AdminLoginScreen() {
+  useDocumentTitle('Admin Login');
+  return (
+    <Container className="flex flex-1 items-center justify-center py-12 sm:py-20">
+      <AdminLoginForm />
+    </Container>
+  );
 }
