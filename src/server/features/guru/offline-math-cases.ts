@@ -16,6 +16,7 @@ export const SOLVED_CASES: readonly (readonly [question: string, answer: string]
   ['Solve: 5(x - 2) = 3x + 4', 'x = 7'],
   ['√(144)', '12'],
   ['what is sqrt(16) + 2', '6'],
+  ['what is 10!', '3628800'],
   ['solve 3(x - 2) = 12', 'x = 6'],
   ['x/4 + 1 = 3', 'x = 8'],
   ['solve for y: 2y - 7 = 11', 'y = 9'],
@@ -62,4 +63,5 @@ export const DECLINED_CASES: readonly string[] = [
   'prove that there are infinitely many primes',
   'simplify x = 3',
   'factor x^2 = 4',
+  'integrate x^2 from 0 to 1',
 ];

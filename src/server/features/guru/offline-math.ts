@@ -36,14 +36,18 @@ function stripWording(text: string): string {
     .replace(/^(please\s+|can you\s+|could you\s+|help me\s+|how do i\s+|how to\s+)+/i, '')
     .replace(/^(what is|what's|whats|find|calculate|compute|evaluate|work out)\s+/i, '')
     .replace(/^(the\s+)/i, '')
-    .replace(/\s*(please)?\s*[?.!]*\s*$/i, '')
+    .replace(/\s*(please)?\s*(?:[?.]|(?<![\d)])!)*\s*$/i, '') // "10!" keeps its factorial
     .replace(/\s*,?\s*(with respect to|wrt|for)\s+[a-z]\s*$/i, '')
     .trim();
 }
 
-/** One letter names, pi and e only: anything else means the words were not mathematics. */
+const KNOWN_WORDS = new Set('sqrt sin cos tan sec csc cot asin acos atan log exp abs pi'.split(' '));
+
+/** One letter names, pi, e and the usual functions only: any other word means the words were not mathematics. */
 function isPlainMathematics(expression: string): boolean {
-  if (!/^[0-9a-z+\-*/^()., =]+$/i.test(expression)) return false;
+  if (!/^[0-9a-z+\-*/^()., =!]+$/i.test(expression)) return false;
+  // nerdamer reads "x^2 from 0 to 1" without complaint and lists no variables, so words are checked here.
+  if (!(expression.match(/[a-z]{2,}/gi) ?? []).every((word) => KNOWN_WORDS.has(word.toLowerCase()))) return false;
   try {
     return nerdamer(expression.split('=').join('-(') + (expression.includes('=') ? ')' : ''))
       .variables()
@@ -97,7 +101,7 @@ function percentage(text: string): MathAnswer {
 }
 
 function arithmetic(expression: string): MathAnswer {
-  if (!/^(?:[0-9+\-*/^(). ]|sqrt)+$/.test(expression) || !/\d/.test(expression)) return DECLINED;
+  if (!/^(?:[0-9+\-*/^(). !]|sqrt)+$/.test(expression) || !/\d/.test(expression)) return DECLINED;
   const exact = nerdamer(expression);
   const exactText = exact.toString();
   const decimal = exact.evaluate().text('decimals');
