@@ -191,5 +191,16 @@ describe('meetings', () => {
     expect(props).toMatchObject({ METHOD: 'CANCEL', STATUS: 'CANCELLED', UID: `${meetingId}@virtual-help` });
 
     expect((await cancel(teacher)).statusCode).toBe(409);
+
+    const started = await scheduled(HOUR);
+    await t.db
+      .update(meetings)
+      .set({ startTime: sql`now() - interval '1 minute'` })
+      .where(eq(meetings.id, started.meetingId));
+    const late = await call(t, started.teacher, 'POST', `/api/chat/meetings/${started.meetingId}/cancel`, {});
+    expect([late.statusCode, late.json().message]).toEqual([
+      409,
+      'This meeting has already started and can no longer be cancelled.',
+    ]);
   });
 });

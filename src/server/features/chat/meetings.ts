@@ -137,6 +137,8 @@ export async function cancelMeeting({
     const found = await getMeeting({ db: tx, userId: user.id, meetingId });
     if (found.creatorId !== user.id)
       throw new AppError('FORBIDDEN', { message: 'Only the teacher who scheduled this meeting can cancel it.' });
+    if (found.startTime.getTime() <= Date.now())
+      throw new AppError('CONFLICT', { message: 'This meeting has already started and can no longer be cancelled.' });
     const [meeting] = await tx
       .update(meetings)
       .set({ cancelledAt: sql`now()` })

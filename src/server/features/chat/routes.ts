@@ -270,7 +270,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{
       schema: {
         summary: 'Cancel a meeting (the teacher who scheduled it only)',
         description:
-          'The other participant is notified (bell and e-mail with a cancelling invite.ics) and the reminders stop; the meeting message is published again as message:new. A third user: 404; the other participant: 403; already cancelled: 409.',
+          'The other participant is notified (bell and e-mail with a cancelling invite.ics) and the reminders stop; the meeting message is published again as message:new. A third user: 404; the other participant: 403; already cancelled or started: 409.',
         tags,
         params: meetingParamsSchema,
         response: { 200: meetingDetailSchema },
