@@ -1,0 +1,246 @@
+import { and, desc, eq, getTableColumns, inArray, notInArray, or, sql } from 'drizzle-orm';
+import { REQUESTS_PAGE_SIZE } from '#shared/constants.ts';
+import { type CreateRequestInput, type MyRequestsPage, type RequestDetail } from '#shared/schemas/requests.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { tutorBids } from '../../db/schema/requests.ts';
+import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+import { cursorMicros, olderThan, toPage } from '../../db/keyset.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import type { Upload } from '../../platform/storage/upload.ts';
+import { assertStorageLeft, recordStoredFiles } from '../../platform/storage/quota.ts';
+import type { Moderation } from '../moderation/moderation.ts';
+import { notifiedTeachersCount, notifyTeachersOfRequest } from '../notifications/service.ts';
+import { withStoredAttachments } from './attachments.ts';
+import {
+  bidCount,
+  CLOSED_STATUSES,
+  cardColumns,
+  closedProblem,
+  isExpired,
+  isNotExpired,
+  notFound,
+  outer,
+  r,
+  toCard,
+} from './request-columns.ts';
+
+// A student's requests: creating one (idempotent per key), listing, details, attachments.
+
+export type CreateRequestOptions = {
+  db: Database;
+  storage: Storage;
+  realtime: Realtime;
+  moderation: Moderation;
+  publicUrl: string;
+  student: SessionUser;
+  input: CreateRequestInput;
+  uploads: Upload[];
+  /** The form's Idempotency-Key: a repeated submit answers with the request the first one made. */
+  idempotencyKey?: string;
+};
+
+/** Raised inside the transaction when the key was used before: rolls back the new row and its files. */
+class AlreadySubmitted extends Error {}
+
+/** The request an earlier submit with this key made, as its card. */
+async function submittedBefore(db: Executor, studentId: string, idempotencyKey: string) {
+  const [row] = await db
+    .select({ ...getTableColumns(r), subjectName: subjects.name })
+    .from(r)
+    .innerJoin(subjects, eq(subjects.id, r.subjectId))
+    .where(and(eq(r.studentId, studentId), eq(r.idempotencyKey, idempotencyKey)));
+  return row ? { request: toCard(row), notifiedCount: 0, replayed: true } : undefined;
+}
+
+/**
+ * Posts a request (status open) and, in the same transaction, notifies every teacher of its subject (one
+ * set-based insert) and queues their e-mails; `job:new` and `notification:new` reach them after the commit.
+ */
+export async function createRequest({
+  db,
+  storage,
+  realtime,
+  moderation,
+  publicUrl,
+  student,
+  input,
+  uploads,
+  idempotencyKey,
+}: CreateRequestOptions) {
+  if (idempotencyKey) {
+    const earlier = await submittedBefore(db, student.id, idempotencyKey);
+    if (earlier) return earlier;
+  }
+  const [subject] = await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, input.subjectId));
+  if (!subject) throw fieldError('subjectId', 'Unknown subject');
+  // Teachers read all of it: the same rules as chat (no contact details, no abuse), before anything is stored.
+  const texts: Array<[field: string, text: string | null | undefined]> = [
+    ['description', input.description],
+    ['topic', input.topic],
+    ['requirements', input.requirements],
+    ['schedule', input.schedule],
+    ...uploads.map((upload): [string, string] => ['attachments', upload.filename]),
+  ];
+  for (const [field, text] of texts) {
+    if (text) await moderation.assertAllowed({ text, field, senderId: student.id, roomId: null });
+  }
+  const incomingBytes = uploads.reduce((sum, upload) => sum + upload.size, 0);
+  if (incomingBytes > 0) await assertStorageLeft(db, student.id, incomingBytes, 'attachments');
+
+  const store = () =>
+    withStoredAttachments({ storage, uploads }, (attachments) =>
+      db.transaction(async (tx) => {
+        const [request] = await tx
+          .insert(r)
+          .values({
+            type: input.type,
+            subjectId: input.subjectId,
+            description: input.description,
+            budgetMin: input.budgetMin,
+            budgetMax: input.budgetMax,
+            studentId: student.id,
+            deadline: input.deadline ? new Date(input.deadline) : null,
+            level: input.level ?? null,
+            topic: input.topic ?? null,
+            requirements: input.requirements ?? null,
+            schedule: input.schedule ?? null,
+            supportType: input.supportType ?? null,
+            attachments,
+            idempotencyKey: idempotencyKey ?? null,
+          })
+          // Two submits racing with one key: the second finds the first's row here, and gives way.
+          .onConflictDoNothing()
+          .returning();
+        if (!request) throw new AlreadySubmitted();
+        await recordStoredFiles(
+          tx,
+          attachments.map((file) => ({ key: file.file_path, ownerId: student.id, sizeBytes: file.file_size })),
+        );
+        const teacherIds = await notifyTeachersOfRequest({
+          db: tx,
+          publicUrl,
+          request: { ...request!, subjectName: subject.name, studentName: student.username },
+        });
+        return { request, teacherIds };
+      }),
+    );
+  let created: Awaited<ReturnType<typeof store>>;
+  try {
+    created = await store();
+  } catch (error) {
+    const earlier = error instanceof AlreadySubmitted && (await submittedBefore(db, student.id, idempotencyKey!));
+    if (earlier) return earlier;
+    throw error;
+  }
+  const { request, teacherIds } = created;
+
+  realtime.toUsers(teacherIds, 'job:new', { requestId: request.id, subjectId: request.subjectId, type: request.type });
+  realtime.toUsers(teacherIds, 'notification:new', { kind: 'job', requestId: request.id });
+  return {
+    request: toCard({ ...request, subjectName: subject.name }),
+    notifiedCount: teacherIds.length,
+    replayed: false,
+  };
+}
+
+/** The student's own requests, newest first, with subject name and bid count, a page at a time. */
+export async function listMyRequests({
+  db,
+  studentId,
+  status,
+  cursor,
+}: {
+  db: Executor;
+  studentId: string;
+  status: 'live' | 'expired';
+  cursor?: string;
+}): Promise<MyRequestsPage> {
+  // The two tabs split requests by the shared isClosedForDisplay rule.
+  const tab =
+    status === 'live'
+      ? and(notInArray(r.status, CLOSED_STATUSES), isNotExpired)
+      : or(inArray(r.status, CLOSED_STATUSES), isExpired);
+  const rows = await db
+    .select({ ...cardColumns, bidCount, cursorMicros: cursorMicros(r.createdAt) })
+    .from(r)
+    .innerJoin(subjects, eq(subjects.id, r.subjectId))
+    .where(and(eq(r.studentId, studentId), tab, olderThan(r.createdAt, r.id, cursor)))
+    .orderBy(desc(r.createdAt), desc(r.id))
+    .limit(REQUESTS_PAGE_SIZE + 1);
+  const { page, nextCursor } = toPage(rows, REQUESTS_PAGE_SIZE);
+  return { requests: page.map(({ bidCount, cursorMicros: _, ...row }) => ({ ...toCard(row), bidCount })), nextCursor };
+}
+
+/** A request of this student (anyone else's: 404) with its offers summary and how many teachers were told. */
+export async function getRequestDetail({
+  db,
+  studentId,
+  requestId,
+}: {
+  db: Executor;
+  studentId: string;
+  requestId: string;
+}): Promise<RequestDetail> {
+  const bids = sql`from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)}`;
+  const [row] = await db
+    .select({
+      ...cardColumns,
+      offerCount: sql<number>`(select count(*)::int ${bids})`,
+      lowest: sql<number | null>`(select min(${tutorBids.amount}) ${bids})`,
+      highest: sql<number | null>`(select max(${tutorBids.amount}) ${bids})`,
+      notifiedCount: notifiedTeachersCount(outer(r.id)),
+    })
+    .from(r)
+    .innerJoin(subjects, eq(subjects.id, r.subjectId))
+    .where(and(eq(r.id, requestId), eq(r.studentId, studentId)));
+  if (!row) throw notFound();
+  const { offerCount, lowest, highest, notifiedCount, ...card } = row;
+  const money = (value: number | null) => (value === null ? null : Number(value));
+  return {
+    request: toCard(card),
+    offers: { count: offerCount, lowest: money(lowest), highest: money(highest) },
+    notifiedCount,
+  };
+}
+
+/**
+ * One file of a request, for its student, for teachers who can see the job (their subject, open, not expired)
+ * and for teachers who bid on it (they keep access once it is accepted or closed). Anyone else: 404.
+ */
+export async function getRequestAttachment({
+  db,
+  storage,
+  user,
+  requestId,
+  index,
+}: {
+  db: Executor;
+  storage: Storage;
+  user: SessionUser;
+  requestId: string;
+  index: number;
+}) {
+  const [request] = await db
+    .select({
+      studentId: r.studentId,
+      status: r.status,
+      createdAt: r.createdAt,
+      attachments: r.attachments,
+      teachesSubject: sql<boolean>`exists (select 1 from ${teacherSpecializations} where ${teacherSpecializations.teacherId} = ${user.id} and ${teacherSpecializations.subjectId} = ${outer(r.subjectId)})`,
+      hasBid: sql<boolean>`exists (select 1 from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)} and ${tutorBids.tutorId} = ${user.id})`,
+    })
+    .from(r)
+    .where(eq(r.id, requestId));
+  const seesJob =
+    request &&
+    user.role === 'teacher' &&
+    ((request.teachesSubject && closedProblem(request) === null) || request.hasBid);
+  const attachment = request && (request.studentId === user.id || seesJob) ? request.attachments[index] : undefined;
+  if (!attachment) throw new AppError('NOT_FOUND');
+  const file = await storage.get(attachment.file_path);
+  if (!file) throw new AppError('NOT_FOUND');
+  return { file, filename: attachment.original_filename };
+}
