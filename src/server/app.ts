@@ -22,6 +22,8 @@ import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/moderation.ts';
 import { orphanUploadsJob } from './features/chat/orphan-uploads.ts';
 import { chatRoutes } from './features/chat/routes.ts';
+import { createAssistant } from './features/guru/assistant.ts';
+import { guruRoutes } from './features/guru/routes.ts';
 import { mailAddressOf, meetingRemindersJob } from './features/chat/meetings.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
@@ -204,7 +206,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
-  await app.register(chatRoutes, { db, storage, realtime, moderation, config });
+  const assistant = createAssistant({ db, realtime, log: app.log });
+  await app.register(chatRoutes, { db, storage, realtime, moderation, assistant, config });
+  await app.register(guruRoutes, { db });
   if (!config.isProduction) {
     await app.register(devMailboxRoutes, { dir: config.mail.outboxDir, smtpConfigured: Boolean(config.mail.smtpUrl) });
   }

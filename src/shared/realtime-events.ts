@@ -17,6 +17,8 @@ export interface ServerToClientEvents {
   'job:new': (payload: { requestId: string; subjectId: string; type: RequestType }) => void;
   /** A message was stored, sent to its sender's and receiver's sockets: append it (dedupe by id or clientId). */
   'message:new': (message: ChatMessage) => void;
+  /** Guru AI is working on an answer for this user (true) or has answered (false): the typing indicator. */
+  'guru:typing': (payload: { isTyping: boolean }) => void;
   /**
    * The partner received (delivered) or read this user's messages in the room: every own message there created at
    * or before `upTo` now shows one check (delivered) or two (read).

@@ -1,12 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
-import { AI_USER_ID, type ChatAttachmentType } from '#shared/constants.ts';
+import { AI_USER_ID, USER_LIMITS, type ChatAttachmentType } from '#shared/constants.ts';
 import { chatMessages, type ChatMessage, type MessagePage, type SendMessageInput } from '#shared/schemas/chat.ts';
+import { guruMessages } from '#shared/schemas/guru.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { olderThan, toPage } from '../../db/keyset.ts';
 import { chatRooms, messages, type NewMessage } from '../../db/schema/chat.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
+import { enforceLimit, enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
@@ -106,6 +108,42 @@ export function publishMessage({ realtime, message }: { realtime: Realtime; mess
   if (message.roomId) realtime.toUsers(participants, 'room:updated', { roomId: message.roomId });
 }
 
+/** Guru AI (features/guru): told of each question once it is stored; it answers through `storeAssistantReply`. */
+export type Assistant = { answer(question: ChatMessage): void };
+
+/** Stores Guru AI's reply to a student as a message from the AI pseudo-user, and delivers it like any message. */
+export async function storeAssistantReply({
+  db,
+  realtime,
+  studentId,
+  content,
+}: {
+  db: Database;
+  realtime: Realtime;
+  studentId: string;
+  content: string;
+}): Promise<ChatMessage> {
+  const stored = await insertMessage({
+    db,
+    values: { clientId: randomUUID(), senderId: AI_USER_ID, receiverId: studentId, content, roomId: null },
+  });
+  const message = toChatMessage({ ...stored!, meeting: null });
+  publishMessage({ realtime, message });
+  return message;
+}
+
+/** Clear chat, for the Guru AI conversation only: both directions deleted. */
+export async function clearAssistantChat({ db, userId }: { db: Database; userId: string }) {
+  await db
+    .delete(messages)
+    .where(
+      or(
+        and(eq(messages.senderId, userId), eq(messages.receiverId, AI_USER_ID)),
+        and(eq(messages.senderId, AI_USER_ID), eq(messages.receiverId, userId)),
+      ),
+    );
+}
+
 /**
  * Sends a message: moderation (not for Guru AI), the room created if absent (not for Guru AI), the message stored
  * and the room's last message updated atomically, then `message:new` and `room:updated` after the commit.
@@ -116,6 +154,7 @@ export async function sendMessage({
   storage,
   realtime,
   moderation,
+  assistant,
   sender,
   input,
 }: {
@@ -123,12 +162,16 @@ export async function sendMessage({
   storage: Storage;
   realtime: Realtime;
   moderation: Moderation;
+  assistant?: Assistant;
   sender: SessionUser;
   input: SendMessageInput;
 }): Promise<{ message: ChatMessage; created: boolean }> {
   if (input.receiverId === sender.id) throw fieldError('receiverId', chatMessages.self);
-  await enforceUserLimit(db, sender.id, 'chatMessages');
   const toAi = input.receiverId === AI_USER_ID;
+  // Guru AI is for students (SPEC.md §7); its questions have their own, lower, per-user limit.
+  if (toAi && sender.role !== 'student') throw new AppError('FORBIDDEN', { message: guruMessages.studentsOnly });
+  await enforceUserLimit(db, sender.id, 'chatMessages');
+  if (toAi) await enforceLimit(db, `aiQuestions:${sender.id}`, USER_LIMITS.aiQuestions, guruMessages.tooManyQuestions);
   const room = toAi ? null : await findRoomBetween({ db, userAId: sender.id, userBId: input.receiverId });
   if (!toAi) {
     await moderation.assertAllowed({
@@ -171,6 +214,7 @@ export async function sendMessage({
 
   const message = toChatMessage({ ...stored, meeting: null });
   publishMessage({ realtime, message });
+  if (toAi) assistant?.answer(message);
   return { message, created: true };
 }
 

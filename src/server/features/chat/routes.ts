@@ -32,6 +32,7 @@ import { storeChatUpload } from './attachments.ts';
 import { cancelMeeting, followUpNewMeeting, getMeeting, mailAddressOf } from './meetings.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/moderation.ts';
+import type { Assistant } from './service.ts';
 import {
   createMeeting,
   getMessageFile,
@@ -51,9 +52,10 @@ export const chatRoutes: FastifyPluginAsyncZod<{
   storage: Storage;
   realtime: Realtime;
   moderation: Moderation;
+  assistant: Assistant;
   config: Config;
-}> = async (app, { db, storage, realtime, moderation, config }) => {
-  registerChatSocketHandlers({ db, storage, realtime, moderation, log: app.log });
+}> = async (app, { db, storage, realtime, moderation, assistant, config }) => {
+  registerChatSocketHandlers({ db, storage, realtime, moderation, assistant, log: app.log });
   const meetingMail = { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) };
 
   app.get(
@@ -134,6 +136,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{
         storage,
         realtime,
         moderation,
+        assistant,
         sender: user,
         input: request.body,
       });

@@ -1,5 +1,13 @@
 // The chat feature's public entry: other features and the chat routes call these, by concern in their own modules.
 export { findOrCreateRoom, getRoom, getRoomSummary, listRooms, openRoom } from './rooms.ts';
-export { getMessageFile, listMessages, publishMessage, sendMessage } from './messages.ts';
+export {
+  clearAssistantChat,
+  getMessageFile,
+  listMessages,
+  publishMessage,
+  sendMessage,
+  storeAssistantReply,
+  type Assistant,
+} from './messages.ts';
 export { markRoom } from './receipts.ts';
 export { createMeeting, getMeetingMessage } from './meeting-messages.ts';

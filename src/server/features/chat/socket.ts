@@ -8,7 +8,7 @@ import { AppError } from '../../http/errors.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Moderation } from '../moderation/moderation.ts';
-import { sendMessage } from './service.ts';
+import { sendMessage, type Assistant } from './service.ts';
 
 /** The failure answer of an acknowledgement, shaped like the HTTP error body (5xx details stay in the log). */
 function failureAck(error: unknown, log: FastifyBaseLogger): SendMessageAck {
@@ -41,12 +41,14 @@ export function registerChatSocketHandlers({
   storage,
   realtime,
   moderation,
+  assistant,
   log,
 }: {
   db: Database;
   storage: Storage;
   realtime: Realtime;
   moderation: Moderation;
+  assistant: Assistant;
   log: FastifyBaseLogger;
 }) {
   realtime.onConnection((socket) => {
@@ -55,7 +57,8 @@ export function registerChatSocketHandlers({
       if (typeof ack !== 'function') return;
       try {
         const input = sendMessageSchema.parse(payload);
-        const { message } = await sendMessage({ db, storage, realtime, moderation, sender: socket.data.user, input });
+        const sender = socket.data.user;
+        const { message } = await sendMessage({ db, storage, realtime, moderation, assistant, sender, input });
         ack({ ok: true, message });
       } catch (error) {
         ack(failureAck(error, log));

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+export const guruMessages = {
+  studentsOnly: 'Guru AI is for students.',
+  tooManyQuestions: 'You have asked Guru AI a lot of questions in a short time. Please wait a minute and ask again.',
+  cleared: 'Chat cleared successfully',
+  clearFailed: 'Failed to clear chat',
+  botError: 'Error from Guru Bot - Failed to get a response from the AI',
+} as const;
+
+/** expert_help: the reply shows the links "Search for an Expert" and "Create a New Request". */
+export const guruActionTypes = ['none', 'expert_help'] as const;
+export type GuruActionType = (typeof guruActionTypes)[number];
+
+/** SPEC.md §3: a Guru AI reply is stored as structured text holding the reply, its actionType and the user's input. */
+export const guruReplySchema = z.object({
+  reply: z.string(),
+  actionType: z.enum(guruActionTypes),
+  input: z.string(),
+});
+export type GuruReply = z.infer<typeof guruReplySchema>;
