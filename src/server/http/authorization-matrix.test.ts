@@ -77,6 +77,10 @@ const MATRIX: Record<string, Row> = {
     },
   },
   'GET /api/subjects': { expected: everyone(200), call: () => ({ url: '/api/subjects' }) },
+  'DELETE /api/guru/messages': {
+    expected: { anonymous: 401, otherStudent: 204, otherTeacher: 403, student: 204, teacher: 403 },
+    call: () => ({ method: 'DELETE', url: '/api/guru/messages' }),
+  },
   'GET /api/profile': { expected: signedIn(200), call: () => ({ url: '/api/profile' }) },
   'GET /api/search/students': {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
