@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequest, createSessionCookie, createSubject, createTeacher, createUser } from '../support/factories.ts';
-import { expect, expectLive, openSecondBrowser, test, type Page } from './fixtures.ts';
+import { expect, expectLive, openSecondBrowser, test } from './fixtures.ts';
 
 // Marketplace journeys (issue 5): requests, jobs, bids, the bell, offers and accepting one.
 

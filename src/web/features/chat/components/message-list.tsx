@@ -2,7 +2,6 @@ import { ArrowDown, RotateCw } from 'lucide-react';
 import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { differenceInCalendarDays } from 'date-fns';
 import { dateSeparatorLabel } from '#shared/rules/date-labels.ts';
-import type { ChatMessage } from '#shared/schemas/chat.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
