@@ -28,6 +28,7 @@ export function createAssistant({
   realtime: Realtime;
   log: FastifyBaseLogger;
 }): Assistant {
+  log.info('Guru AI: offline math engine (nerdamer-prime); AI_BASE_URL is not read yet');
   const answer = async (question: ChatMessage) => {
     const studentId = question.senderId;
     realtime.toUsers([studentId], 'guru:typing', { isTyping: true });
