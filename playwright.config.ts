@@ -56,6 +56,8 @@ export default defineConfig({
       ADMIN_EMAIL: TEST_ADMIN.email,
       ADMIN_PASSWORD: TEST_ADMIN.password,
       LOG_LEVEL: 'warn',
+      // The tests speak as different clients through X-Forwarded-For (see fixtures.ts).
+      TRUST_PROXY: 'loopback',
     },
   },
 });

@@ -64,6 +64,12 @@ type Fixtures = {
 type InternalFixtures = { failOnConsoleErrors: void; allowedConsoleErrors: RegExp[] };
 
 export const test = base.extend<Fixtures & InternalFixtures>({
+  // Each test is a client of its own behind the server's (loopback) proxy, as real users are: per-address limits
+  // such as 5 sign-ins a minute apply to one test, not to the whole suite sharing 127.0.0.1.
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
+    const n = [...testInfo.testId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7) & 0xffffff;
+    await use({ ...extraHTTPHeaders, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
+  },
   db: async ({}, use) => {
     const { pool, db } = connectToServerDatabase();
     await use(db);
