@@ -194,7 +194,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   app.addHook('onClose', () => realtime.close());
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(healthRoutes, { db });
+  await app.register(healthRoutes, { db, realtimeFanOut: () => realtime.fanOut() });
   await app.register(authRoutes, { auth, db });
   await app.register(pagesRoutes, { db, config });
   await app.register(accountsRoutes, { db, auth, config, storage });

@@ -43,10 +43,12 @@ export async function openDatabase(
   options: { poolSize?: number } = {},
 ): Promise<DatabaseHandle> {
   const max = options.poolSize ?? 10;
+  // A database that stops answering fails a query after this long instead of holding it (and /api/health) forever.
+  const connectionTimeoutMillis = 5_000;
   let embedded: EmbeddedServer | undefined;
   let pool: pg.Pool;
   if (source.kind === 'postgres') {
-    pool = new pg.Pool({ connectionString: source.url, max });
+    pool = new pg.Pool({ connectionString: source.url, max, connectionTimeoutMillis });
   } else {
     embedded = await startEmbeddedServer({
       dataDir: source.dataDir,
@@ -54,7 +56,14 @@ export async function openDatabase(
       templateFile: source.templateFile,
       maxConnections: max + 2,
     });
-    pool = new pg.Pool({ host: embedded.socketDir, port: 5432, user: 'postgres', database: 'postgres', max });
+    pool = new pg.Pool({
+      host: embedded.socketDir,
+      port: 5432,
+      user: 'postgres',
+      database: 'postgres',
+      max,
+      connectionTimeoutMillis,
+    });
   }
   // An idle client losing its connection must not crash the process; the pool replaces it (buildApp logs it).
   pool.on('error', () => undefined);

@@ -12,7 +12,14 @@ describe('health, OpenAPI and the HTTP basics', () => {
   it('answers health once the database answers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ ok: true });
+    expect(['single-node', 'up']).toContain(t.realtime.fanOut());
+    expect(response.json()).toEqual({
+      ok: true,
+      status: 'ok',
+      database: 'up',
+      // One embedded node keeps its rooms in memory (single-node); on PostgreSQL the fan-out listens (up).
+      realtime: t.realtime.fanOut(),
+    });
   });
 
   it('publishes a valid OpenAPI 3 document generated from the route schemas', async () => {

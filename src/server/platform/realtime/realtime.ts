@@ -3,6 +3,7 @@ import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adap
 import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
+import type pg from 'pg';
 import { Server, type Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '#shared/realtime-events.ts';
 import type { Config } from '../../config.ts';
@@ -30,8 +31,12 @@ export type Realtime = {
   endSession(sessionId: string): void;
   /** Runs for every authenticated socket of this node: features attach their client-to-server handlers here. */
   onConnection(handler: (socket: RealtimeSocket) => void): void;
+  /** Whether events reach the other nodes now: `reconnecting` while the fan-out connection is lost. */
+  fanOut(): FanOutState;
   close(): Promise<void>;
 };
+
+export type FanOutState = 'up' | 'reconnecting' | 'single-node';
 
 /**
  * Socket.IO on the app's HTTP server. The handshake must come from our own origin and carry a valid session
@@ -59,7 +64,7 @@ export async function createRealtime(options: {
     },
   });
 
-  const { close: closeAdapter, clustered } = await attachAdapter(io, config, database, log);
+  const { close: closeAdapter, clustered, connected } = await attachAdapter(io, config, database, log);
 
   // Each node tells its own sockets and then closes them: on one connection the notice is sure to arrive first
   // (a broadcast through the adapter could be overtaken by the disconnect).
@@ -95,6 +100,10 @@ export async function createRealtime(options: {
     onConnection(handler) {
       connectionHandlers.push(handler);
     },
+    fanOut() {
+      if (!clustered) return 'single-node';
+      return connected() ? 'up' : 'reconnecting';
+    },
     toUsers(userIds, event, ...args) {
       if (userIds.length === 0) return;
       io.to(userIds.map(userRoom)).emit(event, ...args);
@@ -120,6 +129,7 @@ async function attachAdapter(io: RealtimeServer, config: Config, database: Datab
     io.adapter(createRedisAdapter(publisher, subscriber));
     return {
       clustered: true,
+      connected: () => publisher.isReady && subscriber.isReady,
       close: async () => {
         await Promise.all([publisher.quit(), subscriber.quit()]);
       },
@@ -129,14 +139,49 @@ async function attachAdapter(io: RealtimeServer, config: Config, database: Datab
   // Its socket_io_attachments table (large payloads) comes with the migrations (db/schema/realtime.ts).
   if (database.kind === 'postgres') {
     io.adapter(
-      createPostgresAdapter(database.pool, {
+      createPostgresAdapter(listenerPool(database.pool, log), {
         errorHandler: (error) => log.error({ err: error }, 'realtime adapter error'),
       }),
     );
     await untilListening(io);
-    return { clustered: true, close: async () => undefined };
+    return { clustered: true, connected: () => listenerClient(io) !== undefined, close: async () => undefined };
   }
-  return { clustered: false, close: async () => undefined };
+  return { clustered: false, connected: () => true, close: async () => undefined };
+}
+
+/**
+ * The pool as the PostgreSQL adapter sees it. The adapter keeps one client checked out for LISTEN and
+ * reconnects when it ends, but attaches no `error` listener (an unhandled `error` ends the process) and never
+ * hands the dead client back (each loss would shrink the pool by one). This gives its client both.
+ */
+function listenerPool(pool: pg.Pool, log: FastifyBaseLogger): pg.Pool {
+  const connect = async () => {
+    const client = await pool.connect();
+    const release = client.release.bind(client);
+    let released = false;
+    // Once only: pg throws on a second release, and the adapter releases its client again on shutdown.
+    const releaseOnce = (destroy?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      release(destroy);
+    };
+    client.release = releaseOnce;
+    const releaseDead = (error?: Error) => {
+      if (released) return;
+      log.warn({ err: error }, 'realtime listener connection lost; reconnecting');
+      releaseOnce(error ?? true);
+    };
+    client.on('error', releaseDead);
+    client.on('end', () => releaseDead());
+    return client;
+  };
+  // The adapter calls only connect() and query().
+  return { connect, query: pool.query.bind(pool) } as unknown as pg.Pool;
+}
+
+/** The PostgreSQL adapter's LISTEN client, undefined while it has none (the adapter's own state). */
+function listenerClient(io: RealtimeServer) {
+  return (io.of('/').adapter as unknown as { client?: { client?: unknown } }).client?.client;
 }
 
 /**
@@ -144,9 +189,8 @@ async function attachAdapter(io: RealtimeServer, config: Config, database: Datab
  * one would leak that connection and hang shutdown, so start-up waits for it (reading the adapter's own state).
  */
 async function untilListening(io: RealtimeServer, timeoutMs = 10_000) {
-  const pubSub = (io.of('/').adapter as unknown as { client?: { client?: unknown } }).client;
   const deadline = Date.now() + timeoutMs;
-  while (pubSub && !pubSub.client) {
+  while (!listenerClient(io)) {
     if (Date.now() > deadline) throw new Error('The realtime adapter could not LISTEN on PostgreSQL');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
