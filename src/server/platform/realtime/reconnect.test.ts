@@ -31,7 +31,11 @@ describe.runIf(template.kind === 'postgres')('a PostgreSQL connection that drops
     const env = { DATABASE_URL: url.toString(), AUTH_SECRET: TEST_AUTH_SECRET, ADMIN_PASSWORD: 'Admin-password-1' };
     for (let n = 0; n < 2; n++) {
       servers.push(
-        await startServerProcess(command, { ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-node-')) }, 60_000),
+        await startServerProcess(
+          command,
+          { ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-node-')) },
+          60_000,
+        ),
       );
     }
     database = await openDatabase({ kind: 'postgres', url: url.toString() });
