@@ -42,8 +42,14 @@ import { registerSpa } from './http/spa.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
 import { devMailboxRoutes } from './platform/mail/dev-mailbox.ts';
 import { createMailer, type DevMailListener } from './platform/mail/mailer.ts';
-import { DEFAULT_MAIL_OUTBOX_TIMING, startMailOutbox, type MailOutboxTiming } from './platform/mail/outbox.ts';
+import {
+  DEFAULT_MAIL_OUTBOX_TIMING,
+  pendingMailCount,
+  startMailOutbox,
+  type MailOutboxTiming,
+} from './platform/mail/outbox.ts';
 import { startIntervalJobs } from './platform/jobs/interval-jobs.ts';
+import { createMetrics, registerMetrics } from './platform/metrics/metrics.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { createStorage } from './platform/storage/storage.ts';
 import { readUpload, UPLOAD_PART_LIMITS } from './platform/storage/upload.ts';
@@ -110,6 +116,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   if (!dependencies.database) app.addHook('onClose', () => database.close());
   database.pool.on('error', (error) => app.log.error({ err: error }, 'a database connection failed'));
   const { db } = database;
+  const metrics = createMetrics({ pool: database.pool });
+  registerMetrics(app, metrics, config.metricsToken);
+  metrics.gauge('mail_outbox_pending', 'Mail waiting in the outbox to be sent', () => pendingMailCount(db));
   // A session that ends (sign-out, reset, revocation) ends its open sockets on every node at once.
   const endSessionSockets = (sessionId: string) => app.realtime.endSession(sessionId);
   const auth = createAuth({ config, db, secret: resolveAuthSecret(config), onSessionEnded: endSessionSockets });
@@ -138,6 +147,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
           ctx: { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) },
         }),
       ],
+      onRun: (job, outcome) => metrics.jobRuns.inc({ job, outcome }),
     });
   });
   app.addHook('onClose', async () => {
@@ -191,6 +201,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     log: app.log,
   });
   app.decorate('realtime', realtime);
+  metrics.gauge(
+    'socketio_sockets_connected',
+    'Sockets connected to this process',
+    () => realtime.io.engine.clientsCount,
+  );
   app.addHook('onClose', () => realtime.close());
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -207,7 +222,15 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
   const assistant = createAssistant({ db, realtime, log: app.log });
-  await app.register(chatRoutes, { db, storage, realtime, moderation, assistant, config });
+  await app.register(chatRoutes, {
+    db,
+    storage,
+    realtime,
+    moderation,
+    assistant,
+    config,
+    onMessageSent: () => metrics.messagesSent.inc(),
+  });
   await app.register(guruRoutes, { db });
   if (!config.isProduction) {
     await app.register(devMailboxRoutes, { dir: config.mail.outboxDir, smtpConfigured: Boolean(config.mail.smtpUrl) });

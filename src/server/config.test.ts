@@ -31,6 +31,7 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(
       /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//,
     );
+    expect(() => parseConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
     expect(() => parseConfig({ REQUIRE_EMAIL_CONFIRMATION: 'maybe' })).toThrow(
       /REQUIRE_EMAIL_CONFIRMATION: must be true or false/,
     );

@@ -87,6 +87,7 @@ const envSchema = z.object({
     .string()
     .regex(/^\+?\d{6,15}$/, { message: 'must be a phone number in digits' })
     .default('41410000000'),
+  METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -142,6 +143,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
         }
       : { kind: 'local' as const, dir: path.join(dataDir, 'uploads') },
     redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
     // The whitelist of what the browser may see.
     publicSettings: {
       supportPhone: e.SUPPORT_PHONE,

@@ -54,8 +54,10 @@ export const chatRoutes: FastifyPluginAsyncZod<{
   moderation: Moderation;
   assistant: Assistant;
   config: Config;
-}> = async (app, { db, storage, realtime, moderation, assistant, config }) => {
-  registerChatSocketHandlers({ db, storage, realtime, moderation, assistant, log: app.log });
+  /** Told of each message stored (metrics). */
+  onMessageSent?: () => void;
+}> = async (app, { db, storage, realtime, moderation, assistant, config, onMessageSent }) => {
+  registerChatSocketHandlers({ db, storage, realtime, moderation, assistant, log: app.log, onMessageSent });
   const meetingMail = { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) };
 
   app.get(
@@ -140,6 +142,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{
         sender: user,
         input: request.body,
       });
+      if (created) onMessageSent?.();
       return reply.status(created ? 201 : 200).send(message);
     },
   );

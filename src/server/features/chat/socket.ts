@@ -43,6 +43,7 @@ export function registerChatSocketHandlers({
   moderation,
   assistant,
   log,
+  onMessageSent,
 }: {
   db: Database;
   storage: Storage;
@@ -50,6 +51,7 @@ export function registerChatSocketHandlers({
   moderation: Moderation;
   assistant: Assistant;
   log: FastifyBaseLogger;
+  onMessageSent?: () => void;
 }) {
   realtime.onConnection((socket) => {
     socket.on('message:send', async (payload, ack) => {
@@ -58,7 +60,8 @@ export function registerChatSocketHandlers({
       try {
         const input = sendMessageSchema.parse(payload);
         const sender = socket.data.user;
-        const { message } = await sendMessage({ db, storage, realtime, moderation, assistant, sender, input });
+        const { message, created } = await sendMessage({ db, storage, realtime, moderation, assistant, sender, input });
+        if (created) onMessageSent?.();
         ack({ ok: true, message });
       } catch (error) {
         ack(failureAck(error, log));

@@ -34,10 +34,13 @@ export function startIntervalJobs({
   db,
   log,
   jobs,
+  onRun,
 }: {
   db: Database;
   log: Pick<FastifyBaseLogger, 'error'>;
   jobs: IntervalJob[];
+  /** Told how each run ended (metrics). */
+  onRun?: (job: string, outcome: 'ran' | 'skipped' | 'failed') => void;
 }) {
   let stopped = false;
   const running = new Set<Promise<unknown>>();
@@ -47,7 +50,11 @@ export function startIntervalJobs({
     const tick = () => {
       if (stopped || current) return;
       current = runJobOnce({ db, job })
-        .catch((error: unknown) => log.error({ err: error, job: job.name }, 'a periodic job failed'))
+        .then((ran) => onRun?.(job.name, ran ? 'ran' : 'skipped'))
+        .catch((error: unknown) => {
+          log.error({ err: error, job: job.name }, 'a periodic job failed');
+          onRun?.(job.name, 'failed');
+        })
         .finally(() => {
           running.delete(current!);
           current = undefined;

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DevMail } from './mailer.ts';
 import { AppError } from '../../http/errors.ts';
+import { isLoopbackAddress } from '../../http/loopback.ts';
 import { escapeHtml } from './templates.ts';
 
 const MAILBOX_LIMIT = 50;
@@ -71,13 +72,6 @@ pre { white-space: pre-wrap; word-break: break-all; font-family: inherit; }
 ${items.length > 0 ? items.join('\n') : `<p>${empty}</p>`}
 </body></html>
 `;
-}
-
-/** True for an address of this machine's loopback interface (IPv4, IPv6 and IPv4-mapped IPv6). */
-export function isLoopbackAddress(address: string | undefined) {
-  if (!address) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  return v4.startsWith('127.') || address === '::1';
 }
 
 /**

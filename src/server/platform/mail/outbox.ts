@@ -21,6 +21,11 @@ export type EnqueueMailOptions = Mail & {
   limitPerRecipient?: { max: number; windowMs: number };
 };
 
+/** Mail waiting to be sent (due or waiting for a retry). */
+export function pendingMailCount(db: Executor) {
+  return db.$count(mailOutbox, eq(mailOutbox.status, 'pending'));
+}
+
 /** Queues a mail, in the caller's transaction when given one. False when the per-recipient limit dropped it. */
 export async function enqueueMail({ db, to, subject, text, html, limitPerRecipient }: EnqueueMailOptions) {
   if (limitPerRecipient) {
