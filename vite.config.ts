@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const webRoot = fileURLToPath(new URL('./src/web', import.meta.url));
 const apiTarget = 'http://localhost:3001';
@@ -50,7 +51,17 @@ const reactRouterProductionBuild = [
 export default defineConfig(({ command }) => ({
   root: webRoot,
   publicDir: 'public',
-  plugins: [cspSafeVendorStyles(), react(), tailwindcss()],
+  plugins: [
+    cspSafeVendorStyles(),
+    react(),
+    tailwindcss(),
+    // Brotli and gzip copies beside every text asset; the server sends the best one the browser accepts.
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      threshold: 1024,
+      include: /\.(js|css|html|svg|json|txt|webmanifest)$/,
+    }),
+  ],
   resolve: {
     alias: [
       {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -175,6 +177,14 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, { global: false });
+  // JSON and pages over 1 KB go compressed; quick settings, since this runs on every answer (assets come
+  // compressed from the build instead, see spa.ts).
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+  });
   // Only routes with `multipartOptions` take multipart (see content-types.ts); their files arrive in memory as Uploads
   // with their detected type, within the route's limits (uploadLimits).
   await app.register(multipart, { attachFieldsToBody: 'keyValues', onFile: readUpload, limits: UPLOAD_PART_LIMITS });

@@ -1,16 +1,26 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
+
+const PAGE = `<!doctype html><title>Virtual Help</title>${'<p>A page.</p>'.repeat(100)}`;
+const SCRIPT = `console.log(1);${' void 0;'.repeat(300)}`;
 
 describe('the web app', () => {
   let t: TestApp;
   beforeAll(async () => {
     const webDir = mkdtempSync(path.join(os.tmpdir(), 'vh-web-'));
-    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Virtual Help</title>');
+    // As the build writes them: each text file with its brotli and gzip copies.
+    const write = (file: string, text: string) => {
+      writeFileSync(path.join(webDir, file), text);
+      writeFileSync(path.join(webDir, `${file}.br`), brotliCompressSync(text));
+      writeFileSync(path.join(webDir, `${file}.gz`), gzipSync(text));
+    };
+    write('index.html', PAGE);
     mkdirSync(path.join(webDir, 'assets'));
-    writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
+    write('assets/app-1234.js', SCRIPT);
     t = await createTestApp({}, { webDir });
   });
   afterAll(() => t.close());
@@ -34,5 +44,39 @@ describe('the web app', () => {
       message: 'Not found',
     });
     expect((await t.app.inject({ method: 'HEAD', url: '/api/nothing-here' })).statusCode).toBe(404);
+  });
+
+  it('sends the brotli or gzip copy the browser accepts, with its own length, and the original otherwise', async () => {
+    for (const [url, original] of [
+      ['/assets/app-1234.js', SCRIPT],
+      ['/chat', PAGE],
+    ] as const) {
+      const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(original);
+
+      const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(gzip.headers['content-encoding'], url).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(original);
+
+      const plain = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(plain.body).toBe(original);
+    }
+  });
+
+  it('compresses JSON answers over 1 KB and leaves small ones alone', async () => {
+    const large = await t.app.inject({
+      method: 'GET',
+      url: '/api/openapi.json',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(large.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(large.rawPayload).toString())).toHaveProperty('openapi');
+    const small = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toMatchObject({ ok: true });
   });
 });

@@ -12,6 +12,8 @@ export async function registerSpa(app: FastifyInstance, webDir: string) {
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text asset (vite.config.ts): the best one accepted is sent.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         reply.header(
           'cache-control',
