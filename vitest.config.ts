@@ -19,7 +19,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'src/web/**/*.test.ts', 'tests/support/**/*.test.ts'],
+          include: [
+            'src/shared/**/*.test.ts',
+            'src/web/**/*.test.ts',
+            'tests/support/**/*.test.ts',
+            'tests/lint/**/*.test.ts',
+          ],
         },
       },
       apiProject('embedded'),

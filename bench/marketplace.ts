@@ -62,7 +62,7 @@ export async function benchMarketplace() {
 
     // 100,000 requests in one statement: spread over 60 days and every subject; those past 48 hours closed, as
     // the expiry job leaves them, a few accepted.
-    let startedAt = performance.now();
+    const startedAt = performance.now();
     await db.execute(sql`
       insert into tutoring_requests (type, subject_id, description, budget_min, budget_max, student_id, status, created_at)
       select case when n % 3 = 0 then 'assignment' else 'tutoring' end,

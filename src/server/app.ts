@@ -21,7 +21,7 @@ import { createAuth, sessionResolverFor } from './features/auth/auth.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
-import { createModeration } from './features/moderation/moderation.ts';
+import { createModeration } from './features/moderation/service.ts';
 import { orphanUploadsJob } from './features/chat/orphan-uploads.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { createAssistant } from './features/guru/assistant.ts';

@@ -10,7 +10,6 @@ const booleanFromString = z
 
 const optionalUrl = (protocols: string[]) =>
   z
-    .string()
     .url({ message: 'must be a URL' })
     .refine((value) => protocols.some((protocol) => value.startsWith(`${protocol}:`)), {
       message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
@@ -21,9 +20,9 @@ const optionalUrl = (protocols: string[]) =>
 const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+$/, { message: 'must be an e-mail address' });
 // The super-admin must be able to sign in, so its address passes the sign-in form's check (no `admin@localhost`:
 // both our form schema and better-auth refuse an address without a dot in the domain).
-const signInEmailAddress = z
-  .string()
-  .email({ message: 'must be an e-mail address the sign-in form accepts, e.g. admin@virtualhelp.example' });
+const signInEmailAddress = z.email({
+  message: 'must be an e-mail address the sign-in form accepts, e.g. admin@virtualhelp.example',
+});
 
 // A proxy address or range as proxy-addr (Fastify's trustProxy) reads it: an IP, an IP/prefix, or a named range.
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -62,7 +61,7 @@ const envSchema = z.object({
     .default(3000),
   HOST: z.string().default('0.0.0.0'),
   TRUST_PROXY: trustProxySchema,
-  PUBLIC_URL: z.string().url({ message: 'must be a URL' }).optional(),
+  PUBLIC_URL: z.url({ message: 'must be a URL' }).optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   SMTP_URL: optionalUrl(['smtp', 'smtps']),

@@ -9,8 +9,8 @@ import { queryClient } from './lib/query-client.ts';
 import { publicSettingsQueryOptions } from './lib/settings.ts';
 
 // Ask for the session and contact details while the first page's code is still downloading.
-void queryClient.prefetchQuery(sessionQueryOptions);
-void queryClient.prefetchQuery(publicSettingsQueryOptions);
+queryClient.query(sessionQueryOptions).catch(() => undefined);
+queryClient.query(publicSettingsQueryOptions).catch(() => undefined);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

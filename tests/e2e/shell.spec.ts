@@ -1,6 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Role } from '#shared/constants.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
 // Every route of SPEC.md §2, each with the heading a visitor should see first, and who may see it
@@ -70,7 +71,7 @@ test.describe('every route', () => {
 });
 
 test.describe('the top bar', () => {
-  const nav = (page: import('@playwright/test').Page) => page.getByRole('navigation', { name: 'Main' });
+  const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
   test('signed out: Home, Chat, About, and Log in / Sign up', async ({ page }) => {
     await page.goto('/about');

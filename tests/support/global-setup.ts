@@ -18,7 +18,7 @@ async function prepare(handle: DatabaseHandle) {
 
 /** Migrates and seeds one template database per run; each test file clones it (see test-database.ts). */
 export default async function setup(project: TestProject) {
-  const url = project.config.env?.TEST_DATABASE_KIND === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+  const url = project.config.env.TEST_DATABASE_KIND === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
 
   if (url) {
     const templateName = `vh_template_${randomBytes(6).toString('hex')}`;

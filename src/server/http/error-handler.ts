@@ -57,7 +57,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       // Fastify's own client errors (malformed JSON, wrong content type) are safe to repeat.
       return reply
         .status(status)
-        .send({ code: error.code ?? 'BAD_REQUEST', message: error.message } satisfies ApiErrorBody);
+        .send({ code: error.code || 'BAD_REQUEST', message: error.message } satisfies ApiErrorBody);
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ code: 'INTERNAL', message: errorMessages.INTERNAL } satisfies ApiErrorBody);

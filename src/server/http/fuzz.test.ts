@@ -107,9 +107,9 @@ describe('the API under fuzzing', () => {
       parameters?: Array<{ in: string; name: string }>;
       requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
     };
-    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
       paths: Record<string, Record<string, OpenApiOperation>>;
-    };
+    }>();
     operations = Object.entries(document.paths).flatMap(([path, byMethod]) =>
       Object.entries(byMethod).map(([method, operation]) => {
         const parameters = operation.parameters ?? [];
@@ -135,7 +135,7 @@ describe('the API under fuzzing', () => {
     ).rows[0]!.total;
 
   /** One hostile request for an operation: its path ids, query and body from its schema, any caller. */
-  const requestFor = (operation: Operation): fc.Arbitrary<InjectOptions> =>
+  const requestFor = (operation: Operation): fc.Arbitrary<InjectOptions & { url: string }> =>
     fc
       .record({
         caller: fc.option(fc.constantFrom(...callers.map((_, index) => index)), { nil: undefined }),
@@ -176,12 +176,12 @@ describe('the API under fuzzing', () => {
         operation.pathParams.forEach((name, index) => {
           url = url.replace(`{${name}}`, encodeURIComponent(ids[index]!.replace(/[\ud800-\udfff]/g, '\ufffd')));
         });
-        const search = new URLSearchParams(query as Record<string, string>).toString();
+        const search = new URLSearchParams(query).toString();
         const cookie = caller === undefined ? undefined : callers[caller]!.cookie;
         const headers: Record<string, string> = { [header[0]]: header[1].replace(/[^\t\x20-\x7e]/g, '') };
         if (cookie) headers.cookie = cookie;
-        const options: InjectOptions = {
-          method: operation.method as InjectOptions['method'],
+        const options: InjectOptions & { url: string } = {
+          method: operation.method,
           url: search ? `${url}?${search}` : url,
           headers,
           remoteAddress: freshClientAddress(),

@@ -16,6 +16,6 @@ export function serializeRequest(request: FastifyRequest) {
     url: redactUrl(request.url),
     host: request.host,
     remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
+    remotePort: request.socket.remotePort,
   };
 }

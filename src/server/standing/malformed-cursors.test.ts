@@ -18,7 +18,7 @@ describe('malformed page cursors', () => {
     student = await signedInStudent(t);
     teacher = await signedInTeacher(t, [subject.id]);
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => t.close());
 
   it.each([
     ['/api/chat/rooms?cursor=', `1_${dashes}`],

@@ -20,7 +20,7 @@ describe('races', { timeout: 120_000 }, () => {
     t = await createTestApp();
     subjectId = (await createSubject(t.db)).id;
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => t.close());
 
   it(`${PARALLEL} parallel accepts of different offers on one request: exactly one accepted`, async () => {
     const student = await signedInStudent(t);

@@ -360,17 +360,17 @@ function hostOf(value: string) {
 
 const compiledPatterns = new Map<string, RegExp | null>();
 
-function compile(pattern: string) {
-  if (!compiledPatterns.has(pattern)) {
-    let regex: RegExp | null = null;
-    try {
-      regex = new RegExp(pattern, 'gi');
-    } catch {
-      regex = null;
-    }
-    compiledPatterns.set(pattern, regex);
+function compile(pattern: string): RegExp | null {
+  const known = compiledPatterns.get(pattern);
+  if (known !== undefined) return known;
+  let regex: RegExp | null;
+  try {
+    regex = new RegExp(pattern, 'gi');
+  } catch {
+    regex = null;
   }
-  return compiledPatterns.get(pattern)!;
+  compiledPatterns.set(pattern, regex);
+  return regex;
 }
 
 function findPatternMatches(text: string, rules: readonly ModerationPatternRule[]): ModerationMatch[] {

@@ -21,7 +21,7 @@ export const emailSchema = z
   .trim()
   .toLowerCase()
   .max(254, 'Invalid email address')
-  .email('Invalid email address');
+  .pipe(z.email('Invalid email address'));
 
 export const usernameSchema = z
   .string({ error: 'Name must be at least 2 characters' })

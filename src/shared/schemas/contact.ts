@@ -13,7 +13,7 @@ export const contactMessageSchema = z.object({
     .string({ error: 'Invalid email address' })
     .trim()
     .max(254, 'Email must be at most 254 characters')
-    .email('Invalid email address'),
+    .pipe(z.email('Invalid email address')),
   subject: z
     .string({ error: 'Subject is required' })
     .trim()

@@ -1,27 +1,13 @@
 import { ImageUp, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type ComponentProps, type Ref } from 'react';
+import { useEffect, useId, useRef, type ComponentProps, type Ref } from 'react';
 import { AVATAR } from '#shared/constants.ts';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button, buttonVariants } from '#web/components/ui/button.tsx';
+import { useObjectUrl } from '#web/lib/use-object-url.ts';
 import { cn } from '#web/lib/utils.ts';
 
 /** What the file dialog offers: the avatar types of SPEC.md §9 by extension and by MIME type. */
 export const AVATAR_ACCEPT = ['.jpg', '.jpeg', '.png', '.webp', ...AVATAR.types].join(',');
-
-/** A temporary URL showing the file, released when the file changes or the component goes. */
-function useObjectUrl(file: File | undefined) {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [file]);
-  return url;
-}
 
 type AvatarPickerProps = Omit<ComponentProps<'input'>, 'type' | 'value' | 'onChange' | 'ref'> & {
   /** For the initial letter when there is no picture. */

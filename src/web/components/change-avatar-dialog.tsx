@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { toast } from 'sonner';
 import { AvatarPicker } from '#web/components/avatar-picker.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -71,7 +71,7 @@ export function ChangeAvatarDialog({ displayName, currentImage, onUploaded }: Ch
     setError(next ? (avatarProblem(next) ?? undefined) : undefined);
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!file) {
       setError(NO_FILE_MESSAGE);

@@ -67,7 +67,7 @@ export function SubjectPicker({
     );
   }
 
-  if (isError || !subjects) {
+  if (isError) {
     return (
       <div className={cn('flex flex-col gap-3', className)}>
         <p className="text-sm font-medium">{legend}</p>

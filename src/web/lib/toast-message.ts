@@ -4,5 +4,5 @@ import { toast } from 'sonner';
 export function toastMessage(message: string, kind: 'error' | 'success' = 'error') {
   const [title, ...rest] = message.split(' - ');
   const description = rest.join(' - ');
-  toast[kind](title!, description ? { description } : undefined);
+  toast[kind](title, description ? { description } : undefined);
 }

@@ -1,7 +1,7 @@
 import { hashPassword } from 'better-auth/crypto';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { eq, sql } from 'drizzle-orm';
-import { RESET_LINK_VALIDITY_MINUTES, VH_NUMBER } from '#shared/constants.ts';
+import { VH_NUMBER } from '#shared/constants.ts';
 import { errorMessages } from '#shared/errors.ts';
 import {
   availabilityMessages,
@@ -15,20 +15,11 @@ import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { accounts, users } from '../../db/schema/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import { enqueueMail } from '../../platform/mail/outbox.ts';
-import { confirmEmailMail, resetPasswordMail } from '../../platform/mail/templates.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 import { checkSpecializations, replaceSpecializations, withStoredAvatar } from '../profiles/service.ts';
 import type { Auth } from './auth.ts';
-import { paths } from '#shared/paths.ts';
-
-export const EMAIL_CONFIRMATION_VALIDITY_HOURS = 24;
-// Where the links in the mails lead back to (pages of the web app).
-const CONFIRMED_PAGE = `${paths.auth.login.getHref()}?confirmed=1`;
-const RESET_PAGE = paths.auth.resetPassword.getHref();
-// Per-account abuse limit on confirmation and reset mails, on top of the per-address request limits.
-const MAIL_LIMIT = { max: 3, windowMs: 15 * 60 * 1000 };
+import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail } from './mails.ts';
 
 // Names a user could pass off as staff or the assistant; "admin…" in any form.
 const RESERVED_USERNAMES = new Set([
@@ -171,28 +162,4 @@ export async function registerAccount({
     await sendConfirmationMail({ db, config, email: user.email, token });
   }
   return { user, requiresEmailConfirmation };
-}
-
-type LinkMailOptions = { db: Executor; config: Config; email: string; token: string };
-
-/** Queues the confirmation mail: better-auth's verify-email link, which returns to the sign-in page. */
-export async function sendConfirmationMail({ db, config, email, token }: LinkMailOptions) {
-  const url = `${config.publicUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(CONFIRMED_PAGE)}`;
-  await enqueueMail({
-    db,
-    to: email,
-    ...confirmEmailMail({ url, validHours: EMAIL_CONFIRMATION_VALIDITY_HOURS }),
-    limitPerRecipient: MAIL_LIMIT,
-  });
-}
-
-/** Queues the reset mail: better-auth's reset link, which checks the token and opens the reset page with it. */
-export async function sendResetPasswordMail({ db, config, email, token }: LinkMailOptions) {
-  const url = `${config.publicUrl}/api/auth/reset-password/${encodeURIComponent(token)}?callbackURL=${encodeURIComponent(RESET_PAGE)}`;
-  await enqueueMail({
-    db,
-    to: email,
-    ...resetPasswordMail({ url, validMinutes: RESET_LINK_VALIDITY_MINUTES }),
-    limitPerRecipient: MAIL_LIMIT,
-  });
 }

@@ -7,7 +7,7 @@ import { meetings } from '../../db/schema/meetings.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
-import type { Moderation } from '../moderation/moderation.ts';
+import type { Moderation } from '../moderation/service.ts';
 import { meetingFields, selectMessages, toChatMessage } from './message-columns.ts';
 import { insertMessage, publishMessage } from './messages.ts';
 import { getRoom, partnerOf } from './rooms.ts';

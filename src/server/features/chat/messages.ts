@@ -12,7 +12,7 @@ import { enforceLimit, enforceUserLimit } from '../../platform/limits/usage-limi
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import type { Moderation } from '../moderation/moderation.ts';
+import type { Moderation } from '../moderation/service.ts';
 import { isOwnUpload } from './attachments.ts';
 import { messageFields, selectMessages, toChatMessage, type StoredMessage } from './message-columns.ts';
 import { findOrCreateRoom, findRoomBetween, getRoom } from './rooms.ts';

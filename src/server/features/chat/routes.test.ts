@@ -146,12 +146,12 @@ describe('chat', () => {
 
     it('lets a client that lost its connection catch up: live again after reconnecting, and the refetch has what it missed', async () => {
       const [alice, bob] = [await person(), await person('teacher')];
-      const first = (await send(alice, bob, 'Before the tunnel')).json() as ChatMessage;
+      const first = (await send(alice, bob, 'Before the tunnel')).json<ChatMessage>();
       const bobSocket = await socketOf(bob);
       bobSocket.disconnect();
       const missed = [
-        (await send(alice, bob, 'While you were away')).json() as ChatMessage,
-        (await send(alice, bob, 'Still there?')).json() as ChatMessage,
+        (await send(alice, bob, 'While you were away')).json<ChatMessage>(),
+        (await send(alice, bob, 'Still there?')).json<ChatMessage>(),
       ];
 
       const back = await socketOf(bob);
@@ -164,7 +164,7 @@ describe('chat', () => {
       const history: MessagePage = (await call(bob, 'GET', `/api/chat/rooms/${first.roomId}/messages`)).json();
       expect(history.messages.map((m) => m.id)).toEqual([first.id, ...missed.map((m) => m.id)]);
 
-      const after = (await send(alice, bob, 'Welcome back')).json() as ChatMessage;
+      const after = (await send(alice, bob, 'Welcome back')).json<ChatMessage>();
       expect(await live.waitFor((m) => m.id === after.id)).toEqual(after);
     });
 
@@ -203,9 +203,9 @@ describe('chat', () => {
       expect(page.messages.filter((m) => m.senderId === alice.id).every((m) => m.isDelivered && m.isRead)).toBe(true);
       expect((await bobRooms()).rooms[0]).toMatchObject({ unreadCount: 0 });
       // Alice's own unread message from Bob is untouched by Bob's receipts.
-      expect(
-        (await call(alice, 'GET', '/api/chat/rooms').then((r) => r.json() as Promise<RoomPage>)).rooms[0],
-      ).toMatchObject({ unreadCount: 1 });
+      expect((await call(alice, 'GET', '/api/chat/rooms').then((r) => r.json<RoomPage>())).rooms[0]).toMatchObject({
+        unreadCount: 1,
+      });
     });
   });
 
@@ -230,7 +230,7 @@ describe('chat', () => {
       const body = { clientId: randomUUID(), receiverId: bob.id, content: 'sent twice at once' };
       const answers = await Promise.all([
         ...Array.from({ length: 3 }, () =>
-          call(alice, 'POST', '/api/chat/messages', body).then((r) => r.json() as ChatMessage),
+          call(alice, 'POST', '/api/chat/messages', body).then((r) => r.json<ChatMessage>()),
         ),
         ...Array.from({ length: 3 }, () =>
           socket
@@ -459,7 +459,7 @@ describe('chat', () => {
         attachment: { fileKey: uploaded.json().fileKey, originalFilename: uploaded.json().originalFilename },
       });
       expect(sent.statusCode).toBe(201);
-      return { uploaded: uploaded.json(), message: sent.json() as ChatMessage };
+      return { uploaded: uploaded.json(), message: sent.json<ChatMessage>() };
     };
 
     it('refuses a file name carrying contact details, like a message', async () => {
@@ -786,7 +786,7 @@ describe('chat', () => {
       const socket = await socketOf(alice);
       const ack = await socket
         .timeout(5_000)
-        .emitWithAck('message:send', { clientId: 'nope', receiverId: alice.id, content: '' } as never);
+        .emitWithAck('message:send', { clientId: 'nope', receiverId: alice.id, content: '' });
       expect(ack).toMatchObject({
         ok: false,
         code: 'VALIDATION_FAILED',

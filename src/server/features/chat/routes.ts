@@ -31,7 +31,7 @@ import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { storeChatUpload } from './attachments.ts';
 import { cancelMeeting, followUpNewMeeting, getMeeting, mailAddressOf } from './meetings.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
-import type { Moderation } from '../moderation/moderation.ts';
+import type { Moderation } from '../moderation/service.ts';
 import type { Assistant } from './service.ts';
 import {
   createMeeting,

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import type { Moderation } from '../moderation/moderation.ts';
+import type { Moderation } from '../moderation/service.ts';
 import { sendMessage, type Assistant } from './service.ts';
 
 /** The failure answer of an acknowledgement, shaped like the HTTP error body (5xx details stay in the log). */

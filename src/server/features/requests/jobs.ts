@@ -10,7 +10,7 @@ import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
-import type { Moderation } from '../moderation/moderation.ts';
+import type { Moderation } from '../moderation/service.ts';
 import { notifyStudentOfBid } from '../notifications/service.ts';
 import { cardColumns, closedProblem, isNotExpired, notFound, outer, r, toCard } from './request-columns.ts';
 

@@ -11,7 +11,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 import { assertStorageLeft, recordStoredFiles } from '../../platform/storage/quota.ts';
-import type { Moderation } from '../moderation/moderation.ts';
+import type { Moderation } from '../moderation/service.ts';
 import { notifiedTeachersCount, notifyTeachersOfRequest } from '../notifications/service.ts';
 import { withStoredAttachments } from './attachments.ts';
 import {
@@ -122,7 +122,7 @@ export async function createRequest({
         const teacherIds = await notifyTeachersOfRequest({
           db: tx,
           publicUrl,
-          request: { ...request!, subjectName: subject.name, studentName: student.username },
+          request: { ...request, subjectName: subject.name, studentName: student.username },
         });
         return { request, teacherIds };
       }),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailLogs, mailOutbox, teacherNotifications } from '../../db/schema/notifications.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { teacherSpecializations } from '../../db/schema/subjects.ts';
@@ -21,7 +21,7 @@ const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR_MS);
 // Request creation is rate limited per address: each call speaks from its own.
 let lastAddress = 0;
 const post = (t: TestApp, caller: Caller | undefined, payload: object | FormData) =>
-  call(t, caller, 'POST', '/api/requests', payload as object, {
+  call(t, caller, 'POST', '/api/requests', payload, {
     remoteAddress: `10.1.${Math.floor(++lastAddress / 250)}.${lastAddress % 250}`,
   });
 
@@ -245,19 +245,21 @@ describe('posting a request', () => {
       const subject = await createSubject(t.db);
       for (let i = 0; i < teacherCount; i++) await createTeacher(t.db, { subjectIds: [subject.id] });
       const student = await signedInStudent(t);
-      const seen: string[] = [];
-      const original = pg.Client.prototype.query;
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
-        if (text && /^\s*(insert|with)/i.test(text)) seen.push(text);
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof original;
+      // Watches the statements on their way to the database; they still run.
+      const query = vi.spyOn(pg.Client.prototype, 'query');
+      let statements: unknown[][];
       try {
         const response = await post(t, student, { ...valid, subjectId: subject.id });
         expect(response.json().notifiedCount).toBe(teacherCount);
       } finally {
-        pg.Client.prototype.query = original;
+        statements = [...query.mock.calls];
+        query.mockRestore();
       }
+      const seen = statements
+        .map(([statement]: unknown[]) =>
+          typeof statement === 'string' ? statement : (statement as { text?: string } | undefined)?.text,
+        )
+        .filter((text): text is string => text !== undefined && /^\s*(insert|with)/i.test(text));
       return {
         writes: seen.length,
         teacherNotificationWrites: seen.filter((text) => text.includes('insert into "teacher_notifications"')).length,

@@ -26,7 +26,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits } from '../../platform/storage/upload.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
-import type { Moderation } from '../moderation/moderation.ts';
+import type { Moderation } from '../moderation/service.ts';
 import { attachmentUploadSchema } from './attachments.ts';
 import {
   acceptBid,
@@ -45,7 +45,7 @@ const fromNumberText = (value: unknown) => {
   const present = fromText(value);
   return typeof present === 'string' ? Number(present) : present;
 };
-const asList = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const asList = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 const fields = createRequestFieldsSchema.shape;
 /** The request form as JSON, or as multipart/form-data with up to 10 files in the field "attachments". */

@@ -151,6 +151,7 @@ export function startMailOutbox({ db, mailer, log, intervalMs, retryBaseMs }: Ma
       do {
         wokenWhileRunning = false;
         await drain();
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- wake() and stop() set these while drain() awaits
       } while (wokenWhileRunning && !stopped);
     })()
       .catch((error: unknown) => log.error({ err: error }, 'the mail outbox could not be processed'))

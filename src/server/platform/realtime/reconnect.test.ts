@@ -44,7 +44,7 @@ describe.runIf(template.kind === 'postgres')('a PostgreSQL connection that drops
   afterAll(async () => {
     for (const socket of sockets) socket.close();
     await Promise.all(servers.map((server) => server.stop()));
-    await database?.close();
+    await database.close();
     if (template.kind === 'postgres') {
       await withAdminClient(template.url, (client) =>
         client.query(`drop database if exists ${databaseName} with (force)`),

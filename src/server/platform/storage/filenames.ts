@@ -25,6 +25,7 @@ const EXTENSIONS: Record<string, readonly string[]> = {
  * and an extension that matches the detected type, so a downloaded file opens as what it really is.
  */
 export function cleanFilename(name: string, detected: { type: string; extension: string }) {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
   const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   const extension = /\.([^.]+)$/.exec(base)?.[1]?.toLowerCase();
   const named = !base

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE } from '../data-dir.ts';
-import type { Storage } from './storage.ts';
+import type { Storage } from './storage-port.ts';
 
 // Path segments of letters, digits, dot, dash and underscore, none starting with a dot: no way out of the directory.
 const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;

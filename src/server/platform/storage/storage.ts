@@ -1,17 +1,8 @@
-import type { Readable } from 'node:stream';
 import type { Config } from '../../config.ts';
 import { createLocalStorage } from './local-storage.ts';
+import type { Storage } from './storage-port.ts';
 
-export type StoredFile = { stream: Readable; contentType: string; size: number };
-
-/** Where uploaded files live. Keys are paths such as `avatars/<uuid>.png`, chosen by the server. */
-export interface Storage {
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
-  /** The file and the content type it was stored with; null when there is none. */
-  get(key: string): Promise<StoredFile | null>;
-  /** Removes the file; a missing file is not an error. */
-  delete(key: string): Promise<void>;
-}
+export type { Storage, StoredFile } from './storage-port.ts';
 
 export function createStorage(storage: Config['storage']): Storage {
   if (storage.kind === 's3') {

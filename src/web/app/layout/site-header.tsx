@@ -107,20 +107,19 @@ export function SiteHeader() {
   const { user, isPending } = useSession();
   const navItems = getNavItems(user?.role);
   const location = useLocation();
-  const [isMenuOpen, setMenuOpen] = useState(false);
+  // The small-screen menu is open for one route: it closes on every route change...
+  const route = location.pathname + location.search;
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
+  const isMenuOpen = menuOpenAt === route;
+  const setMenuOpen = (open: boolean) => setMenuOpenAt(open ? route : null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
-
-  // The small-screen menu closes on every route change...
-  useEffect(() => {
-    setMenuOpen(false);
-  }, [location.pathname, location.search]);
 
   // ...and on Escape, handing focus back to the button that opened it.
   useEffect(() => {
     if (!isMenuOpen) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      setMenuOpen(false);
+      setMenuOpenAt(null);
       menuButtonRef.current?.focus();
     };
     document.addEventListener('keydown', onKeyDown);
@@ -174,7 +173,7 @@ export function SiteHeader() {
           aria-expanded={isMenuOpen}
           aria-controls={MOBILE_MENU_ID}
           aria-label={isMenuOpen ? 'Close menu' : 'Open menu'}
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={() => setMenuOpen(!isMenuOpen)}
         >
           {isMenuOpen ? <X aria-hidden="true" className="size-6" /> : <Menu aria-hidden="true" className="size-6" />}
         </Button>

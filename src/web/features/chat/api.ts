@@ -81,11 +81,11 @@ export function upsertMessage(queryClient: QueryClient, message: ChatMessage) {
   if (!message.roomId) return;
   queryClient.setQueryData<InfiniteData<MessagePage>>(messagesQueryKey(message.roomId), (data) => {
     if (!data) return data;
-    let found = false;
+    const isThisMessage = (m: ChatMessage) => m.id === message.id || m.clientId === message.clientId;
+    const found = data.pages.some((page) => page.messages.some(isThisMessage));
     const pages = data.pages.map((page) => {
-      const index = page.messages.findIndex((m) => m.id === message.id || m.clientId === message.clientId);
+      const index = page.messages.findIndex(isThisMessage);
       if (index === -1) return page;
-      found = true;
       const messages = [...page.messages];
       // A receipt may have arrived before this copy: never go back from read to unread.
       const old = messages[index]!;
@@ -245,20 +245,4 @@ export function uploadChatFile(file: File, onProgress: (percent: number) => void
     form.append('file', file);
     xhr.send(form);
   });
-}
-
-/** Downloads an attachment through the authorized route and saves it under its original name. */
-export async function downloadAttachment(url: string, filename: string) {
-  const response = await fetch(url, { credentials: 'same-origin' });
-  if (!response.ok)
-    throw new ApiError({ status: response.status, code: `HTTP_${response.status}`, message: 'Download Failed' });
-  const blob = await response.blob();
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }

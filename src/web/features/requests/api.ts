@@ -74,7 +74,7 @@ export function createRequest({
   if (files.length > 0) {
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) {
-      if (value !== undefined && value !== null) form.append(key, String(value));
+      form.append(key, String(value));
     }
     for (const file of files) form.append('attachments', file);
     body = form;

@@ -51,6 +51,7 @@ export function styleHookSingleton() {
         return () => sheet.remove();
       },
       // Same dependency as the original: styles are re-applied only when marked dynamic.
+      // eslint-disable-next-line react-hooks/exhaustive-deps -- kept as upstream has it, so behaviour matches
       [styles && isDynamic],
     );
   };

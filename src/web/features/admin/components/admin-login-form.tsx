@@ -42,7 +42,7 @@ export function AdminLoginForm() {
         toastMessage(adminMessages.accessDenied);
         return;
       }
-      const access = await queryClient.fetchQuery({ ...adminAccessQueryOptions, staleTime: 0 });
+      const access = await queryClient.query({ ...adminAccessQueryOptions, staleTime: 0 });
       if (!access) {
         await signOut();
         toastMessage(adminMessages.accessDenied);

@@ -70,12 +70,13 @@ export function LoginForm() {
   const onSubmit = form.handleSubmit((values) => {
     setUnconfirmedEmail(null);
     signIn.mutate(values, {
-      onSuccess: async () => {
+      onSuccess: () => {
         setRedirecting(true);
         toast.success('Logged in successfully! Redirecting to chat...');
         // The guarded page must see the new session before it renders, or it would send us back here.
-        await notifyAuthChanged();
-        await navigate(signInDestination(searchParams.get('redirectTo')), { replace: true });
+        void notifyAuthChanged().then(() =>
+          navigate(signInDestination(searchParams.get('redirectTo')), { replace: true }),
+        );
       },
       onError: (error) => {
         if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') {

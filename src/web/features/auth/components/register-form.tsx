@@ -191,14 +191,14 @@ export function RegisterForm() {
     }
 
     registerAccount.mutate(values, {
-      onSuccess: async ({ requiresEmailConfirmation, user }) => {
+      onSuccess: ({ requiresEmailConfirmation, user }) => {
         setLeaving(true);
         toast.success('Account created', {
           description: requiresEmailConfirmation
             ? `Please check your e-mail (${user.email}) and open the confirmation link, then sign in.`
             : 'You can sign in now.',
         });
-        await navigate(paths.auth.login.getHref(), { state: { email: user.email } });
+        void navigate(paths.auth.login.getHref(), { state: { email: user.email } });
       },
       onError: (error) => {
         if (!(error instanceof ApiError)) {

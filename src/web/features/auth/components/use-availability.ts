@@ -95,7 +95,7 @@ export function useAvailability(field: AvailabilityField, rawValue: string): Ava
   const recheck = useCallback(async () => {
     if (!isCheckable(field, value)) return null;
     try {
-      return await queryClient.fetchQuery({ ...availabilityQueryOptions(field, value), staleTime: 0 });
+      return await queryClient.query({ ...availabilityQueryOptions(field, value), staleTime: 0 });
     } catch {
       return null;
     }

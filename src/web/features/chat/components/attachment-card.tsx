@@ -5,8 +5,8 @@ import { CHAT_ATTACHMENT } from '#shared/constants.ts';
 import { formatFileSize, shortenFileName } from '#shared/rules/file-size.ts';
 import type { ChatMessage } from '#shared/schemas/chat.ts';
 import { Button } from '#web/components/ui/button.tsx';
+import { downloadFile } from '#web/lib/download.ts';
 import { cn } from '#web/lib/utils.ts';
-import { downloadAttachment } from '../api.ts';
 
 type Attachment = NonNullable<ChatMessage['attachment']>;
 
@@ -19,7 +19,7 @@ export function AttachmentCard({ attachment, isOwn }: { attachment: Attachment; 
   const download = async () => {
     setDownloading(true);
     try {
-      await downloadAttachment(attachment.url, attachment.originalFilename);
+      await downloadFile(attachment.url, attachment.originalFilename);
       toast.success('Download Complete', { duration: 3000 });
     } catch {
       toast.error('Download Failed');

@@ -1,5 +1,5 @@
 import { Camera, FileText, Image as ImageIcon, Paperclip, SendHorizontal, X } from 'lucide-react';
-import { Fragment, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type SubmitEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { CHAT_ATTACHMENT } from '#shared/constants.ts';
 import { formatFileSize, shortenFileName } from '#shared/rules/file-size.ts';
@@ -12,6 +12,7 @@ import {
   DropdownMenuTrigger,
 } from '#web/components/ui/dropdown-menu.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { useObjectUrl } from '#web/lib/use-object-url.ts';
 import { cn } from '#web/lib/utils.ts';
 import { uploadChatFile } from '../api.ts';
 
@@ -35,7 +36,7 @@ const moderate = (text: string) => checkMessage(text, { patterns: [], ownOrigins
 export function Composer({ onSend, extra }: ComposerProps) {
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | null>(null);
-  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
+  const previewUrl = useObjectUrl(file?.type.startsWith('image/') ? file : null);
   const [progress, setProgress] = useState(0);
   const [isUploading, setUploading] = useState(false);
   const [blocked, setBlocked] = useState<{ message: string; matches: ModerationMatch[]; text: string } | null>(null);
@@ -51,16 +52,6 @@ export function Composer({ onSend, extra }: ComposerProps) {
     element.style.height = 'auto';
     element.style.height = `${Math.min(element.scrollHeight, MAX_TEXTAREA_HEIGHT)}px`;
   }, [text]);
-
-  useEffect(() => {
-    if (!file || !file.type.startsWith('image/')) {
-      setPreviewUrl(null);
-      return;
-    }
-    const url = URL.createObjectURL(file);
-    setPreviewUrl(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
 
   const markBlocked = (message: string, matches: ModerationMatch[], blockedText: string) => {
     toast.error(MODERATION_NOTICE_TITLE, { description: message, duration: 8000 });
@@ -138,7 +129,7 @@ export function Composer({ onSend, extra }: ComposerProps) {
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     void submit();
   };

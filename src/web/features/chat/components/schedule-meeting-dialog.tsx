@@ -1,6 +1,6 @@
 import { format } from 'date-fns';
 import { CalendarPlus } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { toast } from 'sonner';
 import { localZoneName } from '#shared/rules/meeting-time.ts';
 import { chatMessages, isFutureStart } from '#shared/schemas/chat.ts';
@@ -42,7 +42,7 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
     create.reset();
   };
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const next: Errors = {};
     if (!title.trim()) next.title = chatMessages.titleRequired;

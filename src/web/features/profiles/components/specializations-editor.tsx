@@ -1,5 +1,5 @@
 import { Pencil } from 'lucide-react';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type SubmitEvent } from 'react';
 import { toast } from 'sonner';
 import { specializationMessages, specializationProblem, type Subject } from '#shared/schemas/profiles.ts';
 import { SubjectPicker } from '#web/components/subject-picker.tsx';
@@ -35,7 +35,7 @@ export function SpecializationsEditor({ specializations, headingId }: Specializa
     requestAnimationFrame(() => editButtonRef.current?.focus());
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!draft) return;
     const categories = draft.map((id) => subjects?.find((subject) => subject.id === id)?.category);

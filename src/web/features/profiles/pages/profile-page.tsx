@@ -60,7 +60,7 @@ export function ProfilePage() {
 
       {isPending ? (
         <ProfileSkeleton />
-      ) : isError || !profile ? (
+      ) : isError ? (
         <EmptyState
           role="alert"
           icon={<CircleAlert />}

@@ -1,5 +1,5 @@
 import { Flag } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { REPORT_REASONS, type ReportReason } from '#shared/constants.ts';
 import { createReportSchema, REPORT_DETAILS_MAX_LENGTH, reportMessages } from '#shared/schemas/reports.ts';
@@ -40,7 +40,7 @@ export function ReportUserPage() {
   const [showErrors, setShowErrors] = useState(false);
   const baseId = useId();
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const parsed = createReportSchema.safeParse({ reportedUserId: userId, reason, description });
     if (!parsed.success) {

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { JOB_CARD_DESCRIPTION_LENGTH, type RequestType } from '#shared/constants.ts';
 import { formatBudget } from '#shared/rules/budget.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
+import { truncateText } from '#shared/rules/text.ts';
 import type { Attachment, Job } from '#shared/schemas/requests.ts';
 import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
@@ -25,6 +26,7 @@ import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { Tabs, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
 import { errorMessage } from '#web/lib/api.ts';
+import { downloadFile } from '#web/lib/download.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
@@ -41,19 +43,9 @@ const emptyTexts: Record<Tab, string> = {
   assignment: 'No assignment requests available.',
 };
 
-const cut = (text: string) =>
-  text.length > JOB_CARD_DESCRIPTION_LENGTH ? `${text.slice(0, JOB_CARD_DESCRIPTION_LENGTH).trimEnd()}...` : text;
-
 async function downloadAttachment(attachment: Attachment) {
   try {
-    const response = await fetch(attachment.url, { credentials: 'same-origin' });
-    if (!response.ok) throw new Error(String(response.status));
-    const href = URL.createObjectURL(await response.blob());
-    const link = document.createElement('a');
-    link.href = href;
-    link.download = attachment.name;
-    link.click();
-    URL.revokeObjectURL(href);
+    await downloadFile(attachment.url, attachment.name);
     toast.success('File downloaded successfully');
   } catch {
     toast.error('Download failed');
@@ -100,7 +92,7 @@ function JobCard({
           )}
         </div>
         <h3 className="text-lg font-semibold">{job.subjectName}</h3>
-        <p className="text-sm break-words">{cut(job.description)}</p>
+        <p className="text-sm break-words">{truncateText(job.description, JOB_CARD_DESCRIPTION_LENGTH)}</p>
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
           <Fact label="Budget:" emphasis>
             {formatBudget(job.budgetMin, job.budgetMax)}

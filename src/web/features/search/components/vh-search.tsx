@@ -1,5 +1,5 @@
 import { MessageCircle, SearchX, UserSearch } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import {
@@ -125,7 +125,7 @@ export function VhSearch({ kind }: { kind: VhSearchKind }) {
   const [draft, setDraft] = useState(searched ?? '');
   const inputId = useId();
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const parsed = vhNumberInputSchema.safeParse(draft);
     if (!parsed.success) {

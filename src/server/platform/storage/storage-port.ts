@@ -1,0 +1,12 @@
+import type { Readable } from 'node:stream';
+
+export type StoredFile = { stream: Readable; contentType: string; size: number };
+
+/** Where uploaded files live. Keys are paths such as `avatars/<uuid>.png`, chosen by the server. */
+export interface Storage {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The file and the content type it was stored with; null when there is none. */
+  get(key: string): Promise<StoredFile | null>;
+  /** Removes the file; a missing file is not an error. */
+  delete(key: string): Promise<void>;
+}

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+// The project's own config; type information is not needed for import rules and would make this slow.
+const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
+
+/** Lints a fixture's text as if it were the file at `pretendPath`; the rule ids of the errors, by line. */
+async function lintAs(fixture: string, pretendPath: string) {
+  const text = readFileSync(path.join(import.meta.dirname, 'fixtures', fixture), 'utf8');
+  const [result] = await eslint.lintText(text, { filePath: path.join(root, pretendPath) });
+  return result!.messages.map(({ line, ruleId, message }) => ({ line, ruleId, message }));
+}
+
+// The first lint loads the config and its plugins, which takes seconds on a busy machine.
+describe('the lint guards the layering', { timeout: 30_000 }, () => {
+  it('refuses the web importing the server', async () => {
+    expect(await lintAs('web-imports-server.ts', 'src/web/lib/start-server.ts')).toEqual([
+      expect.objectContaining({
+        line: 2,
+        ruleId: 'import-x/no-restricted-paths',
+        message: expect.stringContaining('The web never imports the server'),
+      }),
+    ]);
+  });
+
+  it('refuses src/shared importing a feature', async () => {
+    expect(await lintAs('shared-imports-feature.ts', 'src/shared/rules/room-title.ts')).toEqual([
+      expect.objectContaining({
+        line: 2,
+        ruleId: 'import-x/no-restricted-paths',
+        message: expect.stringContaining('src/shared imports nothing of ours'),
+      }),
+    ]);
+  });
+
+  it("refuses a feature reaching into another's internals, and allows its service", async () => {
+    expect(await lintAs('feature-internals.ts', 'src/server/features/guru/history.ts')).toEqual([
+      expect.objectContaining({
+        line: 2,
+        ruleId: 'import-x/no-restricted-paths',
+        message: expect.stringContaining('(service.ts)'),
+      }),
+    ]);
+  });
+
+  it('refuses platform/ importing a feature', async () => {
+    expect(await lintAs('platform-imports-feature.ts', 'src/server/platform/mail/welcome.ts')).toEqual([
+      expect.objectContaining({
+        line: 2,
+        ruleId: 'import-x/no-restricted-paths',
+        message: expect.stringContaining('platform/ knows no feature'),
+      }),
+    ]);
+  });
+
+  it('refuses components/ui importing a feature', async () => {
+    expect(await lintAs('ui-imports-feature.tsx', 'src/web/components/ui/room-badge.tsx')).toEqual([
+      expect.objectContaining({
+        line: 2,
+        ruleId: 'import-x/no-restricted-paths',
+        message: expect.stringContaining('components/ui knows no feature'),
+      }),
+    ]);
+  });
+
+  it('refuses an import cycle', async () => {
+    expect(await lintAs('import-cycle.ts', 'src/server/features/chat/message-columns.ts')).toEqual([
+      expect.objectContaining({ line: 2, ruleId: 'import-x/no-cycle' }),
+    ]);
+  });
+
+  it('refuses a file name that is not kebab-case', async () => {
+    const errors = await lintAs('import-cycle.ts', 'src/server/features/chat/MessageColumns.ts');
+    expect(errors.map(({ ruleId }) => ruleId)).toContain('check-file/filename-naming-convention');
+  });
+});
