@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorMessages, type ApiErrorBody } from '#shared/errors.ts';
 import { isUnreadableUpload } from './content-types.ts';
-import { AppError } from './errors.ts';
+import { AppError, validationFailure } from './errors.ts';
 
 /** One place turns every failure into `{ code, message, fields? }`; 5xx details stay in the log. */
 export function registerErrorHandler(app: FastifyInstance) {
@@ -18,13 +18,11 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
 
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
-        fields[field] ??= issue.message ?? errorMessages.VALIDATION_FAILED;
-      }
-      const first = error.validation[0]?.message ?? errorMessages.VALIDATION_FAILED;
-      return reply.status(400).send({ code: 'VALIDATION_FAILED', message: first, fields } satisfies ApiErrorBody);
+      const issues = error.validation.map(({ instancePath, message }) => ({
+        path: instancePath.split('/').filter(Boolean),
+        message,
+      }));
+      return reply.status(400).send(validationFailure(issues) satisfies ApiErrorBody);
     }
 
     if (isResponseSerializationError(error)) {

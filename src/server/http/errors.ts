@@ -50,3 +50,16 @@ export class AppError extends Error {
 /** A 400 for one field, with the message the form shows under it. */
 export const fieldError = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', { message, fields: { [field]: message } });
+
+/**
+ * The `{ code, message, fields }` of a failed validation, from zod's issues: each field (a dotted path, `_` for the
+ * whole body) with its first message, and the first message of all as the summary.
+ */
+export function validationFailure(issues: readonly { path: readonly PropertyKey[]; message?: string | undefined }[]) {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    fields[issue.path.map(String).join('.') || '_'] ??= issue.message ?? errorMessages.VALIDATION_FAILED;
+  }
+  const message = issues[0]?.message ?? errorMessages.VALIDATION_FAILED;
+  return { code: 'VALIDATION_FAILED' as const, message, fields };
+}

@@ -8,6 +8,7 @@ import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { accounts, rateLimits, sessions, users, verifications } from '../../db/schema/auth.ts';
+import { validationFailure } from '../../http/errors.ts';
 import { toSessionUser, type SessionResolver } from '../../http/session.ts';
 import { clearFailedSignIns } from './sign-in-lockout.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './mails.ts';
@@ -37,9 +38,7 @@ async function checkBody(ctx: HookContext) {
   if (!rule) return;
   const result = rule.safeParse(ctx.body ?? {});
   if (result.success) return;
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
-  throw new APIError('BAD_REQUEST', { code: 'VALIDATION_FAILED', message: result.error.issues[0]!.message, fields });
+  throw new APIError('BAD_REQUEST', validationFailure(result.error.issues));
 }
 
 /** Whether this address or id belongs to a system account (Guru AI), which nobody may sign in as. */

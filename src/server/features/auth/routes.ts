@@ -12,6 +12,7 @@ import {
 import { withAvatarRules } from '#shared/schemas/profiles.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import { fromCheckbox, fromList } from '../../http/multipart-fields.ts';
 import { toHeaders } from '../../http/session.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
@@ -81,21 +82,6 @@ export async function authRoutes(app: FastifyInstance, { auth, db }: { auth: Aut
     },
   });
 }
-
-// Multipart sends every field as text: checkboxes as "true", a list as repeated fields or one JSON array.
-const fromCheckbox = (value: unknown) =>
-  value === 'true' || value === 'on' ? true : value === 'false' ? false : value;
-const fromList = (value: unknown) => {
-  if (typeof value !== 'string') return value;
-  if (value.trim().startsWith('[')) {
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  }
-  return value === '' ? [] : [value];
-};
 
 /** The registration form as multipart/form-data (or JSON without an avatar). */
 const registerBodySchema = registerSchema.extend({

@@ -23,8 +23,8 @@ import {
 } from '#shared/schemas/chat.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import { sendStoredFile } from '../../http/send-file.ts';
 import { requireUser } from '../../http/session.ts';
-import { contentDisposition } from '../../http/content-disposition.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
@@ -206,18 +206,12 @@ export const chatRoutes: FastifyPluginAsyncZod<{
       const user = await requireUser(request);
       const file = await getMessageFile({ db, storage, userId: user.id, messageId: request.params.messageId });
       const inline = (CHAT_ATTACHMENT.inlineTypes as readonly string[]).includes(file.contentType);
-      return (
-        reply
-          .type(file.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : file.contentType)
-          .header('content-length', file.size)
-          .header('x-content-type-options', 'nosniff')
-          .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.originalFilename))
-          // Even if a browser rendered it, it would run nothing and reach nothing of ours.
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          // A message's file never changes, but it is private.
-          .header('cache-control', 'private, max-age=86400')
-          .send(file.stream)
-      );
+      // A message's file never changes, but it is private.
+      return sendStoredFile(reply, file, {
+        disposition: inline ? 'inline' : 'attachment',
+        filename: file.originalFilename,
+        cacheControl: 'private, max-age=86400',
+      });
     },
   );
 

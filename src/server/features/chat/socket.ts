@@ -4,7 +4,7 @@ import { errorMessages } from '#shared/errors.ts';
 import type { SendMessageAck } from '#shared/realtime-events.ts';
 import { sendMessageSchema, type ChatError } from '#shared/schemas/chat.ts';
 import type { Database } from '../../db/client.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, validationFailure } from '../../http/errors.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Moderation } from '../moderation/service.ts';
@@ -13,14 +13,7 @@ import { sendMessage, type Assistant } from './service.ts';
 /** The failure answer of an acknowledgement, shaped like the HTTP error body (5xx details stay in the log). */
 function failureAck(error: unknown, log: FastifyBaseLogger): SendMessageAck {
   if (error instanceof z.ZodError) {
-    const fields: Record<string, string> = {};
-    for (const issue of error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
-    return {
-      ok: false,
-      code: 'VALIDATION_FAILED',
-      message: error.issues[0]?.message ?? errorMessages.VALIDATION_FAILED,
-      fields,
-    };
+    return { ok: false, ...validationFailure(error.issues) };
   }
   if (error instanceof AppError && error.statusCode < 500) {
     return {

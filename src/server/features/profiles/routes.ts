@@ -8,6 +8,7 @@ import {
   withAvatarRules,
 } from '#shared/schemas/profiles.ts';
 import type { Database } from '../../db/client.ts';
+import { sendStoredFile } from '../../http/send-file.ts';
 import { requireUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
@@ -93,13 +94,10 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     async (request, reply) => {
       const file = await getAvatar({ storage, name: request.params.name });
       // A new avatar gets a new name, so a cached one never goes stale.
-      return reply
-        .type(file.contentType)
-        .header('content-length', file.size)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', 'inline')
-        .send(file.stream);
+      return sendStoredFile(reply, file, {
+        disposition: 'inline',
+        cacheControl: 'public, max-age=31536000, immutable',
+      });
     },
   );
 };

@@ -1,46 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { Attachment } from '#shared/schemas/requests.ts';
 import type { RequestAttachment } from '../../db/schema/requests.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
+import { documentType } from '../../platform/storage/document-type.ts';
 import { uploadSchema, type Upload } from '../../platform/storage/upload.ts';
 
 // Request attachments: typed from their bytes, stored under request-attachments/, served only through
 // GET /api/requests/:id/attachments/:index.
 
-const LEGACY_OFFICE_TYPES: Record<string, { type: string; extension: string }> = {
-  '.doc': { type: 'application/msword', extension: 'doc' },
-  '.xls': { type: 'application/vnd.ms-excel', extension: 'xls' },
-};
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Bytes with no signature that decode as UTF-8 without NUL characters: plain text. */
-function isPlainText(bytes: Buffer) {
-  if (bytes.includes(0)) return false;
-  try {
-    utf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The upload with the type the attachment rules check. Byte signatures cannot tell plain text (none) or the old
- * Word and Excel formats (one container format for both) apart, so those two cases are finished here: text by
- * its bytes, the container by its file name. Anything else keeps its detected type.
- */
-export function classifyAttachment(upload: Upload): Upload {
-  if (upload.type === 'application/octet-stream' && isPlainText(upload.bytes))
-    return { ...upload, type: 'text/plain', extension: 'txt' };
-  if (upload.type === 'application/x-cfb') {
-    const legacy = LEGACY_OFFICE_TYPES[path.extname(upload.filename).toLowerCase()];
-    if (legacy) return { ...upload, ...legacy };
-  }
-  return upload;
-}
+/** The upload with the type its bytes say, which the attachment rules then check. */
+const classifyAttachment = (upload: Upload): Upload => ({ ...upload, ...documentType(upload) });
 
 export const attachmentUploadSchema = uploadSchema.transform(classifyAttachment);
 

@@ -20,8 +20,9 @@ import {
 } from '#shared/schemas/requests.ts';
 import type { Database } from '../../db/client.ts';
 import { fieldError } from '../../http/errors.ts';
+import { fromList, fromNumberText, fromText } from '../../http/multipart-fields.ts';
 import { requireRole, requireUser } from '../../http/session.ts';
-import { contentDisposition } from '../../http/content-disposition.ts';
+import { sendStoredFile } from '../../http/send-file.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits } from '../../platform/storage/upload.ts';
@@ -39,14 +40,6 @@ import {
   placeBid,
 } from './service.ts';
 
-// Multipart sends every field as text: an empty field is no answer, numbers arrive as digits, one file alone.
-const fromText = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
-const fromNumberText = (value: unknown) => {
-  const present = fromText(value);
-  return typeof present === 'string' ? Number(present) : present;
-};
-const asList = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-
 const fields = createRequestFieldsSchema.shape;
 /** The request form as JSON, or as multipart/form-data with up to 10 files in the field "attachments". */
 const createRequestBodySchema = withBudgetRules(
@@ -58,7 +51,7 @@ const createRequestBodySchema = withBudgetRules(
     supportType: z.preprocess(fromText, fields.supportType),
     attachments: z
       .preprocess(
-        asList,
+        fromList,
         attachmentListSchema(attachmentUploadSchema).meta({
           description: 'Files (multipart only)',
           items: { type: 'string', format: 'binary' },
@@ -225,13 +218,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
         index: request.params.index,
       });
       // Always a download with the detected type, never rendered from our origin.
-      return reply
-        .type(file.contentType)
-        .header('content-length', file.size)
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', contentDisposition('attachment', filename))
-        .send(file.stream);
+      return sendStoredFile(reply, file, { disposition: 'attachment', filename, cacheControl: 'private, no-store' });
     },
   );
 
