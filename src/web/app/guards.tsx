@@ -2,7 +2,7 @@ import { ShieldX } from 'lucide-react';
 import { Link, Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import type { Role } from '#shared/constants.ts';
 import { Button } from '#web/components/ui/button.tsx';
-import { Container } from '#web/components/ui/container.tsx';
+import { StatusPage } from '#web/components/ui/status-page.tsx';
 import { useSession } from '#web/lib/auth-client.ts';
 import { signInDestination } from '#web/lib/redirect.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
@@ -25,24 +25,23 @@ function RoleRefusal({ role }: { role: Role }) {
   const { title, text } = refusals[role];
   useDocumentTitle(title);
   return (
-    <Container className="flex flex-1 flex-col items-center justify-center py-20 text-center sm:py-28">
-      <div
-        aria-hidden="true"
-        className="mb-6 flex size-14 items-center justify-center rounded-full bg-amber-50 text-amber-700 dark:bg-amber-950 dark:text-amber-300"
-      >
-        <ShieldX className="size-7" />
-      </div>
-      <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">{title}</h1>
-      <p className="mt-3 max-w-lg text-base text-muted-foreground text-pretty">{text}</p>
-      <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Button asChild>
-          <Link to={paths.chat.getHref()}>Go to Chat</Link>
-        </Button>
-        <Button asChild variant="outline">
-          <Link to={paths.home.getHref()}>Go to Home</Link>
-        </Button>
-      </div>
-    </Container>
+    <StatusPage
+      icon={<ShieldX />}
+      tone="warning"
+      title={title}
+      actions={
+        <>
+          <Button asChild>
+            <Link to={paths.chat.getHref()}>Go to Chat</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to={paths.home.getHref()}>Go to Home</Link>
+          </Button>
+        </>
+      }
+    >
+      {text}
+    </StatusPage>
   );
 }
 

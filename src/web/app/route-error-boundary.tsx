@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { CircleAlert } from 'lucide-react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { Button } from '#web/components/ui/button.tsx';
-import { Container } from '#web/components/ui/container.tsx';
+import { StatusPage } from '#web/components/ui/status-page.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { paths } from '#shared/paths.ts';
 
@@ -52,29 +52,28 @@ export function RouteErrorBoundary({ standalone = false }: { standalone?: boolea
   useDocumentTitle(title);
 
   const content = (
-    <Container className="flex flex-1 flex-col items-center justify-center py-20 text-center sm:py-28">
-      <div
-        aria-hidden="true"
-        className="mb-6 flex size-14 items-center justify-center rounded-full bg-red-50 text-red-700 dark:bg-red-950 dark:text-red-300"
-      >
-        <CircleAlert className="size-7" />
-      </div>
-      <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">{title}</h1>
-      <p className="mt-3 max-w-md text-base text-muted-foreground">{text}</p>
-      <div className="mt-8 flex flex-wrap justify-center gap-3">
-        {canRetry && <Button onClick={() => window.location.reload()}>Retry</Button>}
-        {standalone ? (
-          // The router may be what failed: a full page load is the safe way home.
-          <Button asChild variant={canRetry ? 'outline' : 'default'}>
-            <a href={paths.home.getHref()}>Go to Home</a>
-          </Button>
-        ) : (
-          <Button asChild variant={canRetry ? 'outline' : 'default'}>
-            <Link to={paths.home.getHref()}>Go to Home</Link>
-          </Button>
-        )}
-      </div>
-    </Container>
+    <StatusPage
+      icon={<CircleAlert />}
+      tone="danger"
+      title={title}
+      actions={
+        <>
+          {canRetry && <Button onClick={() => window.location.reload()}>Retry</Button>}
+          {standalone ? (
+            // The router may be what failed: a full page load is the safe way home.
+            <Button asChild variant={canRetry ? 'outline' : 'default'}>
+              <a href={paths.home.getHref()}>Go to Home</a>
+            </Button>
+          ) : (
+            <Button asChild variant={canRetry ? 'outline' : 'default'}>
+              <Link to={paths.home.getHref()}>Go to Home</Link>
+            </Button>
+          )}
+        </>
+      }
+    >
+      {text}
+    </StatusPage>
   );
 
   if (!standalone) return content;

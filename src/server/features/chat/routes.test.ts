@@ -220,7 +220,9 @@ describe('chat', () => {
       expect(retry.json()).toEqual(first.json());
       expect(await countMessages(first.json().roomId)).toBe(1);
       await bobNew.waitFor((m) => m.id === first.json().id);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // A socket's events arrive in order: once a later message is here, a second copy would have been too.
+      const later = (await send(alice, bob, 'after the retry')).json<ChatMessage>();
+      await bobNew.waitFor((m) => m.id === later.id);
       expect(bobNew.seen.filter((m) => m.clientId === body.clientId)).toHaveLength(1);
     });
 
@@ -832,14 +834,15 @@ describe('chat', () => {
   it('keeps socket events to the two participants', async () => {
     const [alice, bob, eve] = [await person(), await person(), await person()];
     const eveSocket = await socketOf(eve);
-    let eveHeard = false;
-    eveSocket.on('message:new', () => (eveHeard = true));
+    const eveNew = recorder(eveSocket, 'message:new');
     const bobSocket = await socketOf(bob);
     const sent = send(alice, bob, 'just for Bob');
     const [message] = await nextEvent(bobSocket, 'message:new');
     expect(message.content).toBe('just for Bob');
     await sent;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(eveHeard).toBe(false);
+    // Then one for Eve: her socket's events arrive in order, so Bob's would have come first.
+    const forEve = (await send(alice, eve, 'and one for Eve')).json<ChatMessage>();
+    await eveNew.waitFor((m) => m.id === forEve.id);
+    expect(eveNew.seen.map((m) => m.content)).toEqual(['and one for Eve']);
   });
 });

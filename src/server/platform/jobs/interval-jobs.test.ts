@@ -80,7 +80,11 @@ describe('interval jobs', () => {
     await jobs.stop();
     expect(finished).toBe(runs);
     const after = runs;
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    // A timer of the same interval ticking three times is time enough for a job still scheduled to have run.
+    let ticks = 0;
+    const clock = setInterval(() => ticks++, 30);
+    await vi.waitFor(() => expect(ticks).toBeGreaterThanOrEqual(3));
+    clearInterval(clock);
     expect(runs).toBe(after);
     expect(silentLog.error).toHaveBeenCalledWith(
       expect.objectContaining({ job: 'test-ticks' }),
