@@ -22,6 +22,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { ApiError } from '#web/lib/api.ts';
 import { useRequestPasswordReset } from '../api.ts';
+import { applyFieldErrors } from '#web/lib/form-errors.ts';
 
 type ForgotPasswordValues = z.input<typeof forgotPasswordSchema>;
 
@@ -40,11 +41,7 @@ export function ForgotPasswordForm() {
     requestReset.mutate(values, {
       onSuccess: () => setSentTo(values.email),
       onError: (error) => {
-        const fieldMessage = error instanceof ApiError && error.status === 400 ? error.fields?.email : undefined;
-        if (fieldMessage) {
-          form.setError('email', { message: fieldMessage }, { shouldFocus: true });
-          return;
-        }
+        if (applyFieldErrors(form.setError, error, ['email'])) return;
         // A rate limit says why; anything else is SPEC.md's one message.
         const description = error instanceof ApiError && error.status === 429 ? error.message : undefined;
         toast.error(FAILURE_MESSAGE, description ? { description } : undefined);

@@ -17,12 +17,11 @@ import { notifyAuthChanged } from '#web/lib/auth-client.ts';
 import { signInDestination } from '#web/lib/redirect.ts';
 import { useSendConfirmationEmail, useSignIn } from '../api.ts';
 import { authLinkClasses } from './auth-page-shell.tsx';
+import { applyFieldErrors } from '#web/lib/form-errors.ts';
 
 type LoginFormValues = z.input<typeof loginSchema>;
 
 const fieldNames = ['email', 'password'] as const;
-const isFieldName = (name: string): name is (typeof fieldNames)[number] =>
-  (fieldNames as readonly string[]).includes(name);
 
 /** The note shown after following the link of a confirmation mail (?confirmed=1, with ?error= when it failed). */
 function ConfirmationNote({ searchParams }: { searchParams: URLSearchParams }) {
@@ -83,16 +82,7 @@ export function LoginForm() {
           setUnconfirmedEmail(values.email);
           return;
         }
-        const fieldErrors =
-          error instanceof ApiError && error.status === 400 && error.fields
-            ? Object.entries(error.fields).filter(([name]) => isFieldName(name))
-            : [];
-        if (fieldErrors.length > 0) {
-          fieldErrors.forEach(([name, message], index) => {
-            if (isFieldName(name)) form.setError(name, { message }, { shouldFocus: index === 0 });
-          });
-          return;
-        }
+        if (applyFieldErrors(form.setError, error, fieldNames)) return;
         toast.error('Error', {
           description: error instanceof ApiError && error.message ? error.message : 'Invalid credentials',
         });

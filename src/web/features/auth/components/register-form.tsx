@@ -27,6 +27,7 @@ import { AvailabilityStatus } from './availability-status.tsx';
 import { basicPasswordRules, PasswordChecklist } from './password-checklist.tsx';
 import { AccountExistsDialog, ProfileCreationIssueDialog } from './register-dialogs.tsx';
 import { useAvailability } from './use-availability.ts';
+import { applyFieldErrors } from '#web/lib/form-errors.ts';
 
 const registerFormSchema = registerSchema.extend({ avatar: avatarFileSchema.optional() });
 
@@ -52,12 +53,6 @@ const fieldNames = [
   'acceptPrivacy',
   'avatar',
 ] as const satisfies readonly (keyof RegisterFormValues)[];
-type FieldName = (typeof fieldNames)[number];
-/** The form field a server field path belongs to ("specializations.0" → "specializations"). */
-const toFieldName = (path: string): FieldName | null => {
-  const root = path.split('.')[0] ?? '';
-  return (fieldNames as readonly string[]).includes(root) ? (root as FieldName) : null;
-};
 
 // The checkboxes start unticked, which the shared schema's `true` literal does not describe.
 type ResolverContext = { subjects: Subject[] };
@@ -219,15 +214,7 @@ export function RegisterForm() {
           setDialog('profileError');
           return;
         }
-        const fieldErrors = error.status === 400 && error.fields ? Object.entries(error.fields) : [];
-        let focused = false;
-        for (const [path, message] of fieldErrors) {
-          const field = toFieldName(path);
-          if (!field) continue;
-          form.setError(field, { message }, { shouldFocus: !focused });
-          focused = true;
-        }
-        if (focused) return;
+        if (applyFieldErrors(form.setError, error, fieldNames)) return;
         if (error.isNetworkError) {
           toast.error('Error', { description: CONNECTION_ERROR_MESSAGE });
         } else if (error.status === 429) {

@@ -15,6 +15,7 @@ import { ApiError } from '#web/lib/api.ts';
 import { useResetPassword } from '../api.ts';
 import { authLinkClasses } from './auth-page-shell.tsx';
 import { PasswordChecklist, strongPasswordRules } from './password-checklist.tsx';
+import { applyFieldErrors } from '#web/lib/form-errors.ts';
 
 type NewPasswordValues = z.input<typeof newPasswordSchema>;
 
@@ -106,12 +107,7 @@ export function ResetPasswordForm({ token, onInvalidToken }: ResetPasswordFormPr
             onInvalidToken();
             return;
           }
-          const fieldMessage =
-            error instanceof ApiError && error.status === 400 ? error.fields?.newPassword : undefined;
-          if (fieldMessage) {
-            form.setError('password', { message: fieldMessage }, { shouldFocus: true });
-            return;
-          }
+          if (applyFieldErrors(form.setError, error, [], { newPassword: 'password' })) return;
           const description = error instanceof ApiError && error.status === 429 ? error.message : undefined;
           toast.error(FAILURE_MESSAGE, description ? { description } : undefined);
         },

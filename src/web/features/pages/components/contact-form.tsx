@@ -8,18 +8,15 @@ import { Button } from '#web/components/ui/button.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { Textarea } from '#web/components/ui/textarea.tsx';
-import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { errorMessage } from '#web/lib/api.ts';
 import { useSendContactMessage } from '../api.ts';
+import { applyFieldErrors } from '#web/lib/form-errors.ts';
 
 type ContactFormValues = z.input<typeof contactMessageSchema>;
 
 const fieldNames = ['name', 'email', 'subject', 'message'] as const satisfies readonly (keyof ContactFormValues)[];
 
 const emptyValues: ContactFormValues = { name: '', email: '', subject: '', message: '' };
-
-function isFieldName(name: string): name is (typeof fieldNames)[number] {
-  return (fieldNames as readonly string[]).includes(name);
-}
 
 export function ContactForm() {
   const form = useForm<ContactFormValues, unknown, ContactMessageInput>({
@@ -37,17 +34,7 @@ export function ContactForm() {
       },
       onError: (error) => {
         // Field problems go next to the fields; anything else is one notice.
-        const fieldErrors =
-          error instanceof ApiError && error.status === 400 && error.fields
-            ? Object.entries(error.fields).filter(([name]) => isFieldName(name))
-            : [];
-        if (fieldErrors.length === 0) {
-          toast.error(errorMessage(error));
-          return;
-        }
-        fieldErrors.forEach(([name, message], index) => {
-          if (isFieldName(name)) form.setError(name, { message }, { shouldFocus: index === 0 });
-        });
+        if (!applyFieldErrors(form.setError, error, fieldNames)) toast.error(errorMessage(error));
       },
     }),
   );

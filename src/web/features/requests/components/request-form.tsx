@@ -11,10 +11,11 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { Textarea } from '#web/components/ui/textarea.tsx';
-import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { errorMessage } from '#web/lib/api.ts';
 import { useCreateRequest } from '../api.ts';
 import { levelLabels } from './request-display.tsx';
 import { SubjectSelect } from './subject-select.tsx';
+import { applyFieldErrors } from '#web/lib/form-errors.ts';
 
 const fields = createRequestFieldsSchema.shape;
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
@@ -66,8 +67,6 @@ const fieldNames = [
   'requirements',
   'schedule',
 ] as const;
-const isFieldName = (name: string): name is (typeof fieldNames)[number] =>
-  (fieldNames as readonly string[]).includes(name);
 
 /** The standard form (SPEC.md §2 "Standard form"). */
 export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
@@ -100,11 +99,7 @@ export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel
           onDone();
         },
         onError: (error) => {
-          const fieldErrors =
-            error instanceof ApiError && error.fields
-              ? Object.entries(error.fields).filter(([name]) => isFieldName(name))
-              : [];
-          for (const [name, message] of fieldErrors) form.setError(name as (typeof fieldNames)[number], { message });
+          applyFieldErrors(form.setError, error, fieldNames);
           toast.error('Failed to Create Request', {
             description: errorMessage(error) || 'An unexpected error occurred',
           });
