@@ -67,6 +67,9 @@ export async function openDatabase(
   }
   // An idle client losing its connection must not crash the process; the pool replaces it (buildApp logs it).
   pool.on('error', () => undefined);
+  // Nor may a checked-out one between two statements (a transaction, a job): pg emits `error` on the client then,
+  // and only idle clients have the pool's listener. The statement that follows fails and the client is discarded.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema, casing: 'snake_case' });
   return {
     db,
