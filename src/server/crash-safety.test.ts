@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectSocket, type TestSocket } from '../../tests/support/socket-client.ts';
 import { TEST_AUTH_SECRET } from '../../tests/support/test-config.ts';
 import { withAdminClient } from '../../tests/support/test-database.ts';
-import { startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts';
+import { SERVER_COMMAND, startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts';
 
 // The server process under chat load, killed with SIGKILL at random moments and started again: every message it
 // acknowledged must be stored exactly once, and it must come back each time (the data-directory lock of a dead
@@ -15,7 +15,6 @@ import { startServerProcess, type ServerProcess } from '../../tests/support/serv
 const KILLS = Number(process.env.CRASH_KILLS ?? 3);
 const IN_FLIGHT = 8;
 
-const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
 const template = inject('databaseTemplate');
 const usesPostgres = template.kind === 'postgres';
 
@@ -92,7 +91,7 @@ describe(`a server killed under chat load (${usesPostgres ? 'PostgreSQL' : 'embe
   it(
     `stores every acknowledged message exactly once across ${KILLS} kills`,
     async () => {
-      server = await startServerProcess(command, env, 60_000);
+      server = await startServerProcess(SERVER_COMMAND, env, 60_000);
       const bob = await account(server.url);
       const acknowledged: string[] = [];
 
@@ -107,7 +106,7 @@ describe(`a server killed under chat load (${usesPostgres ? 'PostgreSQL' : 'embe
         await exited;
         acknowledged.push(...(await sending));
         socket.close();
-        server = await startServerProcess(command, env, 60_000);
+        server = await startServerProcess(SERVER_COMMAND, env, 60_000);
       }
 
       expect(acknowledged.length).toBeGreaterThan(KILLS);

@@ -6,10 +6,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { TEST_AUTH_SECRET } from '../../tests/support/test-config.ts';
 import { withAdminClient } from '../../tests/support/test-database.ts';
-import { runToExit, startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts';
+import {
+  runToExit,
+  SERVER_COMMAND,
+  startServerProcess,
+  type ServerProcess,
+} from '../../tests/support/server-process.ts';
 
 // The real entry point as its own process: start, migrate, seed, serve, stop on SIGTERM, start again.
-const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
 const template = inject('databaseTemplate');
 const usesPostgres = template.kind === 'postgres';
 
@@ -49,7 +53,7 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
   };
 
   it('starts on an empty database, migrates and seeds it, and serves the API', async () => {
-    server = await startServerProcess(command, env, 60_000);
+    server = await startServerProcess(SERVER_COMMAND, env, 60_000);
     const response = await fetch(`${server.url}/api/contact`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -94,19 +98,19 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
   });
 
   it.runIf(!usesPostgres)('refuses a second server on the same data directory with a clear message', async () => {
-    const second = await runToExit(command, { ...env, PORT: '0', LOG_LEVEL: 'warn' });
+    const second = await runToExit(SERVER_COMMAND, { ...env, PORT: '0', LOG_LEVEL: 'warn' });
     expect(second.code).toBe(1);
     expect(second.output).toContain(`The data directory ${dataDir} is in use by another Virtual Help server`);
   });
 
   it('stops cleanly on SIGTERM and keeps the data for the next start', async () => {
     expect(await server!.stop()).toBe(0);
-    server = await startServerProcess(command, env, 60_000);
+    server = await startServerProcess(SERVER_COMMAND, env, 60_000);
     expect(await countContactMessages()).toBe(1);
   });
 
   it('refuses to start with a bad setting, naming it', async () => {
-    const bad = await runToExit(command, {
+    const bad = await runToExit(SERVER_COMMAND, {
       ...env,
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-bad-')),
       PORT: 'abc',

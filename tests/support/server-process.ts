@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
+/** The server from source, as a separate process. */
+export const SERVER_COMMAND = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
+
 /** A free loopback port, found by letting the OS pick one. */
 export function freePort() {
   return new Promise<number>((resolve, reject) => {

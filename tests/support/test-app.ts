@@ -1,4 +1,5 @@
 import { buildApp, type AppDependencies } from '../../src/server/app.ts';
+import { connectSocket, type TestSocket } from './socket-client.ts';
 import { testConfig } from './test-config.ts';
 import { openTestDatabase } from './test-database.ts';
 
@@ -25,3 +26,26 @@ export async function createTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** The test app listening on loopback, for real Socket.IO clients; its sockets close with it. */
+export async function createListeningTestApp(...args: Parameters<typeof createTestApp>) {
+  const t = await createTestApp(...args);
+  const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const sockets: TestSocket[] = [];
+  return {
+    ...t,
+    url,
+    /** A connected socket signed in with the session cookie (or none). */
+    async connect(cookie?: string) {
+      const socket = await connectSocket(url, cookie === undefined ? {} : { cookie });
+      sockets.push(socket);
+      return socket;
+    },
+    async close() {
+      for (const socket of sockets) socket.close();
+      await t.close();
+    },
+  };
+}
+
+export type ListeningTestApp = Awaited<ReturnType<typeof createListeningTestApp>>;

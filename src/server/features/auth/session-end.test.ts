@@ -4,8 +4,8 @@ import { sessions } from '../../db/schema/auth.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createSessionCookie, createUser, freshClientAddress } from '../../../../tests/support/factories.ts';
 import { linkIn, waitForDevMails } from '../../../../tests/support/mailbox.ts';
-import { connectSocket, type TestSocket } from '../../../../tests/support/socket-client.ts';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import type { TestSocket } from '../../../../tests/support/socket-client.ts';
+import { createListeningTestApp, type ListeningTestApp } from '../../../../tests/support/test-app.ts';
 import { sessionLifetimeJob } from './session-lifetime.ts';
 
 /** Resolves true once the socket is disconnected by the server, after it was told its session ended. */
@@ -17,23 +17,13 @@ const endedBy = (socket: TestSocket) =>
   });
 
 describe('a session that ends', () => {
-  let t: TestApp;
-  let url: string;
-  const sockets: TestSocket[] = [];
+  let t: ListeningTestApp;
   beforeAll(async () => {
-    t = await createTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t = await createListeningTestApp();
   });
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await t.close();
-  });
+  afterAll(() => t.close());
 
-  const open = async (cookie: string) => {
-    const socket = await connectSocket(url, { cookie });
-    sockets.push(socket);
-    return socket;
-  };
+  const open = (cookie: string) => t.connect(cookie);
   const profileStatus = async (cookie: string) =>
     (await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } })).statusCode;
 

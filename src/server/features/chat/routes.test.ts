@@ -10,8 +10,8 @@ import { meetings } from '../../db/schema/meetings.ts';
 import { illegalContentFlags } from '../../db/schema/moderation.ts';
 import { TINY_PNG, formData, pngOfSize } from '../../../../tests/support/files.ts';
 import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
-import { connectSocket, nextEvent, type TestSocket } from '../../../../tests/support/socket-client.ts';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { nextEvent, type TestSocket } from '../../../../tests/support/socket-client.ts';
+import { createListeningTestApp, type ListeningTestApp } from '../../../../tests/support/test-app.ts';
 import { findOrCreateRoom, listRooms } from './service.ts';
 
 type Method = 'GET' | 'POST';
@@ -36,18 +36,12 @@ function recorder<E extends keyof ServerToClientEvents>(socket: TestSocket, even
 }
 
 describe('chat', () => {
-  let t: TestApp;
-  let url: string;
-  const sockets: TestSocket[] = [];
+  let t: ListeningTestApp;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t = await createListeningTestApp();
   });
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await t.close();
-  });
+  afterAll(() => t.close());
 
   const person = async (role: 'student' | 'teacher' = 'student'): Promise<Person> => {
     const user = await createUser(t.db, { role });
@@ -57,11 +51,7 @@ describe('chat', () => {
     t.app.inject({ method, url: path, payload: payload as object, headers: who ? { cookie: who.cookie } : {} });
   const send = (from: Person, to: { id: string }, content: string, extra: object = {}) =>
     call(from, 'POST', '/api/chat/messages', { clientId: randomUUID(), receiverId: to.id, content, ...extra });
-  const socketOf = async (who: Person) => {
-    const socket = await connectSocket(url, { cookie: who.cookie });
-    sockets.push(socket);
-    return socket;
-  };
+  const socketOf = (who: Person) => t.connect(who.cookie);
   const upload = (who: Person | null, file: { bytes: Uint8Array; filename: string; type: string }) =>
     t.app.inject({
       method: 'POST',

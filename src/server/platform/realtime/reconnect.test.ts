@@ -1,61 +1,37 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
-import { freePort, startServerProcess, type ServerProcess } from '../../../../tests/support/server-process.ts';
+import { startCluster, type Cluster } from '../../../../tests/support/cluster.ts';
+import {
+  freePort,
+  SERVER_COMMAND,
+  startServerProcess,
+  type ServerProcess,
+} from '../../../../tests/support/server-process.ts';
 import { connectSocket, nextEvent, type TestSocket } from '../../../../tests/support/socket-client.ts';
-import { TEST_AUTH_SECRET } from '../../../../tests/support/test-config.ts';
 import { withAdminClient } from '../../../../tests/support/test-database.ts';
 
 // PostgreSQL may end any connection (a restart, a fail-over, an administrator). The realtime adapter's LISTEN
 // connection ending must not take the process down, and messages must cross processes again once it is back.
-const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
 const template = inject('databaseTemplate');
 
 describe.runIf(template.kind === 'postgres')('a PostgreSQL connection that drops', () => {
-  const servers: ServerProcess[] = [];
   const sockets: TestSocket[] = [];
-  let database: DatabaseHandle;
-  let databaseName: string;
+  let cluster: Cluster;
 
   beforeAll(async () => {
-    if (template.kind !== 'postgres') return;
-    databaseName = `vh_reconnect_${randomBytes(6).toString('hex')}`;
-    await withAdminClient(template.url, (client) => client.query(`create database ${databaseName}`));
-    const url = new URL(template.url);
-    url.pathname = `/${databaseName}`;
-    const env = { DATABASE_URL: url.toString(), AUTH_SECRET: TEST_AUTH_SECRET, ADMIN_PASSWORD: 'Admin-password-1' };
-    for (let n = 0; n < 2; n++) {
-      servers.push(
-        await startServerProcess(
-          command,
-          { ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-node-')) },
-          60_000,
-        ),
-      );
-    }
-    database = await openDatabase({ kind: 'postgres', url: url.toString() });
+    if (template.kind === 'postgres') cluster = await startCluster(template.url, { name: 'reconnect' });
   });
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await Promise.all(servers.map((server) => server.stop()));
-    await database.close();
-    if (template.kind === 'postgres') {
-      await withAdminClient(template.url, (client) =>
-        client.query(`drop database if exists ${databaseName} with (force)`),
-      );
-    }
+    await cluster.stop();
   });
 
-  const signedIn = async () => {
-    const user = await createUser(database.db);
-    return { ...user, cookie: (await createSessionCookie(database.db, user.id)).header };
-  };
+  const signedIn = () => cluster.signedIn();
 
   /** Ends every backend of the app's database that is not this test's own connection; returns how many. */
   const terminateServerConnections = (onlyListening: boolean) =>
@@ -63,13 +39,13 @@ describe.runIf(template.kind === 'postgres')('a PostgreSQL connection that drops
       const result = await client.query<{ pid: number }>(
         `select pg_terminate_backend(pid) as ended, pid from pg_stat_activity
           where datname = $1 and pid <> pg_backend_pid() and ($2::boolean = false or query ilike 'LISTEN%')`,
-        [databaseName, onlyListening],
+        [cluster.databaseName, onlyListening],
       );
       return result.rowCount ?? 0;
     });
 
   it('keeps both processes up when the LISTEN connections end, and fans out again once they are back', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess];
+    const [first, second] = cluster.servers as [ServerProcess, ServerProcess];
     expect(await terminateServerConnections(true)).toBeGreaterThanOrEqual(2);
 
     const [alice, bob] = [await signedIn(), await signedIn()];
@@ -99,7 +75,7 @@ describe.runIf(template.kind === 'postgres')('a PostgreSQL connection that drops
   });
 
   it('answers again after every pooled connection was ended', async () => {
-    const [first] = servers as [ServerProcess, ServerProcess];
+    const [first] = cluster.servers as [ServerProcess, ServerProcess];
     await terminateServerConnections(false);
     await expect.poll(async () => (await fetch(`${first.url}/api/health`)).status, { timeout: 15_000 }).toBe(200);
     expect(first.child.exitCode).toBeNull();
@@ -134,18 +110,12 @@ describe.runIf(template.kind === 'postgres')('a PostgreSQL connection that drops
     await startRelay();
     const url = new URL(template.url);
     url.host = `127.0.0.1:${relayPort}`;
-    url.pathname = `/${databaseName}`;
+    url.pathname = `/${cluster.databaseName}`;
     const server = await startServerProcess(
-      command,
-      {
-        DATABASE_URL: url.toString(),
-        AUTH_SECRET: TEST_AUTH_SECRET,
-        ADMIN_PASSWORD: 'Admin-password-1',
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-node-')),
-      },
+      SERVER_COMMAND,
+      { ...cluster.env, DATABASE_URL: url.toString(), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-node-')) },
       60_000,
     );
-    servers.push(server);
     const health = async () => {
       const response = await fetch(`${server.url}/api/health`);
       return { httpStatus: response.status, ...((await response.json()) as object) };
@@ -164,5 +134,6 @@ describe.runIf(template.kind === 'postgres')('a PostgreSQL connection that drops
     expect(server.child.exitCode).toBeNull();
     await server.stop();
     await cutRelay();
-  });
+    // A process started, a cut noticed and a recovery: each may take seconds on a busy machine.
+  }, 90_000);
 });
