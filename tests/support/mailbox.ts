@@ -8,7 +8,10 @@ import type { DevMail } from '../../src/server/platform/mail/mailer.ts';
 export async function waitForDevMails(app: App, to: string, { count = 1, timeoutMs = 5_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { mails } = (await app.inject({ method: 'GET', url: '/dev/mailbox.json' })).json<{ mails: DevMail[] }>();
+    const response = await app.inject({ method: 'GET', url: '/dev/mailbox.json' });
+    if (response.statusCode !== 200)
+      throw new Error(`The dev mailbox answered ${response.statusCode}: ${response.body}`);
+    const { mails } = response.json<{ mails: DevMail[] }>();
     const matching = mails.filter((mail) => mail.to === to);
     if (matching.length >= count) return matching;
     if (Date.now() > deadline)

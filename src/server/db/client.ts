@@ -43,8 +43,9 @@ export async function openDatabase(
   options: { poolSize?: number } = {},
 ): Promise<DatabaseHandle> {
   const max = options.poolSize ?? 10;
-  // A database that stops answering fails a query after this long instead of holding it (and /api/health) forever.
-  const connectionTimeoutMillis = 5_000;
+  // A server that stops answering fails a query after this long instead of holding it (and /api/health) forever.
+  // The embedded database lives in this process and only queues, so a busy machine gets longer before it fails.
+  const connectionTimeoutMillis = source.kind === 'postgres' ? 5_000 : 30_000;
   let embedded: EmbeddedServer | undefined;
   let pool: pg.Pool;
   if (source.kind === 'postgres') {
