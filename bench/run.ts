@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
 import { benchGuru } from './guru.ts';
 import { benchMarketplace } from './marketplace.ts';
+import { benchModeration } from './moderation.ts';
 import { benchStartup } from './startup.ts';
 
 if (!existsSync('dist/server/main.js')) {
@@ -28,3 +29,8 @@ console.table(chat.open);
 
 console.log('\nGuru AI offline math engine (in-process, warm): the unit-tested questions and declines, 5 rounds');
 console.table(benchGuru());
+
+const moderation = benchModeration();
+console.log('\nChat moderation: adversarial 10,000-character messages against an ordinary one (median of 3)');
+console.table(moderation.rows);
+if (!moderation.withinBudget) process.exitCode = 1;

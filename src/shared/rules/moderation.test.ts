@@ -181,17 +181,4 @@ describe('checkMessage', () => {
   it('skips a pattern that does not compile instead of failing every message', () => {
     expect(() => check('hello')).not.toThrow();
   });
-
-  it.each([
-    ['long words around an @', `${'a'.repeat(9000)}@${'b'.repeat(999)}`],
-    ['dotted words', 'a.'.repeat(5000)],
-    ['spaces before a number', `${' '.repeat(9990)}1234567`],
-    ['spaced digits', '1 '.repeat(5000)],
-    ['a long www', `www.${'a.'.repeat(4998)}`],
-    ['spelled digits and ats', `${'five '.repeat(1000)}${'john at '.repeat(600)}`],
-  ])('checks a 10,000-character message of %s in linear time', (_name, text) => {
-    const startedAt = performance.now();
-    check(text);
-    expect(performance.now() - startedAt).toBeLessThan(100);
-  });
 });
