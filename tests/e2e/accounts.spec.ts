@@ -4,6 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import { users } from '../../src/server/db/schema/auth.ts';
 import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
 import { createUser } from '../support/factories.ts';
+import { TINY_PNG } from '../support/files.ts';
 import { linkIn } from '../support/mailbox.ts';
 import { expect, test, type Page } from './fixtures.ts';
 
@@ -11,12 +12,6 @@ import { expect, test, type Page } from './fixtures.ts';
 // happen in this file; every other signed-in state comes from the signInAs fixture.
 
 const PASSWORD = 'Secret123';
-/** A 1×1 PNG: the server detects the type from these bytes. */
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
-
 function uniqueName(prefix: string) {
   return `${prefix}${randomBytes(5).toString('hex')}`;
 }
@@ -162,7 +157,7 @@ test.describe('registration and sign-in', () => {
     const avatar = page.getByLabel('Profile picture (optional)');
     await avatar.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await expect(page.getByText('Only .jpg, .jpeg, .png and .webp formats are supported')).toBeVisible();
-    await avatar.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG_1X1 });
+    await avatar.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: TINY_PNG });
     await expect(page.getByText('Only .jpg, .jpeg, .png and .webp formats are supported')).toHaveCount(0);
     await expect(page.getByText('me.png')).toBeVisible();
 
@@ -358,7 +353,7 @@ test.describe('profile', () => {
     const picture = dialog.getByLabel('New picture');
     await picture.setInputFiles({ name: 'big.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
     await expect(dialog.getByText('Only .jpg, .jpeg, .png and .webp formats are supported')).toBeVisible();
-    await picture.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG_1X1 });
+    await picture.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: TINY_PNG });
     await dialog.getByRole('button', { name: 'Save picture' }).click();
     await expect(page.getByText('Profile picture updated')).toBeVisible();
     await expect(dialog).toBeHidden();

@@ -1,4 +1,4 @@
-import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Role } from '#shared/constants.ts';
@@ -27,24 +27,6 @@ function collectConsoleErrors(page: Page) {
   return errors;
 }
 
-/** The other party of a journey in a second browser context, signed in with `cookie`; the test checks its `errors`. */
-export async function openSecondBrowser(
-  browser: Browser,
-  baseURL: string,
-  cookie: { name: string; value: string },
-  { permissions = [], timezoneId }: { permissions?: string[]; timezoneId?: string } = {},
-) {
-  const context = await browser.newContext({
-    baseURL,
-    viewport: { width: 1280, height: 800 },
-    ...(timezoneId ? { timezoneId } : {}),
-  });
-  await context.grantPermissions(permissions);
-  await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true, sameSite: 'Lax' }]);
-  const page = await context.newPage();
-  return { context, page, errors: collectConsoleErrors(page) };
-}
-
 /** Waits until the page's socket is connected, so live events cannot be missed. */
 export async function expectLive(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected');
@@ -59,6 +41,11 @@ type Fixtures = {
    * "Failed to load resource", so a journey that provokes one on purpose names it here.
    */
   allowConsoleError: (pattern: RegExp) => void;
+  /**
+   * The other party of a journey: a browser context of its own signed in as `userId`. It is closed after the test,
+   * which fails on its console errors as on the main page's.
+   */
+  openBrowserAs: (userId: string, options?: { permissions?: string[]; timezoneId?: string }) => Promise<{ page: Page }>;
 };
 
 type InternalFixtures = { failOnConsoleErrors: void; allowedConsoleErrors: RegExp[] };
@@ -92,6 +79,29 @@ export const test = base.extend<Fixtures & InternalFixtures>({
     await use((pattern) => {
       allowedConsoleErrors.push(pattern);
     });
+  },
+  openBrowserAs: async ({ browser, baseURL, db, allowedConsoleErrors }, use) => {
+    const opened: Array<{ context: BrowserContext; errors: string[] }> = [];
+    await use(async (userId, { permissions = [], timezoneId } = {}) => {
+      const context = await browser.newContext({
+        baseURL: baseURL!,
+        viewport: { width: 1280, height: 800 },
+        ...(timezoneId ? { timezoneId } : {}),
+      });
+      await context.grantPermissions(permissions);
+      const cookie = await createSessionCookie(db, userId);
+      await context.addCookies([
+        { name: cookie.name, value: cookie.value, url: baseURL!, httpOnly: true, sameSite: 'Lax' },
+      ]);
+      const page = await context.newPage();
+      opened.push({ context, errors: collectConsoleErrors(page) });
+      return { page };
+    });
+    for (const { context, errors } of opened) {
+      await context.close();
+      const unexpected = errors.filter((error) => !allowedConsoleErrors.some((pattern) => pattern.test(error)));
+      expect(unexpected, 'console errors in the second browser').toEqual([]);
+    }
   },
   // Any console error or uncaught exception in the page fails the test (unless the test allowed it).
   failOnConsoleErrors: [

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { createRequest, createSessionCookie, createSubject, createTeacher, createUser } from '../support/factories.ts';
-import { expect, expectLive, openSecondBrowser, test } from './fixtures.ts';
+import { createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
+import { expect, expectLive, test } from './fixtures.ts';
 
 // Marketplace journeys (issue 5): requests, jobs, bids, the bell, offers and accepting one.
 
 test('a student asks with the assistant, a teacher bids live, the student accepts and lands in the chat', async ({
   page,
   db,
-  browser,
-  baseURL,
+  openBrowserAs,
   signInAs,
 }) => {
   test.setTimeout(60_000);
   const subject = await createSubject(db);
   const teacher = await createTeacher(db, { subjectIds: [subject.id] });
-  const teacherBrowser = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, teacher.id));
+  const teacherBrowser = await openBrowserAs(teacher.id);
   const teacherPage = teacherBrowser.page;
 
   await teacherPage.goto('/teacher/jobs');
@@ -99,12 +98,9 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   // The chat opens the room with the tutor (and may then tidy tutorId out of the address).
   await expect.poll(() => visited.some((url) => url.endsWith(`/chat?tutorId=${teacher.id}`))).toBe(true);
   await expect(page.getByText(teacher.username).first()).toBeVisible();
-
-  expect(teacherBrowser.errors, 'console errors in the teacher page').toEqual([]);
-  await teacherBrowser.context.close();
 });
 
-test('empty states of My Requests and the jobs page', async ({ page, db, signInAs, browser, baseURL }) => {
+test('empty states of My Requests and the jobs page', async ({ page, db, signInAs, openBrowserAs }) => {
   await signInAs('student');
   await page.goto('/student/posts');
   await expect(page.getByText('No live requests. Create one to get started!')).toBeVisible();
@@ -113,15 +109,13 @@ test('empty states of My Requests and the jobs page', async ({ page, db, signInA
 
   const [first, second] = [await createSubject(db), await createSubject(db)];
   const teacher = await createTeacher(db, { subjectIds: [first.id, second.id] });
-  const other = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, teacher.id));
+  const other = await openBrowserAs(teacher.id);
   await other.page.goto('/teacher/jobs');
   await expect(other.page.getByText('No jobs available in your subjects.')).toBeVisible();
   await other.page.getByRole('tab', { name: 'Tutoring (0)' }).click();
   await expect(other.page.getByText('No tutoring requests available.')).toBeVisible();
   // Two subjects: the filter is offered.
   await expect(other.page.getByLabel('Subject')).toContainText('All Subjects');
-  expect(other.errors).toEqual([]);
-  await other.context.close();
 });
 
 test('the standard form shows the validation messages and resets budgets by type', async ({ page, signInAs }) => {
