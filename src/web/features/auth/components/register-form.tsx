@@ -1,142 +1,35 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { GraduationCap, Presentation, type LucideIcon } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
-import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useId, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import type { z } from 'zod';
-import { DEFAULT_ROLE, type Role } from '#shared/constants.ts';
-import { registerSchema } from '#shared/schemas/auth.ts';
-import { specializationMessages, specializationProblem, type Subject } from '#shared/schemas/profiles.ts';
 import { paths } from '#shared/paths.ts';
 import { AvatarPicker } from '#web/components/avatar-picker.tsx';
 import { SubjectPicker } from '#web/components/subject-picker.tsx';
 import { Button } from '#web/components/ui/button.tsx';
-import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { Label } from '#web/components/ui/label.tsx';
 import { PasswordInput } from '#web/components/ui/password-input.tsx';
 import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group.tsx';
 import { ApiError, CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
-import { avatarFileSchema, avatarProblem } from '#web/lib/avatar.ts';
+import { applyFieldErrors } from '#web/lib/form-errors.ts';
+import { avatarProblem } from '#web/lib/avatar.ts';
 import { useSubjects } from '#web/lib/subjects.ts';
 import { useRegister } from '../api.ts';
 import { authLinkClasses } from './auth-page-shell.tsx';
 import { AvailabilityStatus } from './availability-status.tsx';
 import { basicPasswordRules, PasswordChecklist } from './password-checklist.tsx';
 import { AccountExistsDialog, ProfileCreationIssueDialog } from './register-dialogs.tsx';
+import { ConsentCheckbox, NewTabLink, roleOptions } from './register-fields.tsx';
+import {
+  fieldNames,
+  resolver,
+  roleFromSearch,
+  type RegisterFormOutput,
+  type RegisterFormValues,
+  type ResolverContext,
+} from './register-form-schema.ts';
 import { useAvailability } from './use-availability.ts';
-import { applyFieldErrors } from '#web/lib/form-errors.ts';
-
-const registerFormSchema = registerSchema.extend({ avatar: avatarFileSchema.optional() });
-
-type RegisterFormValues = {
-  name: string;
-  email: string;
-  password: string;
-  role: Role;
-  specializations: string[];
-  acceptTerms: boolean;
-  acceptPrivacy: boolean;
-  avatar: File | undefined;
-};
-type RegisterFormOutput = z.output<typeof registerFormSchema>;
-
-const fieldNames = [
-  'name',
-  'email',
-  'password',
-  'role',
-  'specializations',
-  'acceptTerms',
-  'acceptPrivacy',
-  'avatar',
-] as const satisfies readonly (keyof RegisterFormValues)[];
-
-// The checkboxes start unticked, which the shared schema's `true` literal does not describe.
-type ResolverContext = { subjects: Subject[] };
-const schemaResolver = zodResolver(registerFormSchema) as unknown as Resolver<
-  RegisterFormValues,
-  ResolverContext,
-  RegisterFormOutput
->;
-
-/** A teacher's subjects must follow the category rule; checked here too so every problem shows at once. */
-function teacherSubjectsProblem(values: RegisterFormValues, subjects: Subject[]) {
-  if (values.role !== 'teacher') return null;
-  const categories = values.specializations.map((id) => subjects.find((subject) => subject.id === id)?.category);
-  if (categories.some((category) => category === undefined)) return specializationMessages.unknown;
-  return specializationProblem(categories as string[]);
-}
-
-const resolver: Resolver<RegisterFormValues, ResolverContext, RegisterFormOutput> = async (
-  values,
-  context,
-  options,
-) => {
-  const result = await schemaResolver(values, context, options);
-  const problem = teacherSubjectsProblem(values, context?.subjects ?? []);
-  if (!problem) return result;
-  return { values: {}, errors: { ...result.errors, specializations: { type: 'custom', message: problem } } };
-};
-
-const roleOptions: { value: Role; label: string; text: string; icon: LucideIcon }[] = [
-  { value: 'student', label: 'Student', text: 'I want help with my studies', icon: GraduationCap },
-  { value: 'teacher', label: 'Teacher', text: 'I want to teach and find students', icon: Presentation },
-];
-
-function roleFromSearch(value: string | null): Role {
-  return value === 'teacher' || value === 'student' ? value : DEFAULT_ROLE;
-}
-
-type ConsentCheckboxProps = {
-  id: string;
-  checked: boolean;
-  onCheckedChange: (checked: boolean) => void;
-  onBlur: () => void;
-  ref: (element: HTMLButtonElement | null) => void;
-  error: string | undefined;
-  children: ReactNode;
-};
-
-function ConsentCheckbox({ id, checked, onCheckedChange, onBlur, ref, error, children }: ConsentCheckboxProps) {
-  const errorId = `${id}-error`;
-  return (
-    <div className="flex flex-col gap-1.5">
-      <div className="flex items-start gap-3">
-        <Checkbox
-          ref={ref}
-          id={id}
-          checked={checked}
-          onCheckedChange={(value) => onCheckedChange(value === true)}
-          onBlur={onBlur}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          className="mt-0.5"
-        />
-        <Label htmlFor={id} className="block text-sm leading-snug font-normal">
-          {children}
-        </Label>
-      </div>
-      {error && (
-        <p id={errorId} className="pl-8 text-sm font-medium text-error md:pl-7">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** A link in a label that opens in a new tab, so the half-filled form stays. */
-function NewTabLink({ to, children }: { to: string; children: ReactNode }) {
-  return (
-    <a href={to} target="_blank" rel="noopener noreferrer" className={authLinkClasses}>
-      {children}
-      <span className="sr-only"> (opens in a new tab)</span>
-    </a>
-  );
-}
 
 export function RegisterForm() {
   const baseId = useId();
