@@ -19,6 +19,10 @@ export interface ServerToClientEvents {
   'message:new': (message: ChatMessage) => void;
   /** Guru AI is working on an answer for this user (true) or has answered (false): the typing indicator. */
   'guru:typing': (payload: { isTyping: boolean }) => void;
+  /** The next piece of the Guru AI reply being written (model servers stream): append it; the stored reply follows. */
+  'guru:delta': (payload: { text: string }) => void;
+  /** Guru AI could not answer at all: show "Error from Guru Bot - Failed to get a response from the AI". */
+  'guru:error': () => void;
   /**
    * The partner received (delivered) or read this user's messages in the room: every own message there created at
    * or before `upTo` now shows one check (delivered) or two (read).

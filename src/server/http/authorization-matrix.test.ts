@@ -77,6 +77,10 @@ const MATRIX: Record<string, Row> = {
     },
   },
   'GET /api/subjects': { expected: everyone(200), call: () => ({ url: '/api/subjects' }) },
+  'GET /api/guru/messages': {
+    expected: { anonymous: 401, otherStudent: 200, otherTeacher: 403, student: 200, teacher: 403 },
+    call: () => ({ url: '/api/guru/messages' }),
+  },
   'DELETE /api/guru/messages': {
     expected: { anonymous: 401, otherStudent: 204, otherTeacher: 403, student: 204, teacher: 403 },
     call: () => ({ method: 'DELETE', url: '/api/guru/messages' }),

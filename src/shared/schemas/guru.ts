@@ -19,3 +19,14 @@ export const guruReplySchema = z.object({
   input: z.string(),
 });
 export type GuruReply = z.infer<typeof guruReplySchema>;
+
+/**
+ * "Ask a tutor": what a Guru AI conversation hands to the standard request form, for the student to review before
+ * posting. Travels in the browser's navigation state, so the form parses it rather than trusting it.
+ */
+export const requestDraftSchema = z.object({
+  subjectName: z.string().nullable(),
+  description: z.string(),
+  photo: z.object({ url: z.string().startsWith('/api/chat/files/'), originalFilename: z.string() }).nullable(),
+});
+export type RequestDraft = z.infer<typeof requestDraftSchema>;

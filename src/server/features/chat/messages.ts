@@ -132,16 +132,36 @@ export async function storeAssistantReply({
   return message;
 }
 
+/** The conversation between a student and Guru AI, both directions (each served by messages_pair_created_idx). */
+const assistantConversation = (userId: string) =>
+  or(
+    and(eq(messages.senderId, userId), eq(messages.receiverId, AI_USER_ID)),
+    and(eq(messages.senderId, AI_USER_ID), eq(messages.receiverId, userId)),
+  );
+
+/** One page of the Guru AI conversation (it has no room), paged like a room's history. */
+export async function listAssistantMessages({
+  db,
+  userId,
+  before,
+  limit,
+}: {
+  db: Executor;
+  userId: string;
+  before?: string;
+  limit: number;
+}): Promise<MessagePage> {
+  const rows = await selectMessages(db)
+    .where(and(assistantConversation(userId), olderThan(messages.createdAt, messages.id, before)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit + 1);
+  const { page, nextCursor } = toPage(rows, limit);
+  return { messages: page.reverse().map(toChatMessage), nextCursor };
+}
+
 /** Clear chat, for the Guru AI conversation only: both directions deleted. */
 export async function clearAssistantChat({ db, userId }: { db: Database; userId: string }) {
-  await db
-    .delete(messages)
-    .where(
-      or(
-        and(eq(messages.senderId, userId), eq(messages.receiverId, AI_USER_ID)),
-        and(eq(messages.senderId, AI_USER_ID), eq(messages.receiverId, userId)),
-      ),
-    );
+  await db.delete(messages).where(assistantConversation(userId));
 }
 
 /**

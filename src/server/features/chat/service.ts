@@ -3,6 +3,7 @@ export { findOrCreateRoom, getRoom, getRoomSummary, listRooms, openRoom } from '
 export {
   clearAssistantChat,
   getMessageFile,
+  listAssistantMessages,
   listMessages,
   publishMessage,
   sendMessage,

@@ -20,7 +20,7 @@ describe('solveMathQuestion', () => {
 
   it('writes exact forms in LaTeX for KaTeX', () => {
     const result = solveMathQuestion('x^2 - 2x - 1 = 0');
-    expect(result.solved && result.latex).toBe('x = \\sqrt{2}+1,\\quad x = -\\sqrt{2}+1');
+    expect(result.solved && result.latex).toBe('x = 1 \\pm \\sqrt{2}');
   });
 
   it('explains a quadratic through its discriminant', () => {

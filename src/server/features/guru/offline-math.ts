@@ -64,7 +64,10 @@ function tex(expression: string): string {
 }
 
 function plain(expression: string): string {
-  return nerdamer(expression).toString().replace(/\*/g, '·');
+  return nerdamer(expression)
+    .toString()
+    .replace(/\*/g, '·')
+    .replace(/sqrt\((\w+)\)/g, '√$1');
 }
 
 function isZero(expression: string): boolean {
@@ -145,6 +148,7 @@ function equation(expression: string): MathAnswer {
   if (roots.length === 0 || roots.some((root) => /\^\(1\/3\)|\d{7,}/.test(root) || root.length > 60)) return DECLINED;
   if (!roots.every((root) => isZero(`(${zeroForm})`.replaceAll(variable, `(${root})`)))) return DECLINED;
 
+  let pair: { answer: string; latex: string } | null = null;
   const steps = [`Bring every term to one side: ${plain(zeroForm)} = 0.`];
   if (degree === 1) {
     steps.push(
@@ -154,6 +158,17 @@ function equation(expression: string): MathAnswer {
   } else if (degree === 2) {
     const [c, b, a] = vectorElements(nerdamer.coeffs(zeroForm, variable)).map(String) as [string, string, string];
     const discriminant = nerdamer(`(${b})^2-4*(${a})*(${c})`).toString();
+    // Irrational or complex roots come in pairs: written as one centre ± one radical, as students learn them.
+    if (roots.length === 2 && roots.some((root) => /sqrt|\bi\b/.test(root))) {
+      const isNegative = Number(nerdamer(discriminant).evaluate().text('decimals')) < 0;
+      const center = nerdamer(`-(${b})/(2*(${a}))`).toString();
+      const half = nerdamer(`sqrt(abs(${discriminant}))/(2*abs(${a}))${isNegative ? '*i' : ''}`).toString();
+      const isCentered = center === '0';
+      pair = {
+        answer: `${variable} = ${isCentered ? '' : `${plain(center)} `}±${isCentered ? '' : ' '}${plain(half)}`,
+        latex: `${variable} = ${isCentered ? '' : `${tex(center)} `}\\pm ${tex(half)}`,
+      };
+    }
     steps.push(`It is quadratic with a = ${a}, b = ${b}, c = ${c}.`);
     const kind = Number(nerdamer(discriminant).evaluate().text('decimals'));
     steps.push(
@@ -170,12 +185,11 @@ function equation(expression: string): MathAnswer {
     steps.push(`It is a polynomial of degree ${degree}: factor it and set each factor to zero.`);
   }
   steps.push(`Check: substituting each value back makes both sides equal.`);
-  const answer = roots.map((root) => `${variable} = ${plain(root)}`).join(', ');
   return {
     solved: true,
     operation: 'equation',
-    answer,
-    latex: roots.map((root) => `${variable} = ${tex(root)}`).join(',\\quad '),
+    answer: pair?.answer ?? roots.map((root) => `${variable} = ${plain(root)}`).join(', '),
+    latex: pair?.latex ?? roots.map((root) => `${variable} = ${tex(root)}`).join(',\\quad '),
     steps,
   };
 }

@@ -132,4 +132,39 @@ describe('Guru AI in the chat', () => {
     expect(await conversationSize(student.id)).toBe(0);
     expect(await conversationSize(other.id)).toBeGreaterThan(0);
   });
+
+  it('lists the conversation newest page first, for its own student only', async () => {
+    const student = await person();
+    const other = await person();
+    const socket = await socketOf(student);
+    const reply = nextReply(socket);
+    await ask(student, 'solve 2x + 3 = 7');
+    await reply;
+    await ask(other, 'what is 2 + 2');
+    const list = (who: Person | null, query = '') =>
+      t.app.inject({ url: `/api/guru/messages${query}`, headers: who ? { cookie: who.cookie } : {} });
+
+    const page = await list(student);
+    expect(page.statusCode).toBe(200);
+    const body = page.json<{ messages: ChatMessage[]; nextCursor: string | null }>();
+    expect(body.messages.map((m) => [m.senderId, m.receiverId])).toEqual([
+      [student.id, AI_USER_ID],
+      [AI_USER_ID, student.id],
+    ]);
+    expect(body.messages[0]?.content).toBe('solve 2x + 3 = 7');
+
+    const first = await list(student, '?limit=1');
+    const { messages: newest, nextCursor } = first.json<{ messages: ChatMessage[]; nextCursor: string }>();
+    expect(newest.map((m) => m.senderId)).toEqual([AI_USER_ID]);
+    const older = await list(student, `?limit=1&before=${encodeURIComponent(nextCursor)}`);
+    expect(older.json().messages.map((m: ChatMessage) => m.senderId)).toEqual([student.id]);
+
+    expect((await list(null)).statusCode).toBe(401);
+    const teacher = await list(await person('teacher'));
+    expect(teacher.statusCode).toBe(403);
+    expect(teacher.json().message).toBe(guruMessages.studentsOnly);
+    const bad = await list(student, '?before=yesterday');
+    expect(bad.statusCode).toBe(400);
+    expect((await list(student, '?limit=0')).statusCode).toBe(400);
+  });
 });

@@ -17,6 +17,7 @@ import type {
   SendMessageInput,
   UploadedFile,
 } from '#shared/schemas/chat.ts';
+import { AI_USER_ID } from '#shared/constants.ts';
 import { ApiError, apiFetch, CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
 
 // Chat: rooms, message pages, sending with retries, receipts, uploads, downloads and meetings.
@@ -24,6 +25,8 @@ import { ApiError, apiFetch, CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
 export const chatQueryKey = ['chat'] as const;
 export const roomsQueryKey = ['chat', 'rooms'] as const;
 export const messagesQueryKey = (roomId: string) => ['chat', 'messages', roomId] as const;
+/** The Guru AI conversation has no room: its pages have a key of their own. */
+export const guruMessagesQueryKey = ['chat', 'guru'] as const;
 
 export function fetchRooms({ cursor, signal }: { cursor?: string | null | undefined; signal?: AbortSignal }) {
   const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
@@ -70,6 +73,42 @@ export function useMessages(roomId: string) {
   return useInfiniteQuery(messagesQueryOptions(roomId));
 }
 
+export const guruMessagesQueryOptions = infiniteQueryOptions({
+  queryKey: guruMessagesQueryKey,
+  queryFn: ({ pageParam, signal }) => {
+    const query = pageParam ? `?before=${encodeURIComponent(pageParam)}` : '';
+    return apiFetch<MessagePage>(`/api/guru/messages${query}`, { signal });
+  },
+  initialPageParam: null as string | null,
+  getNextPageParam: (page) => page.nextCursor,
+  staleTime: Infinity,
+});
+
+export function useGuruMessages() {
+  return useInfiniteQuery(guruMessagesQueryOptions);
+}
+
+/** Clear chat: deletes the Guru AI conversation on the server, then empties its cache. */
+export function useClearGuruChat() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<void>('/api/guru/messages', { method: 'DELETE' }),
+    onSuccess: () =>
+      queryClient.setQueryData<InfiniteData<MessagePage>>(guruMessagesQueryKey, {
+        pages: [{ messages: [], nextCursor: null }],
+        pageParams: [null],
+      }),
+  });
+}
+
+/** The cache a message belongs to: its room's, or the Guru AI conversation's; null for neither. */
+const conversationKeyOf = (message: ChatMessage) =>
+  message.roomId
+    ? messagesQueryKey(message.roomId)
+    : message.senderId === AI_USER_ID || message.receiverId === AI_USER_ID
+      ? guruMessagesQueryKey
+      : null;
+
 /** Every loaded message of a room, oldest first. */
 export function flattenMessages(data: InfiniteData<MessagePage> | undefined) {
   if (!data) return [];
@@ -78,8 +117,9 @@ export function flattenMessages(data: InfiniteData<MessagePage> | undefined) {
 
 /** Puts a stored message in its room's cache: replaces the copy with the same id or clientId, else appends it. */
 export function upsertMessage(queryClient: QueryClient, message: ChatMessage) {
-  if (!message.roomId) return;
-  queryClient.setQueryData<InfiniteData<MessagePage>>(messagesQueryKey(message.roomId), (data) => {
+  const key = conversationKeyOf(message);
+  if (!key) return;
+  queryClient.setQueryData<InfiniteData<MessagePage>>(key, (data) => {
     if (!data) return data;
     const isThisMessage = (m: ChatMessage) => m.id === message.id || m.clientId === message.clientId;
     const found = data.pages.some((page) => page.messages.some(isThisMessage));
@@ -146,21 +186,24 @@ export function findRoom(data: InfiniteData<RoomPage> | undefined, predicate: (r
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
-/** Worth sending again with the same clientId: no answer, or the server failed (5xx, 429). */
-const isRetryable = (error: unknown) =>
-  error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429);
+/** Worth sending again with the same clientId: no answer, or the server failed (5xx, and 429 unless told not to). */
+const isRetryable = (error: unknown, retryWhenLimited: boolean) =>
+  error instanceof ApiError &&
+  (error.status === 0 || error.status >= 500 || (error.status === 429 && retryWhenLimited));
 
 /**
  * POST /api/chat/messages, sent again with the same clientId until the server acknowledges it (the server stores
- * it once). Gives up after a few tries so the bubble can offer "Retry"; rejects with ApiError.
+ * it once). Gives up after a few tries so the bubble can offer "Retry"; rejects with ApiError. Questions to Guru AI
+ * are not retried on 429: its per-minute limit is a message for the student, not a passing overload.
  */
 export async function sendMessage(input: SendMessageInput) {
+  const retryWhenLimited = input.receiverId !== AI_USER_ID;
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await apiFetch<ChatMessage>('/api/chat/messages', { method: 'POST', body: input });
     } catch (error) {
       const delay = RETRY_DELAYS_MS[attempt];
-      if (!isRetryable(error) || delay === undefined) throw error;
+      if (!isRetryable(error, retryWhenLimited) || delay === undefined) throw error;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

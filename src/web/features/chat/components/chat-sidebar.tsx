@@ -1,5 +1,6 @@
-import { Briefcase, MessageCircle, RotateCw, Search, UserSearch } from 'lucide-react';
+import { Briefcase, MessageCircle, RotateCw, Search, Sparkles, UserSearch } from 'lucide-react';
 import { Link } from 'react-router';
+import { AI_USER_NAME } from '#shared/constants.ts';
 import type { ChatRoomSummary } from '#shared/schemas/chat.ts';
 import { messageTimeLabel } from '#shared/rules/date-labels.ts';
 import { Avatar } from '#web/components/ui/avatar.tsx';
@@ -10,6 +11,7 @@ import type { SessionUser } from '#web/lib/auth-client.ts';
 import { usePublicSettings, whatsappHref } from '#web/lib/settings.ts';
 import { cn } from '#web/lib/utils.ts';
 import { useRooms } from '../api.ts';
+import { GuruAvatar } from './guru/guru-avatar.tsx';
 import { ProfileDrawer } from './profile-drawer.tsx';
 import { paths } from '#shared/paths.ts';
 
@@ -20,7 +22,7 @@ function roomPreview(room: ChatRoomSummary, userId: string) {
   return last.senderId === userId ? `You: ${text}` : text;
 }
 
-function RoleButtons({ user }: { user: SessionUser }) {
+function RoleButtons({ user, onOpenGuru }: { user: SessionUser; onOpenGuru: () => void }) {
   const { settings } = usePublicSettings();
   if (user.role === 'teacher') {
     return (
@@ -54,11 +56,15 @@ function RoleButtons({ user }: { user: SessionUser }) {
           Search expert with ID
         </Link>
       </Button>
-      <Button asChild variant="outline" size="sm" className="col-span-2">
+      <Button asChild variant="outline" size="sm">
         <a href={whatsappHref(settings.whatsappNumber)} target="_blank" rel="noopener noreferrer">
           <MessageCircle aria-hidden="true" />
           Contact Us
         </a>
+      </Button>
+      <Button variant="outline" size="sm" onClick={onOpenGuru}>
+        <Sparkles aria-hidden="true" />
+        Guru AI
       </Button>
     </div>
   );
@@ -68,10 +74,47 @@ type ChatSidebarProps = {
   user: SessionUser;
   selectedRoomId: string | null;
   onSelect: (room: ChatRoomSummary) => void;
+  /** Students only: the Guru AI conversation is open, and opening it. */
+  isGuruSelected: boolean;
+  onOpenGuru: () => void;
   className?: string;
 };
 
-export function ChatSidebar({ user, selectedRoomId, onSelect, className }: ChatSidebarProps) {
+const rowClassName = (isSelected: boolean) =>
+  cn(
+    'flex w-full cursor-pointer items-center gap-3 px-3 py-3 text-left transition-colors hover:bg-accent',
+    isSelected && 'bg-primary-soft hover:bg-primary-soft',
+  );
+
+/** Students' first row: the conversation with Guru AI, which is not a room. */
+function GuruRow({ isSelected, onOpen }: { isSelected: boolean; onOpen: () => void }) {
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={onOpen}
+        aria-current={isSelected ? 'true' : undefined}
+        className={rowClassName(isSelected)}
+      >
+        <GuruAvatar />
+        <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+          <span className="truncate font-medium">{AI_USER_NAME}</span>
+          <span className="truncate text-sm text-muted-foreground">Your study assistant</span>
+        </span>
+      </button>
+    </li>
+  );
+}
+
+export function ChatSidebar({
+  user,
+  selectedRoomId,
+  onSelect,
+  isGuruSelected,
+  onOpenGuru,
+  className,
+}: ChatSidebarProps) {
+  const isStudent = user.role === 'student';
   const rooms = useRooms();
   const list = rooms.data?.pages.flatMap((page) => page.rooms) ?? [];
 
@@ -84,7 +127,7 @@ export function ChatSidebar({ user, selectedRoomId, onSelect, className }: ChatS
             Virtual Help <span className="sr-only">Chat</span>
           </h1>
         </div>
-        <RoleButtons user={user} />
+        <RoleButtons user={user} onOpenGuru={onOpenGuru} />
       </div>
 
       <div className="min-h-0 flex-1 overflow-y-auto">
@@ -109,10 +152,9 @@ export function ChatSidebar({ user, selectedRoomId, onSelect, className }: ChatS
               Retry
             </Button>
           </div>
-        ) : list.length === 0 ? (
-          <p className="p-6 text-center text-sm text-muted-foreground">No conversations yet</p>
         ) : (
           <ul className="flex flex-col">
+            {isStudent && <GuruRow isSelected={isGuruSelected} onOpen={onOpenGuru} />}
             {list.map((room) => {
               const isSelected = room.id === selectedRoomId;
               return (
@@ -121,10 +163,7 @@ export function ChatSidebar({ user, selectedRoomId, onSelect, className }: ChatS
                     type="button"
                     onClick={() => onSelect(room)}
                     aria-current={isSelected ? 'true' : undefined}
-                    className={cn(
-                      'flex w-full cursor-pointer items-center gap-3 px-3 py-3 text-left transition-colors hover:bg-accent',
-                      isSelected && 'bg-primary-soft hover:bg-primary-soft',
-                    )}
+                    className={rowClassName(isSelected)}
                   >
                     <Avatar name={room.partner.username} src={room.partner.image} className="size-10 text-base" />
                     <span className="flex min-w-0 flex-1 flex-col gap-0.5">
@@ -149,6 +188,9 @@ export function ChatSidebar({ user, selectedRoomId, onSelect, className }: ChatS
               );
             })}
           </ul>
+        )}
+        {rooms.isSuccess && list.length === 0 && (
+          <p className="p-6 text-center text-sm text-muted-foreground">No conversations yet</p>
         )}
         {rooms.hasNextPage && (
           <div className="p-3">

@@ -59,18 +59,21 @@ type MessageBubbleProps = {
   searchQuery: string;
   displayName: string;
   userId: string;
+  /** Replaces the plain text (Guru AI's replies render their own way). */
+  body?: ReactNode;
 };
 
-export function MessageBubble({ message, isOwn, searchQuery, displayName, userId }: MessageBubbleProps) {
+export function MessageBubble({ message, isOwn, searchQuery, displayName, userId, body }: MessageBubbleProps) {
   return (
     <BubbleShell isOwn={isOwn} messageId={message.id}>
       {message.meeting && <MeetingCard meeting={message.meeting} displayName={displayName} userId={userId} />}
       {message.attachment && <AttachmentCard attachment={message.attachment} isOwn={isOwn} />}
-      {message.content && !message.meeting && (
-        <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">
-          {highlight(message.content, searchQuery)}
-        </p>
-      )}
+      {body ??
+        (message.content && !message.meeting && (
+          <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">
+            {highlight(message.content, searchQuery)}
+          </p>
+        ))}
       <span
         className={cn(
           'flex items-center justify-end gap-1 text-xs',
@@ -108,7 +111,7 @@ export function PendingBubble({ message, onRetry }: { message: PendingMessage; o
   );
 }
 
-function BubbleShell({
+export function BubbleShell({
   isOwn,
   pending,
   messageId,

@@ -1,11 +1,13 @@
 import { ArrowDown, RotateCw } from 'lucide-react';
-import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { differenceInCalendarDays } from 'date-fns';
 import { dateSeparatorLabel } from '#shared/rules/date-labels.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
-import { flattenMessages, useMessages } from '../api.ts';
+import type { ChatMessage, MessagePage } from '#shared/schemas/chat.ts';
+import { flattenMessages } from '../api.ts';
 import { MessageBubble, PendingBubble, type PendingMessage } from './message-bubble.tsx';
 
 /** SPEC.md §9: the scroll-to-bottom button shows when more than 100 px from the bottom. */
@@ -14,16 +16,34 @@ const BOTTOM_THRESHOLD_PX = 100;
 const TOP_THRESHOLD_PX = 120;
 
 type MessageListProps = {
-  roomId: string;
+  /** The conversation's pages (a room's, or Guru AI's). */
+  query: UseInfiniteQueryResult<InfiniteData<MessagePage>>;
+  /** Changes when another conversation opens: the view starts again at its newest message. */
+  conversationId: string;
   userId: string;
   displayName: string;
   searchQuery: string;
   pending: PendingMessage[];
   onRetry: (clientId: string) => void;
+  /** The body of a partner's message instead of its plain text (Guru AI's replies), given the messages before it. */
+  renderPartnerMessage?: ((message: ChatMessage, earlier: readonly ChatMessage[]) => ReactNode) | undefined;
+  /** Shown after the last message (Guru AI typing, or its reply as it streams in). */
+  footer?: ReactNode;
+  emptyText?: string;
 };
 
-export function MessageList({ roomId, userId, displayName, searchQuery, pending, onRetry }: MessageListProps) {
-  const query = useMessages(roomId);
+export function MessageList({
+  query,
+  conversationId,
+  userId,
+  displayName,
+  searchQuery,
+  pending,
+  onRetry,
+  renderPartnerMessage,
+  footer,
+  emptyText = 'No messages yet. Say hello!',
+}: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [isAwayFromBottom, setAwayFromBottom] = useState(false);
   // Distance from the bottom before older messages were prepended, to put the view back where it was.
@@ -82,7 +102,7 @@ export function MessageList({ roomId, userId, displayName, searchQuery, pending,
   useEffect(() => {
     lastKey.current = null;
     wasNearBottom.current = true;
-  }, [roomId]);
+  }, [conversationId]);
 
   const onScroll = () => {
     const element = scrollRef.current;
@@ -130,9 +150,9 @@ export function MessageList({ roomId, userId, displayName, searchQuery, pending,
             <Spinner label="Loading older messages" />
           </div>
         )}
-        {messages.length === 0 && pendingShown.length === 0 ? (
+        {messages.length === 0 && pendingShown.length === 0 && !footer ? (
           <p className="py-10 text-center text-sm text-muted-foreground">
-            {needle ? 'No messages match your search.' : 'No messages yet. Say hello!'}
+            {needle ? 'No messages match your search.' : emptyText}
           </p>
         ) : (
           <ol ref={listRef} aria-label="Messages" className="flex flex-col gap-2">
@@ -149,6 +169,11 @@ export function MessageList({ roomId, userId, displayName, searchQuery, pending,
                     searchQuery={searchQuery}
                     displayName={displayName}
                     userId={userId}
+                    body={
+                      message.senderId !== userId && renderPartnerMessage
+                        ? renderPartnerMessage(message, messages.slice(0, index))
+                        : undefined
+                    }
                   />
                 </Fragment>
               );
@@ -157,6 +182,7 @@ export function MessageList({ roomId, userId, displayName, searchQuery, pending,
               pendingShown.map((local) => (
                 <PendingBubble key={local.clientId} message={local} onRetry={() => onRetry(local.clientId)} />
               ))}
+            {!needle && footer}
           </ol>
         )}
       </div>

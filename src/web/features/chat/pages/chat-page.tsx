@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { MessagesSquare } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { AI_USER_ID } from '#shared/constants.ts';
 import type { ChatRoomSummary } from '#shared/schemas/chat.ts';
+import { Spinner } from '#web/components/ui/spinner.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
 import { connectSocket, getSocket, useSocketEvent } from '#web/lib/socket.ts';
@@ -23,6 +25,11 @@ import { ChatSidebar } from '../components/chat-sidebar.tsx';
 import { Conversation } from '../components/conversation.tsx';
 import { useBrowserNotifications } from '../use-browser-notifications.ts';
 import { paths } from '#shared/paths.ts';
+
+// Guru AI's conversation brings Markdown and KaTeX: loaded only when a student opens it.
+const GuruConversation = lazy(async () => ({
+  default: (await import('../components/guru/guru-conversation.tsx')).GuruConversation,
+}));
 
 /** The receiver marks a room read at most this often while messages stream in. */
 const READ_DEBOUNCE_MS = 300;
@@ -51,15 +58,20 @@ function ChatScreen({ user }: { user: SessionUser }) {
     (partnerId && findRoom(rooms.data, (candidate) => candidate.partner.id === partnerId)) ||
     (openedRoom?.partner.id === partnerId ? openedRoom : null);
   const roomId = room?.id ?? null;
+  const isGuruOpen = partnerId === AI_USER_ID && user.role === 'student';
   const { askPermission, notify } = useBrowserNotifications();
 
-  const select = useCallback(
-    (next: ChatRoomSummary | null) => {
-      setPartnerId(next?.partner.id ?? null);
-      if (next) localStorage.setItem(storageKey, next.partner.id);
+  const selectPartner = useCallback(
+    (nextPartnerId: string | null) => {
+      setPartnerId(nextPartnerId);
+      if (nextPartnerId) localStorage.setItem(storageKey, nextPartnerId);
       else localStorage.removeItem(storageKey);
     },
     [storageKey],
+  );
+  const select = useCallback(
+    (next: ChatRoomSummary | null) => selectPartner(next?.partner.id ?? null),
+    [selectPartner],
   );
 
   // One socket while signed in (the top bar's bell opens the same one; connecting twice is a no-op).
@@ -181,8 +193,8 @@ function ChatScreen({ user }: { user: SessionUser }) {
     if (previousPane.current === 'conversation' && pane !== 'conversation') select(null);
     previousPane.current = pane;
   }, [pane, select]);
-  const openFromList = (next: ChatRoomSummary) => {
-    select(next);
+  const openFromList = (nextPartnerId: string) => {
+    selectPartner(nextPartnerId);
     if (window.matchMedia('(max-width: 767px)').matches && pane !== 'conversation') {
       void navigate(paths.chat.getHref(), { state: { chatPane: 'conversation' } });
     }
@@ -197,11 +209,23 @@ function ChatScreen({ user }: { user: SessionUser }) {
       <ChatSidebar
         user={user}
         selectedRoomId={roomId}
-        onSelect={openFromList}
-        className={cn('w-full md:w-80 md:shrink-0 lg:w-96', room ? 'max-md:hidden' : 'flex')}
+        onSelect={(next) => openFromList(next.partner.id)}
+        isGuruSelected={isGuruOpen}
+        onOpenGuru={() => openFromList(AI_USER_ID)}
+        className={cn('w-full md:w-80 md:shrink-0 lg:w-96', room || isGuruOpen ? 'max-md:hidden' : 'flex')}
       />
-      <div className={cn('min-w-0 flex-1 flex-col', room ? 'flex' : 'hidden md:flex')}>
-        {room ? (
+      <div className={cn('min-w-0 flex-1 flex-col', room || isGuruOpen ? 'flex' : 'hidden md:flex')}>
+        {isGuruOpen ? (
+          <Suspense
+            fallback={
+              <div className="flex flex-1 items-center justify-center">
+                <Spinner label="Opening Guru AI" />
+              </div>
+            }
+          >
+            <GuruConversation user={user} onBack={goBack} />
+          </Suspense>
+        ) : room ? (
           <Conversation key={room.id} room={room} user={user} onBack={goBack} onSent={onSent} />
         ) : partnerId && (rooms.isPending || tutorId) ? null : (
           <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center text-muted-foreground">

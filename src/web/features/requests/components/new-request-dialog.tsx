@@ -9,20 +9,28 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '#web/components/ui/dialog.tsx';
+import type { RequestDraft } from '#shared/schemas/guru.ts';
 import { RequestForm } from './request-form.tsx';
 import { RequestWizard } from './request-wizard.tsx';
 
-/** "Create New Request": the assistant by default, the standard form on request. */
-export function NewRequestDialog() {
-  const [isOpen, setOpen] = useState(false);
-  const [variant, setVariant] = useState<'wizard' | 'form'>('wizard');
-  const close = () => setOpen(false);
+/**
+ * "Create New Request": the assistant by default, the standard form on request. A draft (from Guru AI's "Ask a tutor")
+ * opens it at once on the standard form, filled in for the student to review.
+ */
+export function NewRequestDialog({ draft, onDraftDone }: { draft?: RequestDraft | null; onDraftDone?: () => void }) {
+  const [isOpen, setOpen] = useState(Boolean(draft));
+  const [variant, setVariant] = useState<'wizard' | 'form'>(draft ? 'form' : 'wizard');
+  const close = () => {
+    setOpen(false);
+    onDraftDone?.();
+  };
   return (
     <Dialog
       open={isOpen}
       onOpenChange={(open) => {
         setOpen(open);
         if (open) setVariant('wizard');
+        else onDraftDone?.();
       }}
     >
       <DialogTrigger asChild>
@@ -44,7 +52,7 @@ export function NewRequestDialog() {
         {variant === 'wizard' ? (
           <RequestWizard onDone={close} onCancel={close} />
         ) : (
-          <RequestForm onDone={close} onCancel={close} />
+          <RequestForm draft={draft ?? null} onDone={close} onCancel={close} />
         )}
       </DialogContent>
     </Dialog>

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { toast } from 'sonner';
 import { EDUCATION_LEVELS, type RequestType } from '#shared/constants.ts';
 import { defaultBudget } from '#shared/rules/budget.ts';
+import type { RequestDraft } from '#shared/schemas/guru.ts';
 import { createRequestFieldsSchema, withBudgetRules, type CreateRequestInput } from '#shared/schemas/requests.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
@@ -12,7 +13,9 @@ import { Input } from '#web/components/ui/input.tsx';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { Textarea } from '#web/components/ui/textarea.tsx';
 import { errorMessage } from '#web/lib/api.ts';
+import { useSubjects } from '#web/lib/subjects.ts';
 import { useCreateRequest } from '../api.ts';
+import { AttachmentPicker } from './attachment-picker.tsx';
 import { levelLabels } from './request-display.tsx';
 import { SubjectSelect } from './subject-select.tsx';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
@@ -68,8 +71,23 @@ const fieldNames = [
   'schedule',
 ] as const;
 
-/** The standard form (SPEC.md §2 "Standard form"). */
-export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+/** The photo of a draft, downloaded from the chat so that it is attached to the request like a picked file. */
+async function downloadDraftPhoto(photo: NonNullable<RequestDraft['photo']>) {
+  const response = await fetch(photo.url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const blob = await response.blob();
+  return new File([blob], photo.originalFilename, { type: blob.type });
+}
+
+type RequestFormProps = {
+  onDone: () => void;
+  onCancel: () => void;
+  /** Filled in from Guru AI's "Ask a tutor": subject, description and the question's photo. */
+  draft?: RequestDraft | null;
+};
+
+/** The standard form (SPEC.md §2 "Standard form"), with optional attachments. */
+export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps) {
   const initial = defaultBudget('tutoring');
   const form = useForm<FormValues, unknown, CreateRequestInput>({
     // The schema's input is the API body, not the form's strings: the preprocess steps bridge the two.
@@ -77,7 +95,7 @@ export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel
     defaultValues: {
       type: 'tutoring',
       subjectId: '',
-      description: '',
+      description: draft?.description ?? '',
       budgetMin: initial.min,
       budgetMax: initial.max,
       deadline: '',
@@ -89,10 +107,31 @@ export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel
   const { errors } = form.formState;
   const createRequest = useCreateRequest();
   const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const [files, setFiles] = useState<File[]>([]);
+
+  // The draft's subject is chosen once the catalogue has loaded (by name: ids differ between databases).
+  const { data: subjects } = useSubjects();
+  const draftSubjectName = draft?.subjectName;
+  useEffect(() => {
+    const subject = subjects?.find((candidate) => candidate.name === draftSubjectName);
+    if (subject && !form.getValues('subjectId')) form.setValue('subjectId', subject.id);
+  }, [subjects, draftSubjectName, form]);
+
+  const draftPhoto = draft?.photo;
+  useEffect(() => {
+    if (!draftPhoto) return;
+    let isCurrent = true;
+    downloadDraftPhoto(draftPhoto)
+      .then((file) => isCurrent && setFiles((current) => (current.length === 0 ? [file] : current)))
+      .catch(() => toast.error('Failed to download file'));
+    return () => {
+      isCurrent = false;
+    };
+  }, [draftPhoto]);
 
   const onSubmit = form.handleSubmit((values) => {
     createRequest.mutate(
-      { fields: values, idempotencyKey },
+      { fields: values, files, idempotencyKey },
       {
         onSuccess: () => {
           toast.success('Request Created', { description: 'Your tutoring request has been posted successfully.' });
@@ -168,6 +207,10 @@ export function RequestForm({ onDone, onCancel }: { onDone: () => void; onCancel
       <FormField label="Preferred Schedule (optional)" error={errors.schedule?.message}>
         <Input {...form.register('schedule')} />
       </FormField>
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-2 text-sm font-medium">Attachments (optional)</legend>
+        <AttachmentPicker files={files} onChange={setFiles} />
+      </fieldset>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button type="button" variant="outline" onClick={onCancel}>
           Cancel

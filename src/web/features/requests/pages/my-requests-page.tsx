@@ -1,7 +1,8 @@
 import { CalendarClock, CircleAlert, Clock, Inbox, RotateCw } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { isClosedForDisplay } from '#shared/rules/expiry.ts';
 import { formatBudget } from '#shared/rules/budget.ts';
+import { requestDraftSchema } from '#shared/schemas/guru.ts';
 import type { MyRequest } from '#shared/schemas/requests.ts';
 import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
@@ -126,13 +127,19 @@ function RequestList({ status, emptyText }: { status: 'live' | 'expired'; emptyT
 
 export function MyRequestsPage() {
   useDocumentTitle('My Requests');
+  const location = useLocation();
+  const navigate = useNavigate();
+  // "Ask a tutor" in Guru AI arrives with a draft in the navigation state; anything else there is ignored.
+  const draft = requestDraftSchema.safeParse((location.state as { requestDraft?: unknown } | null)?.requestDraft).data;
+  // Done with the draft: a reload or a later visit opens the page as usual.
+  const dropDraft = () => void navigate(location.pathname, { replace: true, state: null });
   return (
     <Container className="flex max-w-4xl flex-col gap-6 py-8">
       <UserHeader backTo={paths.chat.getHref()} backLabel="Back to chat" />
       <PageHeader
         title="My Requests"
         description="Open requests will automatically close after 48 hours if no tutor is assigned."
-        actions={<NewRequestDialog />}
+        actions={<NewRequestDialog draft={draft} onDraftDone={draft ? dropDraft : undefined} />}
       />
       <Tabs defaultValue="live" className="flex flex-col gap-4">
         <TabsList className="self-start">

@@ -1,0 +1,77 @@
+import { expect, expectLive, test, type Page } from './fixtures.ts';
+
+// Guru AI: a student's study assistant in the chat, answering offline (no model server in the tests).
+
+const messages = (page: Page) => page.getByRole('list', { name: 'Messages' });
+const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Chat rooms' });
+
+test('a student asks Guru AI, reads the answer in math, asks a tutor and clears the chat', async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs('student');
+  await page.goto('/chat');
+  await expectLive(page);
+  // Listed first among the conversations, and opened from the Guru AI button.
+  await expect(sidebar(page).getByRole('listitem').first()).toContainText('Guru AI');
+  await sidebar(page).getByRole('button', { name: 'Guru AI', exact: true }).click();
+  const conversation = page.getByRole('region', { name: 'Conversation with Guru AI' });
+  await expect(conversation.getByRole('heading', { name: 'Guru AI' })).toBeVisible();
+
+  const question = conversation.getByPlaceholder('Ask the AI a question...');
+  await question.fill('solve x^2 - 2x - 1 = 0');
+  await question.press('Enter');
+  const reply = messages(page).getByRole('listitem').filter({ hasText: 'Answer: x = 1 ± √2' });
+  // KaTeX wrote the answer as math (MathML): x = 1 ± √2, the root a real <msqrt>.
+  const math = reply.getByRole('math');
+  await expect(math).toHaveCount(1);
+  await expect(math.locator('mo', { hasText: '±' })).toHaveCount(1);
+  await expect(math.locator('msqrt')).toHaveText('2');
+  await expect(math.locator('annotation')).toHaveText('x = 1 \\pm \\sqrt{2}');
+  await expect(reply.getByText('Steps')).toBeVisible();
+
+  // A question it cannot answer offline: the honest answer with the two actions.
+  await question.fill('Who painted the Mona Lisa?');
+  await question.press('Enter');
+  const decline = messages(page).getByRole('listitem').filter({ hasText: "I can't solve this one offline" });
+  await expect(decline.getByRole('link', { name: 'Search for an Expert' })).toHaveAttribute('href', '/search-experts');
+  await expect(decline.getByRole('link', { name: 'Create a New Request' })).toHaveAttribute('href', '/student/posts');
+
+  // The model's text never becomes HTML.
+  await question.fill('<img src=x onerror=alert(1)> <b>bold</b>');
+  await question.press('Enter');
+  await expect(messages(page).getByText('<img src=x onerror=alert(1)> <b>bold</b>')).toBeVisible();
+  await expect(messages(page).locator('img, b')).toHaveCount(0);
+
+  // "Ask a tutor" under the quadratic's reply: the standard form, filled in, for review.
+  await reply.getByRole('button', { name: 'Ask a tutor' }).click();
+  await expect(page).toHaveURL(/\/student\/posts$/);
+  const dialog = page.getByRole('dialog', { name: 'Create New Request' });
+  await expect(dialog.getByLabel('Description')).toHaveValue(/^My question: solve x\^2 - 2x - 1 = 0/);
+  await expect(dialog.getByLabel('Description')).toHaveValue(/What Guru AI tried:[\s\S]*x = 1 ± √2/);
+  await expect(dialog.getByLabel('Subject')).toHaveValue(/.+/);
+  await expect(dialog.getByLabel('Subject').locator('option:checked')).toHaveText('Algebra');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Back in the chat (the conversation is remembered), Clear chat empties it.
+  await page.goto('/chat');
+  await expect(reply.getByRole('button', { name: 'Ask a tutor' })).toBeVisible();
+  await conversation.getByRole('button', { name: 'Conversation menu' }).click();
+  await page.getByRole('menuitem', { name: 'Clear chat' }).click();
+  await expect(page.getByText('Chat cleared successfully')).toBeVisible();
+  await expect(messages(page)).toBeHidden();
+  await page.reload();
+  await expect(conversation.getByText(/Ask Guru AI about your homework/)).toBeVisible();
+});
+
+test('a teacher has no Guru AI', async ({ page, signInAs }) => {
+  await signInAs('teacher');
+  await page.goto('/chat');
+  await expect(
+    sidebar(page)
+      .getByRole('button', { name: 'Jobs' })
+      .or(sidebar(page).getByRole('link', { name: 'Jobs' })),
+  ).toBeVisible();
+  await expect(sidebar(page).getByText('Guru AI')).toHaveCount(0);
+});
