@@ -231,7 +231,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
-  const assistant = createAssistant({ db, realtime, log: app.log });
+  const assistant = createAssistant({ db, realtime, storage, config: config.ai, log: app.log });
   await app.register(chatRoutes, {
     db,
     storage,

@@ -75,4 +75,17 @@ describe('parseConfig', () => {
     expect(config.publicSettings.whatsappNumber).toBe('41791234567');
     expect(JSON.stringify(config.publicSettings)).not.toMatch(/secret|key/);
   });
+
+  it('asks a model server only when both its address and model are set, with a timeout', () => {
+    expect(parseConfig({}).ai.modelServer).toBeNull();
+    expect(parseConfig({ AI_BASE_URL: 'http://localhost:11434/v1', AI_MODEL: 'llama3.2' }).ai.modelServer).toEqual({
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: undefined,
+      model: 'llama3.2',
+      timeoutMs: 60_000,
+    });
+    expect(() => parseConfig({ AI_BASE_URL: 'http://localhost:11434/v1' })).toThrow(/AI_MODEL: must name the model/);
+    expect(() => parseConfig({ AI_BASE_URL: 'ftp://x', AI_MODEL: 'm' })).toThrow(/AI_BASE_URL: must start with/);
+    expect(() => parseConfig({ AI_TIMEOUT_SECONDS: '0' })).toThrow(/AI_TIMEOUT_SECONDS: must be a number of seconds/);
+  });
 });

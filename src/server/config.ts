@@ -73,6 +73,11 @@ const envSchema = z.object({
   AI_BASE_URL: optionalUrl(['http', 'https']),
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().optional(),
+  AI_TIMEOUT_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .positive({ message: 'must be a number of seconds' })
+    .max(600, { message: 'must be at most 600 seconds' })
+    .default(60),
   JITSI_DOMAIN: z.string().default('meet.jit.si'),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: optionalUrl(['http', 'https']),
@@ -109,6 +114,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     );
   }
   const e = parsed.data;
+  if (e.AI_BASE_URL && !e.AI_MODEL) {
+    throw new ConfigError([
+      'AI_MODEL: must name the model to ask when AI_BASE_URL is set (e.g. gpt-4o-mini, llama3.2)',
+    ]);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -129,7 +139,13 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       secret: e.AUTH_SECRET,
     },
     admin: { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD },
-    ai: { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL },
+    ai: {
+      // Both set, or Guru AI answers offline.
+      modelServer:
+        e.AI_BASE_URL && e.AI_MODEL
+          ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_SECONDS * 1000 }
+          : null,
+    },
     jitsiDomain: e.JITSI_DOMAIN,
     storage: e.S3_BUCKET
       ? {

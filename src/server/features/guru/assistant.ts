@@ -1,39 +1,79 @@
-// Guru AI's answers: told of each stored question by the chat, it answers offline (the math engine, or an honest
-// decline with the two actions) and stores the reply through the chat, with a typing indicator while it works.
+// Guru AI's answers: told of each stored question by the chat, it asks its provider (a model server, or the offline
+// engine) and stores the reply through the chat, with a typing indicator and the reply's pieces as they stream in.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatMessage } from '#shared/schemas/chat.ts';
 import type { GuruReply } from '#shared/schemas/guru.ts';
+import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
-import { storeAssistantReply, type Assistant } from '../chat/service.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
+import { getMessageFile, storeAssistantReply, type Assistant } from '../chat/service.ts';
+import { createModelServerProvider } from './model-server.ts';
 import { solveMathQuestion } from './offline-math.ts';
 
 export const CANNOT_SOLVE_OFFLINE =
   "I can't solve this one offline. A tutor can help: search for an expert, or create a new request and teachers will offer to help.";
 
+/** A student's question as a provider reads it: the text and the photo sent with it, if any. */
+export type GuruQuestion = { text: string; image: { bytes: Buffer; contentType: string } | null };
+export type GuruAnswer = Omit<GuruReply, 'input'>;
+/** Answers a question; a provider that streams hands each piece of its reply to `onDelta` as it is written. */
+export type GuruProvider = {
+  name: string;
+  answer(question: GuruQuestion, onDelta: (text: string) => void): Promise<GuruAnswer>;
+};
+
 /** The offline answer to a question: solved with its steps and the result in math, or declined with the actions. */
-export function answerOffline(question: string): Omit<GuruReply, 'input'> {
+export function answerOffline(question: string): GuruAnswer {
   const result = solveMathQuestion(question);
   if (!result.solved) return { reply: CANNOT_SOLVE_OFFLINE, actionType: 'expert_help' };
   const steps = result.steps.map((step, index) => `${index + 1}. ${step}`).join('\n');
   return { reply: `$$${result.latex}$$\n\n**Steps**\n\n${steps}\n\n**Answer:** ${result.answer}`, actionType: 'none' };
 }
 
+export const offlineProvider: GuruProvider = {
+  name: 'offline math engine (nerdamer-prime)',
+  answer: async (question) => answerOffline(question.text),
+};
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
 export function createAssistant({
   db,
   realtime,
+  storage,
+  config,
   log,
 }: {
   db: Database;
   realtime: Realtime;
+  storage: Storage;
+  config: Config['ai'];
   log: FastifyBaseLogger;
 }): Assistant {
-  log.info('Guru AI: offline math engine (nerdamer-prime); AI_BASE_URL is not read yet');
+  const provider = config.modelServer
+    ? createModelServerProvider({ config: config.modelServer, fallback: offlineProvider, log })
+    : offlineProvider;
+  log.info(`Guru AI: ${provider.name}`);
+
+  /** The question's photo, read back from storage (its size is bounded by the chat's upload limit). */
+  const imageOf = async (question: ChatMessage): Promise<GuruQuestion['image']> => {
+    if (!question.attachment?.fileType.startsWith('image/')) return null;
+    const file = await getMessageFile({ db, storage, userId: question.senderId, messageId: question.id });
+    return { bytes: await readAll(file.stream), contentType: file.contentType };
+  };
+
   const answer = async (question: ChatMessage) => {
     const studentId = question.senderId;
     realtime.toUsers([studentId], 'guru:typing', { isTyping: true });
     try {
-      const reply: GuruReply = { ...answerOffline(question.content), input: question.content };
+      const asked: GuruQuestion = { text: question.content, image: await imageOf(question) };
+      const answered = await provider.answer(asked, (text) => realtime.toUsers([studentId], 'guru:delta', { text }));
+      const reply: GuruReply = { ...answered, input: question.content };
       await storeAssistantReply({ db, realtime, studentId, content: JSON.stringify(reply) });
     } finally {
       realtime.toUsers([studentId], 'guru:typing', { isTyping: false });
@@ -41,7 +81,10 @@ export function createAssistant({
   };
   return {
     answer(question) {
-      answer(question).catch((error: unknown) => log.error({ err: error }, 'Guru AI failed to answer'));
+      answer(question).catch((error: unknown) => {
+        log.error({ err: error }, 'Guru AI failed to answer');
+        realtime.toUsers([question.senderId], 'guru:error');
+      });
     },
   };
 }

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AI_USER_ID } from '#shared/constants.ts';
+import type { ChatMessage } from '#shared/schemas/chat.ts';
+import { guruReplySchema, type GuruReply } from '#shared/schemas/guru.ts';
+import { TINY_PNG, formData } from '../../../../tests/support/files.ts';
+import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
+import { connectSocket, type TestSocket } from '../../../../tests/support/socket-client.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { CANNOT_SOLVE_OFFLINE } from './assistant.ts';
+import { EXPERT_HELP_MARKER, TUTOR_SYSTEM_PROMPT } from './model-server.ts';
+
+// Guru AI with a model server: a small chat-completions server speaking the OpenAI streaming protocol, started here.
+
+type Behaviour = 'stream' | 'fail' | 'stall';
+type Received = { headers: IncomingMessage['headers']; body: Record<string, unknown> };
+
+const STREAMED_PIECES = ['Subtract 3 from both sides: ', '$2x = 4$', ', so $x = 2$.', `\n${EXPERT_HELP_MARKER}`];
+
+function startModelServer() {
+  const state = { behaviour: 'stream' as Behaviour, received: [] as Received[] };
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    let raw = '';
+    request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    request.on('end', () => {
+      state.received.push({ headers: request.headers, body: JSON.parse(raw) as Record<string, unknown> });
+      if (request.url !== '/v1/chat/completions') return response.writeHead(404).end();
+      if (state.behaviour === 'fail') {
+        return response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"overloaded"}');
+      }
+      if (state.behaviour === 'stall') return; // never answers: the client's timeout must end it
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // One event per piece, written apart so that they reach the student as separate pieces.
+      const pieces = [...STREAMED_PIECES];
+      const next = () => {
+        const piece = pieces.shift();
+        if (piece === undefined) {
+          response.end('data: [DONE]\n\n');
+          return;
+        }
+        const event = { id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece } }] };
+        response.write(`data: ${JSON.stringify(event)}\n\n`);
+        setTimeout(next, 20);
+      };
+      next();
+    });
+  });
+  return new Promise<{ state: typeof state; url: string; close: () => Promise<void> }>((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        state,
+        url: `http://127.0.0.1:${port}/v1`,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+describe('Guru AI with an OpenAI-compatible model server', () => {
+  let model: Awaited<ReturnType<typeof startModelServer>>;
+  let t: TestApp;
+  let url: string;
+  const sockets: TestSocket[] = [];
+
+  beforeAll(async () => {
+    model = await startModelServer();
+    t = await createTestApp({
+      AI_BASE_URL: model.url,
+      AI_API_KEY: 'sk-test-key',
+      AI_MODEL: 'tutor-model',
+      AI_TIMEOUT_SECONDS: '0.5',
+    });
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await t.close();
+    await model.close();
+  });
+  beforeEach(() => {
+    model.state.behaviour = 'stream';
+    model.state.received.length = 0;
+  });
+
+  const student = async () => {
+    const user = await createUser(t.db, { role: 'student' });
+    const cookie = (await createSessionCookie(t.db, user.id)).header;
+    const socket = await connectSocket(url, { cookie });
+    sockets.push(socket);
+    return { user, cookie, socket };
+  };
+  const ask = (cookie: string, content: string, attachment?: { fileKey: string }) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/chat/messages',
+      payload: { clientId: randomUUID(), receiverId: AI_USER_ID, content, ...(attachment ? { attachment } : {}) },
+      headers: { cookie },
+    });
+  /** The pieces streamed and the stored reply of the next answer on this socket. */
+  const nextAnswer = (socket: TestSocket) =>
+    new Promise<{ deltas: string[]; content: GuruReply; deltasBeforeReply: number }>((resolve, reject) => {
+      const deltas: string[] = [];
+      const timer = setTimeout(() => reject(new Error('No Guru AI reply within 5000 ms')), 5_000);
+      const onDelta = ({ text }: { text: string }) => deltas.push(text);
+      const onMessage = (message: ChatMessage) => {
+        if (message.senderId !== AI_USER_ID) return;
+        clearTimeout(timer);
+        socket.off('guru:delta', onDelta);
+        socket.off('message:new', onMessage);
+        const content = guruReplySchema.parse(JSON.parse(message.content));
+        resolve({ deltas, content, deltasBeforeReply: deltas.length });
+      };
+      socket.on('guru:delta', onDelta);
+      socket.on('message:new', onMessage);
+    });
+
+  it('streams the reply over the socket, then stores it with the actions the model asked for', async () => {
+    const { cookie, socket } = await student();
+    const answer = nextAnswer(socket);
+    expect((await ask(cookie, 'solve 2x + 3 = 7')).statusCode).toBe(201);
+    const { deltas, content } = await answer;
+    expect(deltas.length).toBeGreaterThanOrEqual(3);
+    // The marker is never shown: it becomes the actions.
+    expect(deltas.join('')).toBe('Subtract 3 from both sides: $2x = 4$, so $x = 2$.\n');
+    expect(content).toEqual({
+      reply: 'Subtract 3 from both sides: $2x = 4$, so $x = 2$.',
+      actionType: 'expert_help',
+      input: 'solve 2x + 3 = 7',
+    });
+
+    const [request] = model.state.received;
+    expect(request?.headers.authorization).toBe('Bearer sk-test-key');
+    expect(request?.body).toMatchObject({ model: 'tutor-model', stream: true });
+    const [system, user] = request?.body.messages as { role: string; content: unknown }[];
+    expect(system).toEqual({
+      role: 'system',
+      content: `${TUTOR_SYSTEM_PROMPT} The student's message looks like a mathematics question.`,
+    });
+    expect(user).toEqual({ role: 'user', content: 'solve 2x + 3 = 7' });
+  });
+
+  it('sends a photo as a data URL beside the text', async () => {
+    const { cookie, socket } = await student();
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/uploads',
+      payload: formData({}, { field: 'file', bytes: TINY_PNG, filename: 'homework.png', type: 'image/png' }),
+      headers: { cookie },
+    });
+    expect(uploaded.statusCode).toBe(201);
+    const answer = nextAnswer(socket);
+    await ask(cookie, 'what does this say?', { fileKey: uploaded.json().fileKey });
+    await answer;
+    const [, user] = model.state.received[0]?.body.messages as { role: string; content: unknown }[];
+    expect(user).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what does this say?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(TINY_PNG).toString('base64')}` } },
+      ],
+    });
+  });
+
+  it('answers offline when the model server fails with a 500', async () => {
+    model.state.behaviour = 'fail';
+    const { cookie, socket } = await student();
+    const answer = nextAnswer(socket);
+    await ask(cookie, 'solve 2x + 3 = 7');
+    const { content } = await answer;
+    expect(model.state.received).toHaveLength(1);
+    expect(content.actionType).toBe('none');
+    expect(content.reply).toContain('**Answer:** x = 2');
+  });
+
+  it('answers offline when the model server does not answer in time', async () => {
+    model.state.behaviour = 'stall';
+    const { cookie, socket } = await student();
+    const answer = nextAnswer(socket);
+    const started = Date.now();
+    await ask(cookie, 'Who painted the Mona Lisa?');
+    const { content } = await answer;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(content).toEqual({
+      reply: CANNOT_SOLVE_OFFLINE,
+      actionType: 'expert_help',
+      input: 'Who painted the Mona Lisa?',
+    });
+  });
+});
