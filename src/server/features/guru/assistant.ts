@@ -10,9 +10,17 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import { getMessageFile, storeAssistantReply, type Assistant } from '../chat/service.ts';
 import { createModelServerProvider } from './model-server.ts';
 import { solveMathQuestion } from './offline-math.ts';
+import { createPhotoReader, type PhotoReader } from './photo-reader.ts';
 
 export const CANNOT_SOLVE_OFFLINE =
   "I can't solve this one offline. A tutor can help: search for an expert, or create a new request and teachers will offer to help.";
+
+/** SPEC.md §8 "Error Analyzing Image": the photo had no printed text the offline reader could make out. */
+export const IMAGE_UNREADABLE =
+  '**Error Analyzing Image**\n\nI could not read a printed question in this photo. Type it in, or send a sharper, well-lit photo of printed text. A tutor can also help.';
+
+/** Reading a photo takes a second or two; one that takes longer than this is given up. */
+const PHOTO_READ_TIMEOUT_MS = 20_000;
 
 /** A student's question as a provider reads it: the text and the photo sent with it, if any. */
 export type GuruQuestion = { text: string; image: { bytes: Buffer; contentType: string } | null };
@@ -24,17 +32,47 @@ export type GuruProvider = {
 };
 
 /** The offline answer to a question: solved with its steps and the result in math, or declined with the actions. */
-export function answerOffline(question: string): GuruAnswer {
+export function answerOffline(question: string, { readFromPhoto }: { readFromPhoto?: string } = {}): GuruAnswer {
   const result = solveMathQuestion(question);
-  if (!result.solved) return { reply: CANNOT_SOLVE_OFFLINE, actionType: 'expert_help' };
+  const read = readFromPhoto
+    ? `I read this in your photo: **${readFromPhoto.replace(/[*_`\\[\]<>$]/g, '')}** (if it says something else, type the question).\n\n`
+    : '';
+  if (!result.solved) return { reply: `${read}${CANNOT_SOLVE_OFFLINE}`, actionType: 'expert_help' };
   const steps = result.steps.map((step, index) => `${index + 1}. ${step}`).join('\n');
-  return { reply: `$$${result.latex}$$\n\n**Steps**\n\n${steps}\n\n**Answer:** ${result.answer}`, actionType: 'none' };
+  return {
+    reply: `${read}$$${result.latex}$$\n\n**Steps**\n\n${steps}\n\n**Answer:** ${result.answer}`,
+    actionType: 'none',
+  };
 }
 
-export const offlineProvider: GuruProvider = {
-  name: 'offline math engine (nerdamer-prime)',
-  answer: async (question) => answerOffline(question.text),
-};
+/**
+ * The offline assistant: the math engine, and for a photo the printed text in it (alone, then after the typed words,
+ * as in "solve" + a photo of 2x + 3 = 7). Lines read from a photo are one question each, so that a photographed
+ * system of equations reads as a system.
+ */
+export function createOfflineProvider(photoReader: PhotoReader): GuruProvider {
+  return {
+    name: 'offline math engine (nerdamer-prime) and photo reader (tesseract.js)',
+    async answer(question) {
+      if (!question.image) return answerOffline(question.text);
+      let read: string;
+      try {
+        read = await photoReader.read(question.image.bytes);
+      } catch {
+        return { reply: IMAGE_UNREADABLE, actionType: 'expert_help' };
+      }
+      const lines = read
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+      if (lines.length === 0) return { reply: IMAGE_UNREADABLE, actionType: 'expert_help' };
+      const fromPhoto = lines.join(', ');
+      const candidates = [fromPhoto, `${question.text.trim()} ${fromPhoto}`.trim()];
+      const solvable = candidates.find((candidate) => solveMathQuestion(candidate).solved);
+      return answerOffline(solvable ?? fromPhoto, { readFromPhoto: fromPhoto });
+    },
+  };
+}
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -54,10 +92,12 @@ export function createAssistant({
   storage: Storage;
   config: Config['ai'];
   log: FastifyBaseLogger;
-}): Assistant {
+}): Assistant & { close(): Promise<void> } {
+  const photoReader = createPhotoReader({ timeoutMs: PHOTO_READ_TIMEOUT_MS });
+  const offline = createOfflineProvider(photoReader);
   const provider = config.modelServer
-    ? createModelServerProvider({ config: config.modelServer, fallback: offlineProvider, log })
-    : offlineProvider;
+    ? createModelServerProvider({ config: config.modelServer, fallback: offline, log })
+    : offline;
   log.info(`Guru AI: ${provider.name}`);
 
   /** The question's photo, read back from storage (its size is bounded by the chat's upload limit). */
@@ -80,6 +120,7 @@ export function createAssistant({
     }
   };
   return {
+    close: () => photoReader.close(),
     answer(question) {
       answer(question).catch((error: unknown) => {
         log.error({ err: error }, 'Guru AI failed to answer');
