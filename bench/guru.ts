@@ -1,36 +1,86 @@
-// Guru AI offline: the time to answer each of the unit-tested math questions (and the declines) in-process,
-// once warm. No server: the engine is pure computation, so this is what a student waits for on top of the chat.
-import { performance } from 'node:perf_hooks';
+// Guru AI offline: the time to answer each unit-tested math question (and the declines), in-process and through the
+// worker thread the server uses (what a student waits for on top of the chat), a question that would keep the engine
+// busy for ~40 s, and reading the test photo (an equation drawn by Chromium) with tesseract.js.
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { createMathSolver } from '../src/server/features/guru/math-solver.ts';
 import { DECLINED_CASES, SOLVED_CASES } from '../src/server/features/guru/offline-math-cases.ts';
 import { solveMathQuestion } from '../src/server/features/guru/offline-math.ts';
+import { createPhotoReader } from '../src/server/features/guru/photo-reader.ts';
+import { renderTextPng } from '../tests/support/render-png.ts';
 
 const ROUNDS = 5;
+const MATH_TIMEOUT_MS = 3_000; // as the server's
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
-export function benchGuru(): Record<string, string | number>[] {
-  const questions = [...SOLVED_CASES.map(([question]) => question), ...DECLINED_CASES];
-  for (const question of questions) solveMathQuestion(question); // warm-up: the first parse loads nerdamer's tables
+const row = (what: string, times: number[], extra: Record<string, string | number> = {}) => {
+  const sorted = times.toSorted((a, b) => a - b);
+  return {
+    what,
+    runs: times.length,
+    'p50 ms': Number(percentile(sorted, 50).toFixed(2)),
+    'p99 ms': Number(percentile(sorted, 99).toFixed(2)),
+    'max ms': Number(percentile(sorted, 100).toFixed(2)),
+    ...extra,
+  };
+};
+
+async function timeEach(questions: string[], solve: (question: string) => unknown) {
   const times: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const question of questions) {
       const start = performance.now();
-      solveMathQuestion(question);
+      await solve(question);
       times.push(performance.now() - start);
     }
   }
-  times.sort((a, b) => a - b);
-  return [
-    {
-      questions: questions.length,
-      answers: times.length,
-      'p50 ms': Number(percentile(times, 50).toFixed(2)),
-      'p99 ms': Number(percentile(times, 99).toFixed(2)),
-      'max ms': Number(percentile(times, 100).toFixed(2)),
-    },
-  ];
+  return times;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.table(benchGuru());
+export async function benchGuru(): Promise<Record<string, string | number>[]> {
+  const questions = [...SOLVED_CASES.map(([question]) => question), ...DECLINED_CASES];
+  for (const question of questions) solveMathQuestion(question); // warm-up: the first parse loads nerdamer's tables
+  const inProcess = await timeEach(questions, solveMathQuestion);
+
+  const solver = createMathSolver({ timeoutMs: MATH_TIMEOUT_MS });
+  const rows = [row(`${questions.length} questions, in-process`, inProcess)];
+  try {
+    for (const question of questions) await solver.solve(question);
+    rows.push(row(`${questions.length} questions, worker thread`, await timeEach(questions, solver.solve)));
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const start = performance.now();
+    await solver.solve('simplify (x^12-1)/(x-1)');
+    delay.disable();
+    rows.push(
+      row('pathological question, declined at the bound', [performance.now() - start], {
+        'loop delay max ms': Number((delay.max / 1e6).toFixed(1)),
+      }),
+    );
+  } finally {
+    await solver.close();
+  }
+
+  const photo = await renderTextPng(['2x + 3 = 7'], { fontSize: 40 });
+  const reader = createPhotoReader({ timeoutMs: 20_000 });
+  try {
+    const start = performance.now();
+    await reader.read(photo);
+    const first = performance.now() - start;
+    const warm: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const started = performance.now();
+      await reader.read(photo);
+      warm.push(performance.now() - started);
+    }
+    rows.push(row('photo read (OCR), first with worker start', [first]));
+    rows.push(row('photo read (OCR), warm', warm));
+  } finally {
+    await reader.close();
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.table(await benchGuru());

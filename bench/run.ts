@@ -27,8 +27,10 @@ console.table(chat.load);
 console.log(`\nChat history (${chat.database}): the first page of a conversation`);
 console.table(chat.open);
 
-console.log('\nGuru AI offline math engine (in-process, warm): the unit-tested questions and declines, 5 rounds');
-console.table(benchGuru());
+console.log(
+  '\nGuru AI offline (warm, 5 rounds): the unit-tested questions and declines in-process and in the worker thread, a pathological question, and OCR of the test photo',
+);
+console.table(await benchGuru());
 
 const moderation = benchModeration();
 console.log('\nChat moderation: adversarial 10,000-character messages against an ordinary one (median of 3)');

@@ -1,10 +1,14 @@
-// Bundles the server (and the embedded database worker) into dist/server; dependencies stay in node_modules.
+// Bundles the server (and its worker threads: embedded database, Guru AI's math engine) into dist/server; dependencies stay in node_modules.
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 rmSync('dist/server', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/server/main.ts', 'pglite-worker': 'src/server/db/embedded/pglite-worker.ts' },
+  entryPoints: {
+    main: 'src/server/main.ts',
+    'pglite-worker': 'src/server/db/embedded/pglite-worker.ts',
+    'guru-math-worker': 'src/server/features/guru/math-worker.ts',
+  },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

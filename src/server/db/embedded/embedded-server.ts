@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../../platform/worker-threads.ts';
 import type { EmbeddedWorkerCommand, EmbeddedWorkerData, EmbeddedWorkerReply } from './pglite-worker.ts';
 
 export type EmbeddedServer = {
@@ -11,10 +11,6 @@ export type EmbeddedServer = {
   dump(file: string): Promise<void>;
   stop(): Promise<void>;
 };
-
-// Sources run through tsx/vitest (.ts) in development and tests, bundled JavaScript in production.
-const isSource = import.meta.url.endsWith('.ts');
-const workerUrl = new URL(isSource ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
 
 /** Unix socket paths are limited to ~107 bytes; long data directories get a short one in the temp dir. */
 function socketDirFor(preferred: string) {
@@ -41,13 +37,11 @@ export async function startEmbeddedServer(options: {
     socketPath,
     maxConnections: options.maxConnections ?? 10,
   };
-  const worker = isSource
-    ? // Workers do not inherit the TypeScript loader: register it inside the worker first.
-      new Worker(
-        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`,
-        { eval: true, workerData },
-      )
-    : new Worker(workerUrl, { workerData });
+  const worker = startWorker({
+    source: new URL('./pglite-worker.ts', import.meta.url),
+    bundled: new URL('./pglite-worker.js', import.meta.url),
+    workerData,
+  });
 
   const nextReply = (expected: EmbeddedWorkerReply['type']) =>
     new Promise<void>((resolve, reject) => {

@@ -9,7 +9,8 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { getMessageFile, storeAssistantReply, type Assistant } from '../chat/service.ts';
 import { createModelServerProvider } from './model-server.ts';
-import { solveMathQuestion } from './offline-math.ts';
+import { createMathSolver, type MathSolver } from './math-solver.ts';
+import type { MathAnswer } from './offline-math.ts';
 import { createPhotoReader, type PhotoReader } from './photo-reader.ts';
 
 export const CANNOT_SOLVE_OFFLINE =
@@ -21,6 +22,8 @@ export const IMAGE_UNREADABLE =
 
 /** Reading a photo takes a second or two; one that takes longer than this is given up. */
 const PHOTO_READ_TIMEOUT_MS = 20_000;
+/** The engine answers in milliseconds (bench/guru.ts); a question that keeps it busy longer is declined. */
+const MATH_TIMEOUT_MS = 3_000;
 
 /** A student's question as a provider reads it: the text and the photo sent with it, if any. */
 export type GuruQuestion = { text: string; image: { bytes: Buffer; contentType: string } | null };
@@ -31,9 +34,11 @@ export type GuruProvider = {
   answer(question: GuruQuestion, onDelta: (text: string) => void): Promise<GuruAnswer>;
 };
 
-/** The offline answer to a question: solved with its steps and the result in math, or declined with the actions. */
-export function answerOffline(question: string, { readFromPhoto }: { readFromPhoto?: string } = {}): GuruAnswer {
-  const result = solveMathQuestion(question);
+/** The engine's answer as a reply: the result in math with its steps, or declined with the actions. */
+export function formatOfflineAnswer(
+  result: MathAnswer,
+  { readFromPhoto }: { readFromPhoto?: string } = {},
+): GuruAnswer {
   const read = readFromPhoto
     ? `I read this in your photo: **${readFromPhoto.replace(/[*_`\\[\]<>$]/g, '')}** (if it says something else, type the question).\n\n`
     : '';
@@ -50,11 +55,17 @@ export function answerOffline(question: string, { readFromPhoto }: { readFromPho
  * as in "solve" + a photo of 2x + 3 = 7). Lines read from a photo are one question each, so that a photographed
  * system of equations reads as a system.
  */
-export function createOfflineProvider(photoReader: PhotoReader): GuruProvider {
+export function createOfflineProvider({
+  mathSolver,
+  photoReader,
+}: {
+  mathSolver: MathSolver;
+  photoReader: PhotoReader;
+}): GuruProvider {
   return {
     name: 'offline math engine (nerdamer-prime) and photo reader (tesseract.js)',
     async answer(question) {
-      if (!question.image) return answerOffline(question.text);
+      if (!question.image) return formatOfflineAnswer(await mathSolver.solve(question.text));
       let read: string;
       try {
         read = await photoReader.read(question.image.bytes);
@@ -67,9 +78,10 @@ export function createOfflineProvider(photoReader: PhotoReader): GuruProvider {
         .filter(Boolean);
       if (lines.length === 0) return { reply: IMAGE_UNREADABLE, actionType: 'expert_help' };
       const fromPhoto = lines.join(', ');
-      const candidates = [fromPhoto, `${question.text.trim()} ${fromPhoto}`.trim()];
-      const solvable = candidates.find((candidate) => solveMathQuestion(candidate).solved);
-      return answerOffline(solvable ?? fromPhoto, { readFromPhoto: fromPhoto });
+      let result = await mathSolver.solve(fromPhoto);
+      if (!result.solved && question.text.trim())
+        result = await mathSolver.solve(`${question.text.trim()} ${fromPhoto}`);
+      return formatOfflineAnswer(result, { readFromPhoto: fromPhoto });
     },
   };
 }
@@ -94,7 +106,8 @@ export function createAssistant({
   log: FastifyBaseLogger;
 }): Assistant & { close(): Promise<void> } {
   const photoReader = createPhotoReader({ timeoutMs: PHOTO_READ_TIMEOUT_MS });
-  const offline = createOfflineProvider(photoReader);
+  const mathSolver = createMathSolver({ timeoutMs: MATH_TIMEOUT_MS });
+  const offline = createOfflineProvider({ mathSolver, photoReader });
   const provider = config.modelServer
     ? createModelServerProvider({ config: config.modelServer, fallback: offline, log })
     : offline;
@@ -120,7 +133,9 @@ export function createAssistant({
     }
   };
   return {
-    close: () => photoReader.close(),
+    close: async () => {
+      await Promise.all([photoReader.close(), mathSolver.close()]);
+    },
     answer(question) {
       answer(question).catch((error: unknown) => {
         log.error({ err: error }, 'Guru AI failed to answer');

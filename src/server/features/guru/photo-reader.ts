@@ -53,7 +53,8 @@ export function createPhotoReader({ timeoutMs }: { timeoutMs: number }): PhotoRe
       gzip: true,
       cacheMethod: 'none', // the data is read from the package, never written next to the server
     });
-    await started.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+    // debug_file: tesseract's notes ("Estimating resolution as …") would go to the server's output.
+    await started.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' });
     return started;
   };
   const stop = async () => {

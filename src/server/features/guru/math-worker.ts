@@ -1,0 +1,11 @@
+// The offline math engine in its own thread: nerdamer is synchronous, and a question that makes it work hard must
+// not stall the chat (math-solver.ts ends this thread when an answer takes too long).
+import { parentPort } from 'node:worker_threads';
+import { solveMathQuestion, type MathAnswer } from './offline-math.ts';
+
+export type MathJob = { id: number; question: string };
+export type MathResult = { id: number; answer: MathAnswer };
+
+parentPort?.on('message', ({ id, question }: MathJob) => {
+  parentPort?.postMessage({ id, answer: solveMathQuestion(question) } satisfies MathResult);
+});
