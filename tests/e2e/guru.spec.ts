@@ -30,12 +30,15 @@ test('a student asks Guru AI, reads the answer in math, asks a tutor and clears 
   await expect(math.locator('annotation')).toHaveText('x = 1 \\pm \\sqrt{2}');
   await expect(reply.getByText('Steps')).toBeVisible();
 
-  // A question it cannot answer offline: the honest answer with the two actions.
-  await question.fill('Who painted the Mona Lisa?');
+  // A question that would keep the engine busy for long: Guru AI types while it works, then answers honestly, with
+  // the two actions, once the time bound has passed.
+  await question.fill('simplify (x^12-1)/(x-1)');
   await question.press('Enter');
+  await expect(page.getByRole('status', { name: 'Guru AI is typing' })).toBeVisible();
   const decline = messages(page).getByRole('listitem').filter({ hasText: "I can't solve this one offline" });
   await expect(decline.getByRole('link', { name: 'Search for an Expert' })).toHaveAttribute('href', '/search-experts');
   await expect(decline.getByRole('link', { name: 'Create a New Request' })).toHaveAttribute('href', '/student/posts');
+  await expect(page.getByRole('status', { name: 'Guru AI is typing' })).toBeHidden();
 
   // The model's text never becomes HTML.
   await question.fill('<img src=x onerror=alert(1)> <b>bold</b>');
@@ -63,6 +66,34 @@ test('a student asks Guru AI, reads the answer in math, asks a tutor and clears 
   await expect(messages(page)).toBeHidden();
   await page.reload();
   await expect(conversation.getByText(/Ask Guru AI about your homework/)).toBeVisible();
+});
+
+test('a photo of a printed equation is read and solved, and Ask a tutor attaches it', async ({
+  page,
+  browser,
+  signInAs,
+}) => {
+  // The photo: an equation printed in a page of its own, as a worksheet.
+  const drawing = await browser.newPage({ viewport: { width: 900, height: 160 } });
+  await drawing.setContent(
+    '<body style="margin:0;padding:40px;background:#fff;color:#000;font:40px \'DejaVu Sans\', sans-serif">2x + 3 = 7</body>',
+  );
+  const photo = await drawing.screenshot({ type: 'png' });
+  await drawing.close();
+
+  await signInAs('student');
+  await page.goto('/chat');
+  await expectLive(page);
+  await sidebar(page).getByRole('button', { name: 'Guru AI', exact: true }).click();
+  await page.getByLabel('Attach photo').setInputFiles({ name: 'worksheet.png', mimeType: 'image/png', buffer: photo });
+  await page.getByRole('button', { name: 'Send' }).click();
+  const reply = messages(page).getByRole('listitem').filter({ hasText: 'Answer: x = 2' });
+  await expect(reply.getByText(/I read this in your photo: 2x ?\+ ?3 ?= ?7/)).toBeVisible({ timeout: 20_000 });
+
+  await reply.getByRole('button', { name: 'Ask a tutor' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Request' });
+  await expect(dialog.getByRole('list', { name: 'Attached files' })).toContainText('worksheet.png');
+  await expect(dialog.getByLabel('Description')).toHaveValue(/^My question: My question is in the attached photo\./);
 });
 
 test('a teacher has no Guru AI', async ({ page, signInAs }) => {
