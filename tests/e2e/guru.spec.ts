@@ -30,6 +30,15 @@ test('a student asks Guru AI, reads the answer in math, asks a tutor and clears 
   await expect(math.locator('annotation')).toHaveText('x = 1 \\pm \\sqrt{2}');
   await expect(reply.getByText('Steps')).toBeVisible();
 
+  // The message search looks in what the reply says, not in how it is stored.
+  await conversation.getByRole('button', { name: 'Search messages' }).click();
+  await page.getByRole('searchbox', { name: 'Search messages' }).fill('discriminant');
+  await expect(messages(page).locator('[data-message-id]')).toHaveCount(1);
+  await expect(messages(page).locator('[data-message-id]')).toContainText('Answer: x = 1 ± √2');
+  await page.getByRole('searchbox', { name: 'Search messages' }).fill('actionType');
+  await expect(page.getByText('No messages match your search.')).toBeVisible();
+  await conversation.getByRole('button', { name: 'Cancel' }).click();
+
   // A question that would keep the engine busy for long: Guru AI types while it works, then answers honestly, with
   // the two actions, once the time bound has passed.
   await question.fill('simplify (x^12-1)/(x-1)');

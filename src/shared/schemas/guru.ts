@@ -20,6 +20,17 @@ export const guruReplySchema = z.object({
 });
 export type GuruReply = z.infer<typeof guruReplySchema>;
 
+/** A stored Guru AI message read back: its reply and actions; content that is not the structured shape is the text. */
+export function parseGuruReply(content: string): Pick<GuruReply, 'reply' | 'actionType'> {
+  try {
+    const parsed = guruReplySchema.safeParse(JSON.parse(content));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // not JSON: shown as it is
+  }
+  return { reply: content, actionType: 'none' };
+}
+
 /**
  * "Ask a tutor": what a Guru AI conversation hands to the standard request form, for the student to review before
  * posting. Travels in the browser's navigation state, so the form parses it rather than trusting it.

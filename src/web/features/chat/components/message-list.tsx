@@ -27,6 +27,8 @@ type MessageListProps = {
   onRetry: (clientId: string) => void;
   /** The body of a partner's message instead of its plain text (Guru AI's replies), given the messages before it. */
   renderPartnerMessage?: ((message: ChatMessage, earlier: readonly ChatMessage[]) => ReactNode) | undefined;
+  /** The text the message search looks in; the content by default. */
+  searchableText?: (message: ChatMessage) => string;
   /** Shown after the last message (Guru AI typing, or its reply as it streams in). */
   footer?: ReactNode;
   emptyText?: string;
@@ -41,6 +43,7 @@ export function MessageList({
   pending,
   onRetry,
   renderPartnerMessage,
+  searchableText = (message) => message.content,
   footer,
   emptyText = 'No messages yet. Say hello!',
 }: MessageListProps) {
@@ -54,7 +57,7 @@ export function MessageList({
   const all = flattenMessages(query.data);
   const pendingShown = pending.filter((local) => !all.some((message) => message.clientId === local.clientId));
   const needle = searchQuery.trim().toLowerCase();
-  const messages = needle ? all.filter((message) => message.content.toLowerCase().includes(needle)) : all;
+  const messages = needle ? all.filter((message) => searchableText(message).toLowerCase().includes(needle)) : all;
   const lastMessage = all.at(-1);
   const newestKey = pendingShown.at(-1)?.clientId ?? lastMessage?.id ?? null;
   const pageCount = query.data?.pages.length ?? 0;
@@ -171,7 +174,7 @@ export function MessageList({
                     userId={userId}
                     body={
                       message.senderId !== userId && renderPartnerMessage
-                        ? renderPartnerMessage(message, messages.slice(0, index))
+                        ? renderPartnerMessage(message, all.slice(0, all.indexOf(message)))
                         : undefined
                     }
                   />

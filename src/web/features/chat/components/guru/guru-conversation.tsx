@@ -6,7 +6,7 @@ import { AI_USER_ID, AI_USER_NAME } from '#shared/constants.ts';
 import { paths } from '#shared/paths.ts';
 import { buildRequestDraft } from '#shared/rules/guru-request-draft.ts';
 import type { ChatMessage } from '#shared/schemas/chat.ts';
-import { guruMessages } from '#shared/schemas/guru.ts';
+import { guruMessages, parseGuruReply } from '#shared/schemas/guru.ts';
 import { DropdownMenuItem } from '#web/components/ui/dropdown-menu.tsx';
 import { ApiError } from '#web/lib/api.ts';
 import type { SessionUser } from '#web/lib/auth-client.ts';
@@ -116,6 +116,9 @@ export function GuruConversation({ user, onBack }: GuruConversationProps) {
             pending={pending}
             onRetry={retry}
             emptyText="Ask Guru AI about your homework: equations, derivatives, percentages, or a photo of the problem."
+            searchableText={(message) =>
+              message.senderId === AI_USER_ID ? parseGuruReply(message.content).reply : message.content
+            }
             renderPartnerMessage={(message, earlier) => (
               <GuruReply content={message.content} onAskTutor={(reply) => askTutor(reply, earlier)} />
             )}

@@ -5,7 +5,7 @@ import remarkMath from 'remark-math';
 import { Link } from 'react-router';
 import 'katex/dist/katex.min.css';
 import { paths } from '#shared/paths.ts';
-import { guruReplySchema, type GuruActionType } from '#shared/schemas/guru.ts';
+import { parseGuruReply, type GuruActionType } from '#shared/schemas/guru.ts';
 import { Button } from '#web/components/ui/button.tsx';
 
 // Guru AI's replies: Markdown with math. The model's text is untrusted: react-markdown builds React elements (it
@@ -63,13 +63,7 @@ function ExpertActions({ actionType }: { actionType: GuruActionType }) {
 
 /** A stored reply: its text, its actions, and "Ask a tutor". Unreadable content shows as plain text. */
 export function GuruReply({ content, onAskTutor }: { content: string; onAskTutor: (replyText: string) => void }) {
-  let parsed: ReturnType<typeof guruReplySchema.safeParse>;
-  try {
-    parsed = guruReplySchema.safeParse(JSON.parse(content));
-  } catch {
-    parsed = guruReplySchema.safeParse(null);
-  }
-  const reply = parsed.success ? parsed.data : { reply: content, actionType: 'none' as const };
+  const reply = parseGuruReply(content);
   return (
     <>
       <GuruMarkdown text={reply.reply} />
