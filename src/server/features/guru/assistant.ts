@@ -2,12 +2,13 @@
 // engine) and stores the reply through the chat, with a typing indicator and the reply's pieces as they stream in.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatMessage } from '#shared/schemas/chat.ts';
-import type { GuruReply } from '#shared/schemas/guru.ts';
+import { AI_USER_ID } from '#shared/constants.ts';
+import { parseGuruReply, type GuruReply } from '#shared/schemas/guru.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { getMessageFile, storeAssistantReply, type Assistant } from '../chat/service.ts';
+import { getMessageFile, listAssistantMessages, storeAssistantReply, type Assistant } from '../chat/service.ts';
 import { createModelServerProvider } from './model-server.ts';
 import { createMathSolver, type MathSolver } from './math-solver.ts';
 import type { MathAnswer } from './offline-math.ts';
@@ -24,9 +25,16 @@ export const IMAGE_UNREADABLE =
 const PHOTO_READ_TIMEOUT_MS = 20_000;
 /** The engine answers in milliseconds (bench/guru.ts); a question that keeps it busy longer is declined. */
 const MATH_TIMEOUT_MS = 3_000;
+/** Earlier turns a model server is given with each question. */
+const HISTORY_TURNS = 6;
 
-/** A student's question as a provider reads it: the text and the photo sent with it, if any. */
-export type GuruQuestion = { text: string; image: { bytes: Buffer; contentType: string } | null };
+/** A student's question as a provider reads it: the text, the photo sent with it, and the turns before it. */
+export type GuruQuestion = {
+  text: string;
+  image: { bytes: Buffer; contentType: string } | null;
+  /** The latest earlier turns of the conversation, oldest first (for a model: the student's level, the topic). */
+  history: { role: 'student' | 'assistant'; text: string }[];
+};
 export type GuruAnswer = Omit<GuruReply, 'input'>;
 /** Answers a question; a provider that streams hands each piece of its reply to `onDelta` as it is written. */
 export type GuruProvider = {
@@ -120,11 +128,29 @@ export function createAssistant({
     return { bytes: await readAll(file.stream), contentType: file.contentType };
   };
 
+  /** The turns before the question (one page, newest first from the database, returned oldest first). */
+  const historyOf = async (question: ChatMessage): Promise<GuruQuestion['history']> => {
+    if (!config.modelServer) return []; // the offline engine answers each question on its own
+    const page = await listAssistantMessages({ db, userId: question.senderId, limit: HISTORY_TURNS + 1 });
+    return page.messages
+      .filter((message) => message.id !== question.id && message.createdAt <= question.createdAt)
+      .slice(-HISTORY_TURNS)
+      .map((message) =>
+        message.senderId === AI_USER_ID
+          ? { role: 'assistant' as const, text: parseGuruReply(message.content).reply }
+          : { role: 'student' as const, text: message.content || '(a photo)' },
+      );
+  };
+
   const answer = async (question: ChatMessage) => {
     const studentId = question.senderId;
     realtime.toUsers([studentId], 'guru:typing', { isTyping: true });
     try {
-      const asked: GuruQuestion = { text: question.content, image: await imageOf(question) };
+      const asked: GuruQuestion = {
+        text: question.content,
+        image: await imageOf(question),
+        history: await historyOf(question),
+      };
       const answered = await provider.answer(asked, (text) => realtime.toUsers([studentId], 'guru:delta', { text }));
       const reply: GuruReply = { ...answered, input: question.content };
       await storeAssistantReply({ db, realtime, studentId, content: JSON.stringify(reply) });

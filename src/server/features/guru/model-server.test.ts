@@ -193,4 +193,20 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
       input: 'Who painted the Mona Lisa?',
     });
   });
+
+  it('gives the model the earlier turns of the conversation, oldest first', async () => {
+    const { cookie, socket } = await student();
+    let answer = nextAnswer(socket);
+    await ask(cookie, 'I am in grade 10. solve 2x + 3 = 7');
+    await answer;
+    answer = nextAnswer(socket);
+    await ask(cookie, 'and 2x + 3 = 9?');
+    await answer;
+    const second = model.state.received[1]?.body.messages as { role: string; content: unknown }[];
+    expect(second.slice(1)).toEqual([
+      { role: 'user', content: 'I am in grade 10. solve 2x + 3 = 7' },
+      { role: 'assistant', content: 'Subtract 3 from both sides: $2x = 4$, so $x = 2$.' },
+      { role: 'user', content: 'and 2x + 3 = 9?' },
+    ]);
+  });
 });

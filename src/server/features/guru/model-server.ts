@@ -23,12 +23,19 @@ export const TUTOR_SYSTEM_PROMPT = [
   'search for an expert or to create a request that tutors answer.',
 ].join(' ');
 
-/** The messages for one question: the prompt, what kind of question it looks like (SPEC.md §5), text and photo. */
+/**
+ * The messages for one question: the prompt, what kind of question it looks like (SPEC.md §5), the earlier turns,
+ * then the question's text and photo.
+ */
 export function buildChatMessages(question: GuruQuestion): ChatCompletionMessage[] {
   const text = question.text.trim() || 'Please read the problem in this photo and help me solve it.';
   const kind = aiQuestionType(question.text) === 'math' ? 'a mathematics question' : 'a general study question';
   return [
     { role: 'system', content: `${TUTOR_SYSTEM_PROMPT} The student's message looks like ${kind}.` },
+    ...question.history.map((turn): ChatCompletionMessage => ({
+      role: turn.role === 'student' ? 'user' : 'assistant',
+      content: turn.text,
+    })),
     {
       role: 'user',
       content: question.image
