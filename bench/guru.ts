@@ -48,7 +48,12 @@ export async function benchGuru(): Promise<Record<string, string | number>[]> {
   const rows = [row(`${questions.length} questions, in-process`, inProcess)];
   try {
     for (const question of questions) await solver.solve(question);
-    rows.push(row(`${questions.length} questions, worker thread`, await timeEach(questions, solver.solve)));
+    rows.push(
+      row(
+        `${questions.length} questions, worker thread`,
+        await timeEach(questions, (question) => solver.solve(question)),
+      ),
+    );
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const start = performance.now();

@@ -21,13 +21,13 @@ describe('Guru AI reads photos offline', () => {
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
-    equationPng = await renderTextPng(['2x + 3 = 7'], { fontSize: 40 });
     t = await createTestApp();
     url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    equationPng = await renderTextPng(['2x + 3 = 7'], { fontSize: 40 });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await t?.close();
+    await t.close();
   });
 
   /** A student sends a photo (and words) to Guru AI; resolves with the stored reply. */

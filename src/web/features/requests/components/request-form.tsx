@@ -13,6 +13,7 @@ import { Input } from '#web/components/ui/input.tsx';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { Textarea } from '#web/components/ui/textarea.tsx';
 import { errorMessage } from '#web/lib/api.ts';
+import { fetchFile } from '#web/lib/download.ts';
 import { useSubjects } from '#web/lib/subjects.ts';
 import { useCreateRequest } from '../api.ts';
 import { AttachmentPicker } from './attachment-picker.tsx';
@@ -71,14 +72,6 @@ const fieldNames = [
   'schedule',
 ] as const;
 
-/** The photo of a draft, downloaded from the chat so that it is attached to the request like a picked file. */
-async function downloadDraftPhoto(photo: NonNullable<RequestDraft['photo']>) {
-  const response = await fetch(photo.url, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const blob = await response.blob();
-  return new File([blob], photo.originalFilename, { type: blob.type });
-}
-
 type RequestFormProps = {
   onDone: () => void;
   onCancel: () => void;
@@ -121,7 +114,8 @@ export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps
   useEffect(() => {
     if (!draftPhoto) return;
     let isCurrent = true;
-    downloadDraftPhoto(draftPhoto)
+    // Fetched from the chat, so that it is attached to the request like a picked file.
+    fetchFile(draftPhoto.url, draftPhoto.originalFilename)
       .then((file) => isCurrent && setFiles((current) => (current.length === 0 ? [file] : current)))
       .catch(() => toast.error('Failed to download file'));
     return () => {
