@@ -8,31 +8,20 @@ import type { ChatRoomSummary } from '#shared/schemas/chat.ts';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
-import { connectSocket, getSocket, useSocketEvent } from '#web/lib/socket.ts';
+import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
-import {
-  applyReceipt,
-  clearUnread,
-  findRoom,
-  markRoom,
-  openRoom,
-  roomsQueryKey,
-  upsertMessage,
-  useRooms,
-} from '../api.ts';
+import { applyReceipt, findRoom, markRoom, openRoom, roomsQueryKey, upsertMessage, useRooms } from '../api.ts';
 import { ChatSidebar } from '../components/chat-sidebar.tsx';
 import { Conversation } from '../components/conversation.tsx';
 import { useBrowserNotifications } from '../use-browser-notifications.ts';
+import { useChatConnection, useDeliveredOnArrival, useReadReceipts } from '../use-chat-screen.ts';
 import { paths } from '#shared/paths.ts';
 
 // Guru AI's conversation brings Markdown and KaTeX: loaded only when a student opens it.
 const GuruConversation = lazy(async () => ({
   default: (await import('../components/guru/guru-conversation.tsx')).GuruConversation,
 }));
-
-/** The receiver marks a room read at most this often while messages stream in. */
-const READ_DEBOUNCE_MS = 300;
 
 type ChatNavigationState = { tutorId?: string; name?: string; avatar?: string } | null;
 
@@ -60,6 +49,9 @@ function ChatScreen({ user }: { user: SessionUser }) {
   const roomId = room?.id ?? null;
   const isGuruOpen = partnerId === AI_USER_ID && user.role === 'student';
   const { askPermission, notify } = useBrowserNotifications();
+  useChatConnection(user.id);
+  const scheduleRead = useReadReceipts(roomId);
+  useDeliveredOnArrival(rooms.data, user.id);
 
   const selectPartner = useCallback(
     (nextPartnerId: string | null) => {
@@ -73,24 +65,6 @@ function ChatScreen({ user }: { user: SessionUser }) {
     (next: ChatRoomSummary | null) => selectPartner(next?.partner.id ?? null),
     [selectPartner],
   );
-
-  // One socket while signed in (the top bar's bell opens the same one; connecting twice is a no-op).
-  useEffect(() => {
-    const socket = connectSocket(user.id) ?? getSocket();
-    if (!socket) return;
-    const onError = () =>
-      toast.error('Connection error', {
-        id: 'chat-connection-error',
-        description: 'Could not connect to the server. Please check your internet connection.',
-      });
-    const onConnect = () => toast.dismiss('chat-connection-error');
-    socket.on('connect_error', onError);
-    socket.on('connect', onConnect);
-    return () => {
-      socket.off('connect_error', onError);
-      socket.off('connect', onConnect);
-    };
-  }, [user.id]);
 
   // Open a chat directly: ?tutorId= (after accepting a bid) or navigation state { tutorId, name, avatar }.
   const tutorId = searchParams.get('tutorId') ?? (location.state as ChatNavigationState)?.tutorId ?? null;
@@ -114,49 +88,6 @@ function ChatScreen({ user }: { user: SessionUser }) {
     // The address goes back to plain /chat, so a reload does not open it again.
     void navigate(paths.chat.getHref(), { replace: true, state: null });
   }, [tutorId, navigate, queryClient, select]);
-
-  // Read receipts: one POST per burst of messages while the conversation is open.
-  const readTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const scheduleRead = useCallback(
-    (id: string) => {
-      clearTimeout(readTimer.current);
-      readTimer.current = setTimeout(() => {
-        markRoom(id, 'read')
-          .then(() => clearUnread(queryClient, id))
-          .catch(() =>
-            toast.error('Error updating message status', {
-              id: 'chat-read-error',
-              description: 'There was a problem marking messages as read. Please try again.',
-            }),
-          );
-      }, READ_DEBOUNCE_MS);
-    },
-    [queryClient],
-  );
-  useEffect(() => () => clearTimeout(readTimer.current), []);
-
-  // Opening a chat marks the partner's messages read (when the tab is seen).
-  useEffect(() => {
-    if (!roomId) return;
-    if (document.visibilityState === 'visible') scheduleRead(roomId);
-    const onVisible = () => document.visibilityState === 'visible' && scheduleRead(roomId);
-    document.addEventListener('visibilitychange', onVisible);
-    return () => document.removeEventListener('visibilitychange', onVisible);
-  }, [roomId, scheduleRead]);
-
-  // Messages that arrived while this user was away are delivered now (once per room and page load).
-  const deliveredRooms = useRef(new Set<string>());
-  useEffect(() => {
-    for (const page of rooms.data?.pages ?? []) {
-      for (const candidate of page.rooms) {
-        const last = candidate.lastMessage;
-        if (!last || last.senderId === user.id || last.isDelivered || deliveredRooms.current.has(candidate.id))
-          continue;
-        deliveredRooms.current.add(candidate.id);
-        markRoom(candidate.id, 'delivered').catch(() => undefined);
-      }
-    }
-  }, [rooms.data, user.id]);
 
   useSocketEvent('message:new', (message) => {
     upsertMessage(queryClient, message);
