@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/client.ts';
 
 export type TestDatabaseTemplate =
@@ -52,4 +52,23 @@ export async function withAdminClient<T>(url: string, run: (client: pg.Client) =
   } finally {
     await client.end();
   }
+}
+
+/** Whether these tests run on a real PostgreSQL server; said once so a plain `npm test` names what it leaves out. */
+const onPostgres = () => inject('databaseTemplate').kind === 'postgres';
+const MISSING_POSTGRES = 'needs a PostgreSQL server: set TEST_DATABASE_URL=postgres://… (CI does)';
+
+/**
+ * `describe` for tests that only a real PostgreSQL server can run (several processes, advisory locks). On the
+ * embedded database they are listed as skipped, with how to run them, unless the PostgreSQL project runs them too.
+ */
+export function describeOnPostgres(name: string, body: () => void) {
+  if (onPostgres()) describe(name, body);
+  else if (!process.env.TEST_DATABASE_URL) describe.skip(`${name} (${MISSING_POSTGRES})`, body);
+}
+
+/** `it` for one such test. */
+export function itOnPostgres(name: string, body: () => Promise<void>, timeout?: number) {
+  if (onPostgres()) it(name, body, timeout);
+  else if (!process.env.TEST_DATABASE_URL) it.skip(`${name} (${MISSING_POSTGRES})`, body);
 }

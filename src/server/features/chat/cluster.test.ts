@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { ChatMessage } from '#shared/schemas/chat.ts';
 import { startCluster, type Cluster } from '../../../../tests/support/cluster.ts';
+import { describeOnPostgres } from '../../../../tests/support/test-database.ts';
 import type { ServerProcess } from '../../../../tests/support/server-process.ts';
 import { connectSocket, nextEvent, type TestSocket } from '../../../../tests/support/socket-client.ts';
 
@@ -9,7 +10,7 @@ import { connectSocket, nextEvent, type TestSocket } from '../../../../tests/sup
 // carries a message sent through one process to a client connected to the other.
 const template = inject('databaseTemplate');
 
-describe.runIf(template.kind === 'postgres')('chat across two server processes', () => {
+describeOnPostgres('chat across two server processes', () => {
   const sockets: TestSocket[] = [];
   let cluster: Cluster;
 

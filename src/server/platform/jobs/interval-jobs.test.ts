@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { openTestDatabase } from '../../../../tests/support/test-database.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { itOnPostgres, openTestDatabase } from '../../../../tests/support/test-database.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { runJobOnce, startIntervalJobs, type IntervalJob } from './interval-jobs.ts';
 
@@ -15,26 +15,23 @@ describe('interval jobs', () => {
 
   // Several nodes share only a real PostgreSQL server; the embedded database serializes transactions (one would wait
   // for the other's) and admits one process at a time anyway.
-  it.runIf(inject('databaseTemplate').kind === 'postgres')(
-    'skips a run while another node holds the job’s advisory lock, and runs once it is free',
-    async () => {
-      const run = vi.fn(async () => undefined);
-      const job: IntervalJob = { name: 'test-lock', intervalMs: 60_000, run };
-      // Another "node": a separate connection holding the same lock in an open transaction.
-      const other = await database.pool.connect();
-      try {
-        await other.query('begin');
-        await other.query(`select pg_advisory_xact_lock(hashtext('job:test-lock'))`);
-        expect(await runJobOnce({ db: database.db, job })).toBe(false);
-        expect(run).not.toHaveBeenCalled();
-        await other.query('commit');
-      } finally {
-        other.release();
-      }
-      expect(await runJobOnce({ db: database.db, job })).toBe(true);
-      expect(run).toHaveBeenCalledTimes(1);
-    },
-  );
+  itOnPostgres('skips a run while another node holds the job’s advisory lock, and runs once it is free', async () => {
+    const run = vi.fn(async () => undefined);
+    const job: IntervalJob = { name: 'test-lock', intervalMs: 60_000, run };
+    // Another "node": a separate connection holding the same lock in an open transaction.
+    const other = await database.pool.connect();
+    try {
+      await other.query('begin');
+      await other.query(`select pg_advisory_xact_lock(hashtext('job:test-lock'))`);
+      expect(await runJobOnce({ db: database.db, job })).toBe(false);
+      expect(run).not.toHaveBeenCalled();
+      await other.query('commit');
+    } finally {
+      other.release();
+    }
+    expect(await runJobOnce({ db: database.db, job })).toBe(true);
+    expect(run).toHaveBeenCalledTimes(1);
+  });
 
   it('hands what a run returned to afterCommit once its transaction committed, and not after a failed run', async () => {
     const seen: unknown[] = [];

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../tests/support/cluster.ts';
 import {
   freePort,
@@ -12,13 +12,13 @@ import {
   type ServerProcess,
 } from '../../../../tests/support/server-process.ts';
 import { connectSocket, nextEvent, type TestSocket } from '../../../../tests/support/socket-client.ts';
-import { withAdminClient } from '../../../../tests/support/test-database.ts';
+import { describeOnPostgres, withAdminClient } from '../../../../tests/support/test-database.ts';
 
 // PostgreSQL may end any connection (a restart, a fail-over, an administrator). The realtime adapter's LISTEN
 // connection ending must not take the process down, and messages must cross processes again once it is back.
 const template = inject('databaseTemplate');
 
-describe.runIf(template.kind === 'postgres')('a PostgreSQL connection that drops', () => {
+describeOnPostgres('a PostgreSQL connection that drops', () => {
   const sockets: TestSocket[] = [];
   let cluster: Cluster;
 
