@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createUser } from '../support/factories.ts';
 import { TINY_PNG } from '../support/files.ts';
 import { expect, expectLive, test, type Page } from './fixtures.ts';
+import { fromNow, HOUR_MS, MINUTE_MS } from '../support/time.ts';
 
 // Chat journeys (issue 4): two people in two browser contexts, live over the socket.
 
@@ -279,7 +280,7 @@ test('a teacher schedules a meeting: the form checks its fields, then the card c
   await dialog.getByRole('button', { name: 'Schedule' }).click();
   await expect(dialog.getByText('Start time must be in the future')).toBeVisible();
 
-  const inTwoHours = new Date(Date.now() + 2 * 60 * 60 * 1000 + 5 * 60 * 1000);
+  const inTwoHours = fromNow(2 * HOUR_MS + 5 * MINUTE_MS);
   const pad = (value: number) => String(value).padStart(2, '0');
   const local = `${inTwoHours.getFullYear()}-${pad(inTwoHours.getMonth() + 1)}-${pad(inTwoHours.getDate())}T${pad(inTwoHours.getHours())}:${pad(inTwoHours.getMinutes())}`;
   await dialog.getByLabel('Start time').fill(local);

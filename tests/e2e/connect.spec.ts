@@ -3,6 +3,7 @@ import { users } from '../../src/server/db/schema/auth.ts';
 import { meetingTimeLabel } from '#shared/rules/meeting-time.ts';
 import { createTeacher, createUser } from '../support/factories.ts';
 import { expect, expectLive, test, type Page } from './fixtures.ts';
+import { fromNow, MINUTE_MS } from '../support/time.ts';
 
 // Connect journeys (issue 10): find people by VH number and start a chat with them.
 
@@ -145,7 +146,7 @@ test.describe('meetings across time zones', () => {
     await expectLive(other.page);
 
     // The picker works in the teacher's zone (Berlin), whatever the zone of the machine running the test.
-    const start = new Date(Math.ceil((Date.now() + 5 * 60 * 1000) / 60_000) * 60_000);
+    const start = new Date(Math.ceil(fromNow(5 * MINUTE_MS).getTime() / MINUTE_MS) * MINUTE_MS);
     const berlin = new Intl.DateTimeFormat('sv-SE', {
       timeZone: 'Europe/Berlin',
       year: 'numeric',

@@ -7,6 +7,7 @@ import { createSubject, createTeacher, createUser, freshClientAddress } from '..
 import { formData, TINY_PNG } from '../../../tests/support/files.ts';
 import { signIn, type Caller } from '../../../tests/support/marketplace.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
+import { fromNow, HOUR_MS } from '../../../tests/support/time.ts';
 
 // Every route of the OpenAPI document × every kind of caller, with the status each must get. A route added without
 // a row here fails the first test. The owners come last in each row, so a success that changes state (accepting a
@@ -205,7 +206,7 @@ const MATRIX: Record<string, Row> = {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 403, teacher: 201 },
     call: (w) => ({
       url: `/api/chat/rooms/${w.roomId}/meetings`,
-      payload: { title: 'Fractions', startTime: new Date(Date.now() + 60 * 60 * 1000).toISOString() },
+      payload: { title: 'Fractions', startTime: fromNow(HOUR_MS).toISOString() },
     }),
   },
   'GET /api/chat/meetings/{meetingId}': {
@@ -295,7 +296,7 @@ describe('the authorization matrix', () => {
     const meeting = await ok(
       await send(callers.teacher, {
         url: `/api/chat/rooms/${message.roomId}/meetings`,
-        payload: { title: 'Matrix meeting', startTime: new Date(Date.now() + 2 * 60 * 60 * 1000).toISOString() },
+        payload: { title: 'Matrix meeting', startTime: fromNow(2 * HOUR_MS).toISOString() },
       }),
     );
     const [notification] = await t.db

@@ -9,8 +9,7 @@ import { call, signIn, type Caller } from '../../../../tests/support/marketplace
 import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { meetingRemindersJob } from './meetings.ts';
-
-const HOUR = 60 * 60 * 1000;
+import { HOUR_MS, MINUTE_MS } from '../../../../tests/support/time.ts';
 
 /** The properties of an iCalendar text, with folded lines joined again. */
 function icsProperties(ics: string) {
@@ -71,7 +70,7 @@ describe('meetings', () => {
     t.db.select().from(meetingReminders).where(eq(meetingReminders.meetingId, meetingId));
 
   it('tells the other participant in the bell and by e-mail with an invite.ics, never showing addresses', async () => {
-    const { teacher, student, meetingId, startTime, joinUrl } = await scheduled(2 * 24 * HOUR);
+    const { teacher, student, meetingId, startTime, joinUrl } = await scheduled(2 * 24 * HOUR_MS);
     const [notice] = await notificationsOf(student.user.id);
     expect(notice!.message).toContain(`${teacher.user.username} scheduled a video meeting "Calculus review"`);
     expect(notice!.link).toBe(`/chat?tutorId=${teacher.user.id}`);
@@ -102,14 +101,14 @@ describe('meetings', () => {
   });
 
   it('plans only the 1-hour reminder for a meeting less than a day ahead, and none within the hour', async () => {
-    const soon = await scheduled(3 * HOUR);
+    const soon = await scheduled(3 * HOUR_MS);
     expect((await remindersOf(soon.meetingId)).map((r) => r.kind)).toEqual(['1h']);
-    const sooner = await scheduled(10 * 60 * 1000);
+    const sooner = await scheduled(10 * MINUTE_MS);
     expect(await remindersOf(sooner.meetingId)).toEqual([]);
   });
 
   it('sends each due reminder to both participants once, across restarts and racing runners', async () => {
-    const { teacher, student, meetingId } = await scheduled(2 * 24 * HOUR, 'Exam prep');
+    const { teacher, student, meetingId } = await scheduled(2 * 24 * HOUR_MS, 'Exam prep');
     const reminder = (userId: string) =>
       t.db.$count(
         notifications,
@@ -148,7 +147,7 @@ describe('meetings', () => {
   });
 
   it('shows a meeting to its two participants only, Scheduled then Completed', async () => {
-    const { teacher, student, meetingId } = await scheduled(HOUR);
+    const { teacher, student, meetingId } = await scheduled(HOUR_MS);
     const outsider = await signIn(t, await createUser(t.db, { role: 'teacher' }));
     for (const caller of [teacher, student]) {
       const response = await call(t, caller, 'GET', `/api/chat/meetings/${meetingId}`);
@@ -168,7 +167,7 @@ describe('meetings', () => {
   });
 
   it('lets only the teacher who scheduled it cancel: the other is told, reminders stop', async () => {
-    const { teacher, student, meetingId } = await scheduled(2 * 24 * HOUR, 'Physics');
+    const { teacher, student, meetingId } = await scheduled(2 * 24 * HOUR_MS, 'Physics');
     const outsider = await signIn(t, await createUser(t.db, { role: 'teacher' }));
     const cancel = (caller: Caller | undefined) =>
       call(t, caller, 'POST', `/api/chat/meetings/${meetingId}/cancel`, {});
@@ -192,7 +191,7 @@ describe('meetings', () => {
 
     expect((await cancel(teacher)).statusCode).toBe(409);
 
-    const started = await scheduled(HOUR);
+    const started = await scheduled(HOUR_MS);
     await t.db
       .update(meetings)
       .set({ startTime: sql`now() - interval '1 minute'` })

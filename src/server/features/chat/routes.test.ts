@@ -13,6 +13,7 @@ import { createSessionCookie, createUser } from '../../../../tests/support/facto
 import { nextEvent, type TestSocket } from '../../../../tests/support/socket-client.ts';
 import { createListeningTestApp, type ListeningTestApp } from '../../../../tests/support/test-app.ts';
 import { findOrCreateRoom, listRooms } from './service.ts';
+import { fromNow, HOUR_MS } from '../../../../tests/support/time.ts';
 
 type Method = 'GET' | 'POST';
 type Person = Awaited<ReturnType<typeof createUser>> & { cookie: string };
@@ -60,7 +61,7 @@ describe('chat', () => {
       headers: who ? { cookie: who.cookie } : {},
     });
   const countMessages = (roomId: string) => t.db.$count(messages, eq(messages.roomId, roomId));
-  const inAnHour = () => new Date(Date.now() + 60 * 60 * 1000).toISOString();
+  const inAnHour = () => fromNow(HOUR_MS).toISOString();
 
   describe('findOrCreateRoom', () => {
     it('keeps one room per pair, in either order, also when created concurrently', async () => {
@@ -643,7 +644,7 @@ describe('chat', () => {
       ['a missing title', { title: '   ' }, 'title', 'Title is required'],
       [
         'a start in the past',
-        { startTime: new Date(Date.now() - 60 * 60 * 1000).toISOString() },
+        { startTime: fromNow(-HOUR_MS).toISOString() },
         'startTime',
         'Start time must be in the future',
       ],

@@ -11,8 +11,9 @@ import { createRequest, createSubject, createUser } from '../../../../tests/supp
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { INVALID_EMAIL_FORMAT, queueNotificationEmails } from './email.ts';
+import { fromNow, MINUTE_MS } from '../../../../tests/support/time.ts';
 
-const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60 * 1000);
+const minutesAgo = (minutes: number) => fromNow(-minutes * MINUTE_MS);
 
 describe('notifications', () => {
   let t: TestApp;

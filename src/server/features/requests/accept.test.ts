@@ -7,8 +7,9 @@ import { createRequest, createSubject } from '../../../../tests/support/factorie
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { fromNow, HOUR_MS } from '../../../../tests/support/time.ts';
 
-const hoursAgo = (hours: number) => new Date(Date.now() - hours * 60 * 60 * 1000);
+const hoursAgo = (hours: number) => fromNow(-hours * HOUR_MS);
 
 describe('accepting an offer', () => {
   let t: TestApp;

@@ -6,8 +6,8 @@ import { createRequest, createSubject } from '../../../../tests/support/factorie
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { HOUR_MS } from '../../../../tests/support/time.ts';
 
-const HOUR_MS = 60 * 60 * 1000;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR_MS);
 const ids = (response: { json(): { jobs: { id: string }[] } }) => response.json().jobs.map((job) => job.id);
 

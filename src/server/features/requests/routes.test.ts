@@ -14,8 +14,8 @@ import { call, signedInStudent, signedInTeacher, type Caller } from '../../../..
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { INVALID_CURSOR_MESSAGE } from '#shared/schemas/cursor.ts';
+import { HOUR_MS } from '../../../../tests/support/time.ts';
 
-const HOUR_MS = 60 * 60 * 1000;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR_MS);
 
 // Request creation is rate limited per address: each call speaks from its own.

@@ -4,6 +4,7 @@ import { mailOutbox } from '../../db/schema/notifications.ts';
 import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { pendingMailCount } from '../mail/outbox.ts';
+import { fromNow, HOUR_MS } from '../../../../tests/support/time.ts';
 
 const TOKEN = 'a-metrics-token-of-some-length';
 
@@ -63,7 +64,7 @@ describe('GET /api/metrics', () => {
       toAddress: 'later@example.com',
       subject: 'Later',
       textBody: 'Later',
-      nextAttemptAt: new Date(Date.now() + 3_600_000),
+      nextAttemptAt: fromNow(HOUR_MS),
     });
     const text = (await scrape()).body;
     const pending = await pendingMailCount(t.db);
