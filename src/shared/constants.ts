@@ -184,10 +184,23 @@ export const MODERATION_CATEGORIES = [
 ] as const;
 export type ModerationCategory = (typeof MODERATION_CATEGORIES)[number];
 
-// Admin: the fixed admin's role name; sub-admins have any other name plus permissions.
+// Admin: the fixed admin's role name; sub-admins have any other name plus permissions, one per admin page. Sub-admins
+// themselves and the audit log are the super-admin's alone.
 export const SUPER_ADMIN_ROLE = 'super_admin';
-export const ADMIN_PERMISSIONS = ['dashboard', 'reports', 'illegal_content', 'meeting_stats', 'sub_admins'] as const;
+export const SUB_ADMIN_ROLE = 'sub_admin';
+export const ADMIN_PERMISSIONS = [
+  'dashboard',
+  'reports',
+  'content',
+  'meetings',
+  'users',
+  'patterns',
+  'messages',
+] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
+/** What an admin decides about a pending report or flag. */
+export const REPORT_DECISIONS = ['resolved', 'dismissed'] as const;
+export const FLAG_DECISIONS = ['reviewed', 'dismissed'] as const;
 
 /**
  * Per-user ceilings on what a user creates, on top of the per-address limits: generous for a person, a wall for a

@@ -1,12 +1,13 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
+import { eq } from 'drizzle-orm';
 import type { AdminPermission, Role } from '#shared/constants.ts';
 import type { Executor } from '../../src/server/db/client.ts';
 import { adminPermissions, adminRoles } from '../../src/server/db/schema/admin.ts';
 import { accounts, sessions, users, type NewUser } from '../../src/server/db/schema/auth.ts';
 import { tutoringRequests, type NewTutoringRequest } from '../../src/server/db/schema/requests.ts';
 import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
-import { TEST_AUTH_SECRET } from './test-config.ts';
+import { TEST_ADMIN, TEST_AUTH_SECRET } from './test-config.ts';
 
 export const DEFAULT_TEST_PASSWORD = 'Password1';
 // Hashing is deliberately slow; every factory user shares one hash of the default password.
@@ -103,4 +104,10 @@ export async function createSubAdmin(db: Executor, permissions: AdminPermission[
     await db.insert(adminPermissions).values(permissions.map((permission) => ({ adminRoleId: role!.id, permission })));
   }
   return user;
+}
+
+/** A session cookie of the seeded super-admin (ADMIN_EMAIL of the test config). */
+export async function createSuperAdminCookie(db: Executor) {
+  const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, TEST_ADMIN.email));
+  return { userId: admin!.id, ...(await createSessionCookie(db, admin!.id)) };
 }

@@ -106,6 +106,31 @@ const MATRIX: Record<string, Row> = {
   // Admin routes: no actor here has an admin role (admins and sub-admins are covered in features/admin).
   'GET /api/admin/me': { expected: signedIn(403), call: () => ({ url: '/api/admin/me' }) },
   'GET /api/admin/stats': { expected: signedIn(403), call: () => ({ url: '/api/admin/stats' }) },
+  'GET /api/admin/reports': { expected: signedIn(403), call: () => ({ url: '/api/admin/reports' }) },
+  'POST /api/admin/reports/{id}/decision': {
+    expected: signedIn(403),
+    call: () => ({ url: `/api/admin/reports/${randomUUID()}/decision`, payload: { status: 'resolved', note: 'Ok' } }),
+  },
+  'GET /api/admin/flags': { expected: signedIn(403), call: () => ({ url: '/api/admin/flags' }) },
+  'POST /api/admin/flags/{id}/decision': {
+    expected: signedIn(403),
+    call: () => ({ url: `/api/admin/flags/${randomUUID()}/decision`, payload: { status: 'reviewed', note: 'Ok' } }),
+  },
+  'GET /api/admin/meetings/stats': { expected: signedIn(403), call: () => ({ url: '/api/admin/meetings/stats' }) },
+  'GET /api/admin/sub-admins': { expected: signedIn(403), call: () => ({ url: '/api/admin/sub-admins' }) },
+  'POST /api/admin/sub-admins': {
+    expected: signedIn(403),
+    call: (w) => ({ url: '/api/admin/sub-admins', payload: { account: w.outsiderId, permissions: ['reports'] } }),
+  },
+  'PUT /api/admin/sub-admins/{userId}': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/sub-admins/${w.outsiderId}`, payload: { permissions: ['reports'] } }),
+  },
+  'DELETE /api/admin/sub-admins/{userId}': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/sub-admins/${w.outsiderId}` }),
+  },
+  'GET /api/admin/audit-log': { expected: signedIn(403), call: () => ({ url: '/api/admin/audit-log' }) },
   'POST /api/profile/avatar': {
     expected: signedIn(200),
     call: () => ({

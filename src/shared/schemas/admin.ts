@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { ADMIN_PERMISSIONS } from '#shared/constants.ts';
+import {
+  ADMIN_PERMISSIONS,
+  FLAG_DECISIONS,
+  FLAG_STATUSES,
+  MODERATION_CATEGORIES,
+  REPORT_DECISIONS,
+  REPORT_REASON_VALUES,
+  REPORT_STATUSES,
+} from '#shared/constants.ts';
+import { cursorSchema } from './cursor.ts';
 
 // The admin panel (SPEC.md §2 "Admin panel", §8 admin texts), shared by the pages and the API.
 
@@ -8,6 +17,22 @@ export const adminMessages = {
   checkFailed: 'Error - An error occurred while checking admin access.',
   accessGranted: 'Success - Admin access granted',
   statsFailed: 'Failed to fetch dashboard statistics.',
+  reportsFailed: 'Failed to fetch reports',
+  flagsFailed: 'Failed to fetch illegal content flags',
+  meetingsFailed: 'Failed to fetch meeting statistics',
+  subAdminsFailed: 'Failed to fetch sub-admin data',
+  auditFailed: 'Failed to fetch the audit log',
+  onlyAdmins: 'Only admins can do this.',
+  missingPermission: 'Your admin role does not include this page.',
+  onlySuperAdmin: 'Only the super-admin can do this.',
+  noteRequired: 'Please write a note.',
+  noteTooLong: 'The note can be at most 1000 characters.',
+  alreadyDecided: 'This has already been decided.',
+  permissionsRequired: 'Choose at least one permission.',
+  accountRequired: 'Enter the e-mail address or username of an account.',
+  accountNotFound: 'No account has this e-mail address or username.',
+  alreadyAdmin: 'This account already has an admin role.',
+  notSubAdmin: 'This account is not a sub-admin.',
 } as const;
 
 /** Who the signed-in admin is: the super-admin may use every page, a sub-admin only its permissions. */
@@ -25,3 +50,135 @@ export const adminStatsSchema = z.object({
   flaggedContent: z.number().int(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
+
+const isoDate = z.iso.datetime({ offset: true });
+const userRef = z.object({ id: z.uuid(), username: z.string() });
+export type AdminUserRef = z.infer<typeof userRef>;
+
+export const ADMIN_LIST_ORDERS = ['newest', 'oldest'] as const;
+export type AdminListOrder = (typeof ADMIN_LIST_ORDERS)[number];
+
+/** The query of a paged admin table: an optional status filter, Created At newest or oldest first, the page cursor. */
+const listQuery = <const S extends readonly [string, ...string[]]>(statuses: S) =>
+  z.object({
+    status: z.enum(statuses).optional(),
+    order: z.enum(ADMIN_LIST_ORDERS).default('newest'),
+    cursor: cursorSchema.optional(),
+  });
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: cursorSchema.nullable() });
+
+/** Who decided a report or flag, when and why: null fields until someone has. */
+const decisionSchema = z.object({
+  decidedBy: userRef.nullable(),
+  decidedAt: isoDate.nullable(),
+  decisionNote: z.string().nullable(),
+});
+
+const noteSchema = z
+  .string({ error: adminMessages.noteRequired })
+  .trim()
+  .min(1, adminMessages.noteRequired)
+  .max(1000, adminMessages.noteTooLong);
+
+// Report Management.
+
+export const adminReportsQuerySchema = listQuery(REPORT_STATUSES);
+export const adminReportSchema = z.object({
+  id: z.uuid(),
+  reporter: userRef.nullable(),
+  reportedUser: userRef,
+  reason: z.enum(REPORT_REASON_VALUES),
+  description: z.string(),
+  status: z.enum(REPORT_STATUSES),
+  createdAt: isoDate,
+  ...decisionSchema.shape,
+});
+export type AdminReport = z.infer<typeof adminReportSchema>;
+export const adminReportsPageSchema = page(adminReportSchema);
+export type AdminReportsPage = z.infer<typeof adminReportsPageSchema>;
+
+export const decideReportSchema = z.object({ status: z.enum(REPORT_DECISIONS), note: noteSchema });
+export type DecideReportInput = z.infer<typeof decideReportSchema>;
+
+// Illegal Content.
+
+export const adminFlagsQuerySchema = listQuery(FLAG_STATUSES);
+export const adminFlagSchema = z.object({
+  id: z.uuid(),
+  flagType: z.enum(MODERATION_CATEGORIES),
+  content: z.string(),
+  description: z.string().nullable(),
+  sender: userRef.nullable(),
+  status: z.enum(FLAG_STATUSES),
+  createdAt: isoDate,
+  ...decisionSchema.shape,
+});
+export type AdminFlag = z.infer<typeof adminFlagSchema>;
+export const adminFlagsPageSchema = page(adminFlagSchema);
+export type AdminFlagsPage = z.infer<typeof adminFlagsPageSchema>;
+
+export const decideFlagSchema = z.object({ status: z.enum(FLAG_DECISIONS), note: noteSchema });
+export type DecideFlagInput = z.infer<typeof decideFlagSchema>;
+
+// Meeting Statistics.
+
+export const MEETING_STATUS_LABELS = ['Scheduled', 'Completed', 'Cancelled'] as const;
+export const adminMeetingStatsSchema = z.object({
+  totalMeetings: z.number().int(),
+  jitsiMeetings: z.number().int(),
+  recentMeetings: z.array(
+    z.object({
+      id: z.uuid(),
+      platform: z.string(),
+      title: z.string(),
+      startTime: isoDate,
+      status: z.enum(MEETING_STATUS_LABELS),
+    }),
+  ),
+});
+export type AdminMeetingStats = z.infer<typeof adminMeetingStatsSchema>;
+
+// Sub-Admin Management.
+
+export const subAdminsQuerySchema = z.object({ cursor: cursorSchema.optional() });
+export const subAdminSchema = z.object({
+  userId: z.uuid(),
+  username: z.string(),
+  roleName: z.string(),
+  permissions: z.array(z.enum(ADMIN_PERMISSIONS)),
+  createdAt: isoDate,
+});
+export type SubAdmin = z.infer<typeof subAdminSchema>;
+export const subAdminsPageSchema = page(subAdminSchema);
+export type SubAdminsPage = z.infer<typeof subAdminsPageSchema>;
+
+const permissionsSchema = z
+  .array(z.enum(ADMIN_PERMISSIONS), { error: adminMessages.permissionsRequired })
+  .min(1, adminMessages.permissionsRequired)
+  .transform((permissions) => ADMIN_PERMISSIONS.filter((permission) => permissions.includes(permission)));
+
+export const addSubAdminSchema = z.object({
+  /** The e-mail address or username of an existing account. */
+  account: z.string({ error: adminMessages.accountRequired }).trim().min(1, adminMessages.accountRequired).max(254),
+  permissions: permissionsSchema,
+});
+export type AddSubAdminInput = z.input<typeof addSubAdminSchema>;
+export const updateSubAdminSchema = z.object({ permissions: permissionsSchema });
+export type UpdateSubAdminInput = z.input<typeof updateSubAdminSchema>;
+
+// Audit log.
+
+export const auditLogQuerySchema = z.object({ cursor: cursorSchema.optional() });
+export const auditEntrySchema = z.object({
+  id: z.uuid(),
+  actor: z.object({ id: z.uuid().nullable(), name: z.string() }),
+  action: z.string(),
+  objectType: z.string(),
+  objectId: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  createdAt: isoDate,
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditLogPageSchema = page(auditEntrySchema);
+export type AuditLogPage = z.infer<typeof auditLogPageSchema>;

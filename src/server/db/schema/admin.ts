@@ -1,4 +1,4 @@
-import { check, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { check, index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { ADMIN_PERMISSIONS } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { createdAt, id, inList } from './columns.ts';
@@ -30,5 +30,27 @@ export const adminPermissions = pgTable(
   ],
 );
 
+/**
+ * Every admin action, written in the transaction of the action itself: who, what, on which object, the object before
+ * and after. Append-only: no route updates or deletes a row.
+ */
+export const adminAuditLog = pgTable(
+  'admin_audit_log',
+  {
+    id: id(),
+    // Set null: the record outlives the admin's account; `actorName` keeps who it was.
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    objectType: text('object_type').notNull(),
+    objectId: text('object_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('admin_audit_log_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
+);
+
 export type AdminRole = typeof adminRoles.$inferSelect;
 export type AdminPermissionRow = typeof adminPermissions.$inferSelect;
+export type AdminAuditRow = typeof adminAuditLog.$inferSelect;

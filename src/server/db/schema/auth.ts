@@ -34,6 +34,9 @@ export const users = pgTable(
     fullName: text('full_name'),
     // The Guru AI pseudo-user (AI_USER_ID): cannot sign in, hidden from searches and counts.
     isSystem: boolean('is_system').notNull().default(false),
+    // Set by an admin: a suspended user cannot sign in, and their sessions end when it is set.
+    suspendedAt: timestamptz('suspended_at'),
+    suspensionReason: text('suspension_reason'),
   },
   (t) => [
     check('users_role_check', inList(t.role, ROLES)),

@@ -3,7 +3,14 @@ import { boolean, check, index, pgTable, text, unique, uuid } from 'drizzle-orm/
 import { FLAG_STATUSES, MODERATION_CATEGORIES, REPORT_REASON_VALUES, REPORT_STATUSES } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { chatRooms } from './chat.ts';
-import { createdAt, id, inList } from './columns.ts';
+import { createdAt, id, inList, timestamptz } from './columns.ts';
+
+/** Who decided a report or flag, when, and why (set null: the decision stays when that admin account goes). */
+const adminDecision = () => ({
+  decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+  decidedAt: timestamptz('decided_at'),
+  decisionNote: text('decision_note'),
+});
 
 export const userReports = pgTable(
   'user_reports',
@@ -18,6 +25,7 @@ export const userReports = pgTable(
     description: text('description').notNull(),
     status: text('status', { enum: REPORT_STATUSES }).notNull().default('pending'),
     createdAt: createdAt(),
+    ...adminDecision(),
   },
   (t) => [
     check('user_reports_reason_check', inList(t.reason, REPORT_REASON_VALUES)),
@@ -25,6 +33,7 @@ export const userReports = pgTable(
     check('user_reports_not_self_check', sql`${t.reporterId} <> ${t.reportedUserId}`),
     index('user_reports_created_idx').on(t.createdAt.desc().nullsFirst()),
     index('user_reports_reported_user_id_idx').on(t.reportedUserId),
+    index('user_reports_reporter_id_idx').on(t.reporterId),
   ],
 );
 
@@ -40,11 +49,13 @@ export const illegalContentFlags = pgTable(
     chatRoomId: uuid('chat_room_id').references(() => chatRooms.id, { onDelete: 'set null' }),
     status: text('status', { enum: FLAG_STATUSES }).notNull().default('pending'),
     createdAt: createdAt(),
+    ...adminDecision(),
   },
   (t) => [
     check('illegal_content_flags_flag_type_check', inList(t.flagType, MODERATION_CATEGORIES)),
     check('illegal_content_flags_status_check', inList(t.status, FLAG_STATUSES)),
     index('illegal_content_flags_created_idx').on(t.createdAt.desc().nullsFirst()),
+    index('illegal_content_flags_sender_id_idx').on(t.senderId),
   ],
 );
 
@@ -58,6 +69,7 @@ export const moderationPatterns = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     description: text('description'),
     createdAt: createdAt(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('moderation_patterns_category_check', inList(t.category, MODERATION_CATEGORIES)),

@@ -1,11 +1,44 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { adminAccessSchema, adminStatsSchema } from '#shared/schemas/admin.ts';
+import { z } from 'zod';
+import { SUPER_ADMIN_ROLE } from '#shared/constants.ts';
+import {
+  addSubAdminSchema,
+  adminAccessSchema,
+  adminFlagSchema,
+  adminFlagsPageSchema,
+  adminFlagsQuerySchema,
+  adminMeetingStatsSchema,
+  adminReportSchema,
+  adminReportsPageSchema,
+  adminReportsQuerySchema,
+  adminStatsSchema,
+  auditLogPageSchema,
+  auditLogQuerySchema,
+  decideFlagSchema,
+  decideReportSchema,
+  subAdminSchema,
+  subAdminsPageSchema,
+  subAdminsQuerySchema,
+  updateSubAdminSchema,
+} from '#shared/schemas/admin.ts';
 import type { Database } from '../../db/client.ts';
+import { listAuditLog } from './audit.ts';
+import { getMeetingStats } from './meetings.ts';
+import { decideFlag, decideReport, listFlags, listReports } from './moderation-queue.ts';
 import { getAdminStats, requireAdmin } from './service.ts';
+import { addSubAdmin, listSubAdmins, removeSubAdmin, updateSubAdmin } from './sub-admins.ts';
 
 const tags = ['admin'];
+const idParams = z.object({ id: z.uuid() });
+const userParams = z.object({ userId: z.uuid() });
 
+// Every route starts with requireAdmin and the page's permission (or the super-admin); every change writes its audit
+// row in its own transaction. Answers are never cached: a decision elsewhere changes them.
 export const adminRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
   app.get(
     '/api/admin/me',
     {
@@ -16,11 +49,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, 
         response: { 200: adminAccessSchema },
       },
     },
-    async (request, reply) => {
-      const { access } = await requireAdmin(request, db);
-      reply.header('cache-control', 'no-store');
-      return access;
-    },
+    async (request) => (await requireAdmin(request, db)).access,
   );
 
   app.get(
@@ -34,10 +63,184 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, 
         response: { 200: adminStatsSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       await requireAdmin(request, db, 'dashboard');
-      reply.header('cache-control', 'no-store');
       return getAdminStats(db);
+    },
+  );
+
+  app.get(
+    '/api/admin/reports',
+    {
+      schema: {
+        summary: 'Report Management: user reports, newest first',
+        description:
+          'Filter by status, order by Created At (newest or oldest first), page with the cursor. Needs reports.',
+        tags,
+        querystring: adminReportsQuerySchema,
+        response: { 200: adminReportsPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'reports');
+      return listReports({ db, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/admin/reports/:id/decision',
+    {
+      schema: {
+        summary: 'Resolve or dismiss a report with a note',
+        description: 'Unknown report: 404; already resolved or dismissed: 409. Needs reports.',
+        tags,
+        params: idParams,
+        body: decideReportSchema,
+        response: { 200: adminReportSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, 'reports');
+      return decideReport({ db, actor: user, reportId: request.params.id, input: request.body });
+    },
+  );
+
+  app.get(
+    '/api/admin/flags',
+    {
+      schema: {
+        summary: 'Illegal Content: flags of blocked messages, newest first',
+        description: 'Filter by status, order by Created At, page with the cursor. Needs content.',
+        tags,
+        querystring: adminFlagsQuerySchema,
+        response: { 200: adminFlagsPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'content');
+      return listFlags({ db, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/admin/flags/:id/decision',
+    {
+      schema: {
+        summary: 'Review or dismiss a flag with a note',
+        description: 'Unknown flag: 404; already decided: 409. Needs content.',
+        tags,
+        params: idParams,
+        body: decideFlagSchema,
+        response: { 200: adminFlagSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, 'content');
+      return decideFlag({ db, actor: user, flagId: request.params.id, input: request.body });
+    },
+  );
+
+  app.get(
+    '/api/admin/meetings/stats',
+    {
+      schema: {
+        summary: 'Meeting Statistics',
+        description: 'Total Meetings, Jitsi Meetings and the 5 most recently scheduled. Needs meetings.',
+        tags,
+        response: { 200: adminMeetingStatsSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'meetings');
+      return getMeetingStats({ db });
+    },
+  );
+
+  app.get(
+    '/api/admin/sub-admins',
+    {
+      schema: {
+        summary: 'Sub-Admin Management: every admin role but the super-admin’s',
+        description: 'Newest first, paged. The super-admin only.',
+        tags,
+        querystring: subAdminsQuerySchema,
+        response: { 200: subAdminsPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, SUPER_ADMIN_ROLE);
+      return listSubAdmins({ db, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/admin/sub-admins',
+    {
+      schema: {
+        summary: 'Make an existing account a sub-admin with permissions',
+        description:
+          'By e-mail address or username. No such account: 404; already an admin: 409. The super-admin only.',
+        tags,
+        body: addSubAdminSchema,
+        response: { 201: subAdminSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAdmin(request, db, SUPER_ADMIN_ROLE);
+      return reply.status(201).send(await addSubAdmin({ db, actor: user, input: request.body }));
+    },
+  );
+
+  app.put(
+    '/api/admin/sub-admins/:userId',
+    {
+      schema: {
+        summary: 'Set a sub-admin’s permissions',
+        description: 'Not a sub-admin: 404. The super-admin only.',
+        tags,
+        params: userParams,
+        body: updateSubAdminSchema,
+        response: { 200: subAdminSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, SUPER_ADMIN_ROLE);
+      return updateSubAdmin({ db, actor: user, userId: request.params.userId, input: request.body });
+    },
+  );
+
+  app.delete(
+    '/api/admin/sub-admins/:userId',
+    {
+      schema: {
+        summary: 'Take the sub-admin role away',
+        description: 'The account stays, without admin access. Not a sub-admin: 404. The super-admin only.',
+        tags,
+        params: userParams,
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAdmin(request, db, SUPER_ADMIN_ROLE);
+      await removeSubAdmin({ db, actor: user, userId: request.params.userId });
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/admin/audit-log',
+    {
+      schema: {
+        summary: 'The audit log of admin actions, newest first',
+        description:
+          'Who did what to which object, when, with the object before and after. Read-only. The super-admin only.',
+        tags,
+        querystring: auditLogQuerySchema,
+        response: { 200: auditLogPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, SUPER_ADMIN_ROLE);
+      return listAuditLog({ db, ...request.query });
     },
   );
 };

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
-import type { AdminAccess, AdminStats } from '#shared/schemas/admin.ts';
+import { adminMessages, type AdminAccess, type AdminStats } from '#shared/schemas/admin.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { adminPermissions, adminRoles } from '../../db/schema/admin.ts';
@@ -33,16 +33,23 @@ export async function getAdminAccess(db: Database, userId: string): Promise<Admi
   };
 }
 
+/** What an admin route needs: any admin role (none), a page's permission, or the super-admin. */
+export type AdminArea = AdminPermission | typeof SUPER_ADMIN_ROLE;
+
 /**
- * The signed-in admin, checked against the database on every call (the browser's flag is only a cache):
- * signed out 401; not an admin, or a sub-admin without `permission`, 403.
+ * The permission guard of every admin route, checked against the database on every call (the browser's flag is
+ * only a cache): signed out 401; not an admin, a sub-admin without the area's permission, or a sub-admin where only
+ * the super-admin may act, 403.
  */
-export async function requireAdmin(request: FastifyRequest, db: Database, permission?: AdminPermission) {
+export async function requireAdmin(request: FastifyRequest, db: Database, area?: AdminArea) {
   const user = await requireUser(request);
   const access = await getAdminAccess(db, user.id);
-  if (!access) throw new AppError('FORBIDDEN', { message: 'Only admins can do this.' });
-  if (permission && !access.permissions.includes(permission)) {
-    throw new AppError('FORBIDDEN', { message: 'Your admin role does not include this page.' });
+  if (!access) throw new AppError('FORBIDDEN', { message: adminMessages.onlyAdmins });
+  if (area === SUPER_ADMIN_ROLE && !access.isSuperAdmin) {
+    throw new AppError('FORBIDDEN', { message: adminMessages.onlySuperAdmin });
+  }
+  if (area && area !== SUPER_ADMIN_ROLE && !access.permissions.includes(area)) {
+    throw new AppError('FORBIDDEN', { message: adminMessages.missingPermission });
   }
   return { user, access };
 }

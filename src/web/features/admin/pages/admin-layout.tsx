@@ -1,7 +1,7 @@
 import { BarChart3, Flag, LayoutDashboard, ShieldAlert, Users } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { NavLink, Outlet } from 'react-router';
-import type { AdminPermission } from '#shared/constants.ts';
+import { SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
 import { adminMessages } from '#shared/schemas/admin.ts';
 import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
@@ -16,7 +16,8 @@ import { AdminLoginForm } from '../components/admin-login-form.tsx';
 const menu: {
   label: string;
   href: string;
-  permission: AdminPermission;
+  /** The permission the page needs, or the super-admin for pages only they use. */
+  permission: AdminPermission | typeof SUPER_ADMIN_ROLE;
   icon: ComponentType<{ className?: string }>;
 }[] = [
   { label: 'Dashboard', href: paths.admin.dashboard.getHref(), permission: 'dashboard', icon: LayoutDashboard },
@@ -24,11 +25,11 @@ const menu: {
   {
     label: 'Illegal Content',
     href: paths.admin.illegalContent.getHref(),
-    permission: 'illegal_content',
+    permission: 'content',
     icon: ShieldAlert,
   },
-  { label: 'Meeting Stats', href: paths.admin.meetingStats.getHref(), permission: 'meeting_stats', icon: BarChart3 },
-  { label: 'Sub-Admin Management', href: paths.admin.subAdmins.getHref(), permission: 'sub_admins', icon: Users },
+  { label: 'Meeting Stats', href: paths.admin.meetingStats.getHref(), permission: 'meetings', icon: BarChart3 },
+  { label: 'Sub-Admin Management', href: paths.admin.subAdmins.getHref(), permission: SUPER_ADMIN_ROLE, icon: Users },
 ];
 
 /** The admin area: the Admin Login form until the server confirms an admin role, then the side menu and the page. */
@@ -52,7 +53,10 @@ export function AdminLayout() {
   }
   if (!isSignedIn || !access.data) return <AdminLoginScreen />;
 
-  const allowed = menu.filter((item) => access.data!.permissions.includes(item.permission));
+  const { isSuperAdmin, permissions } = access.data;
+  const allowed = menu.filter(
+    ({ permission }) => isSuperAdmin || (permission !== SUPER_ADMIN_ROLE && permissions.includes(permission)),
+  );
   return (
     <Container className="flex flex-1 flex-col gap-6 py-6 md:flex-row md:py-10">
       <nav aria-label="Admin" className="md:w-56 md:shrink-0">

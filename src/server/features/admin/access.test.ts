@@ -1,0 +1,160 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE } from '#shared/constants.ts';
+import { illegalContentFlags, userReports } from '../../db/schema/moderation.ts';
+import {
+  createSessionCookie,
+  createSubAdmin,
+  createSuperAdminCookie,
+  createUser,
+} from '../../../../tests/support/factories.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import type { AdminArea } from './service.ts';
+
+// Every admin route × every kind of caller: signed out 401; students, teachers and sub-admins without the route's
+// permission 403 (a sub-admin with every other permission, so only the one that matters is missing); the right admin
+// succeeds. A new admin route without a row fails the first test.
+
+type Row = {
+  area: AdminArea | 'any';
+  /** The success status of the right admin. */
+  ok: number;
+  call: () => Promise<InjectOptions> | InjectOptions;
+};
+
+describe('every admin route checks the caller’s admin permission', () => {
+  let t: TestApp;
+  let rows: Record<string, Row>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const [reporter, reported] = [await createUser(t.db), await createUser(t.db)];
+    const pendingReport = async () =>
+      (
+        await t.db
+          .insert(userReports)
+          .values({ reporterId: reporter.id, reportedUserId: reported.id, reason: 'spam', description: 'Ads' })
+          .returning()
+      )[0]!.id;
+    const pendingFlag = async () =>
+      (
+        await t.db
+          .insert(illegalContentFlags)
+          .values({ flagType: 'phone', content: '555', senderId: reporter.id })
+          .returning()
+      )[0]!.id;
+    rows = {
+      'GET /api/admin/me': { area: 'any', ok: 200, call: () => ({ url: '/api/admin/me' }) },
+      'GET /api/admin/stats': { area: 'dashboard', ok: 200, call: () => ({ url: '/api/admin/stats' }) },
+      'GET /api/admin/reports': { area: 'reports', ok: 200, call: () => ({ url: '/api/admin/reports' }) },
+      'POST /api/admin/reports/{id}/decision': {
+        area: 'reports',
+        ok: 200,
+        call: async () => ({
+          url: `/api/admin/reports/${await pendingReport()}/decision`,
+          payload: { status: 'resolved', note: 'Warned' },
+        }),
+      },
+      'GET /api/admin/flags': { area: 'content', ok: 200, call: () => ({ url: '/api/admin/flags' }) },
+      'POST /api/admin/flags/{id}/decision': {
+        area: 'content',
+        ok: 200,
+        call: async () => ({
+          url: `/api/admin/flags/${await pendingFlag()}/decision`,
+          payload: { status: 'reviewed', note: 'A phone number' },
+        }),
+      },
+      'GET /api/admin/meetings/stats': {
+        area: 'meetings',
+        ok: 200,
+        call: () => ({ url: '/api/admin/meetings/stats' }),
+      },
+      'GET /api/admin/sub-admins': { area: SUPER_ADMIN_ROLE, ok: 200, call: () => ({ url: '/api/admin/sub-admins' }) },
+      'POST /api/admin/sub-admins': {
+        area: SUPER_ADMIN_ROLE,
+        ok: 201,
+        call: async () => ({
+          url: '/api/admin/sub-admins',
+          payload: { account: (await createUser(t.db)).email, permissions: ['reports'] },
+        }),
+      },
+      'PUT /api/admin/sub-admins/{userId}': {
+        area: SUPER_ADMIN_ROLE,
+        ok: 200,
+        call: async () => ({
+          url: `/api/admin/sub-admins/${(await createSubAdmin(t.db, ['reports'])).id}`,
+          payload: { permissions: ['content'] },
+        }),
+      },
+      'DELETE /api/admin/sub-admins/{userId}': {
+        area: SUPER_ADMIN_ROLE,
+        ok: 204,
+        call: async () => ({ url: `/api/admin/sub-admins/${(await createSubAdmin(t.db, ['reports'])).id}` }),
+      },
+      'GET /api/admin/audit-log': { area: SUPER_ADMIN_ROLE, ok: 200, call: () => ({ url: '/api/admin/audit-log' }) },
+    };
+  });
+  afterAll(() => t.close());
+
+  const send = async (route: string, options: InjectOptions, cookie?: string) =>
+    t.app.inject({
+      method: (route.split(' ')[0] as InjectOptions['method']) ?? 'GET',
+      ...options,
+      headers: cookie ? { cookie } : {},
+    });
+  const cookieOf = async (user: { id: string }) => (await createSessionCookie(t.db, user.id)).header;
+
+  it('has a row for every admin route', async () => {
+    const document = (await t.app.inject({ url: '/api/openapi.json' })).json() as { paths: Record<string, object> };
+    const routes = Object.entries(document.paths)
+      .filter(([path]) => path.startsWith('/api/admin'))
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(routes.sort()).toEqual(Object.keys(rows).sort());
+  });
+
+  it.each(['student', 'teacher'] as const)('refuses a %s every admin route', async (role) => {
+    const cookie = await cookieOf(await createUser(t.db, { role }));
+    for (const [route, row] of Object.entries(rows)) {
+      const response = await send(route, await row.call(), cookie);
+      expect(response.statusCode, route).toBe(403);
+    }
+  });
+
+  it('answers every admin route 401 without a session', async () => {
+    for (const [route, row] of Object.entries(rows)) {
+      expect((await send(route, await row.call())).statusCode, route).toBe(401);
+    }
+  });
+
+  it('refuses a sub-admin lacking the route’s permission, and lets the right admin in', async () => {
+    for (const [route, row] of Object.entries(rows)) {
+      if (row.area !== 'any') {
+        const others = ADMIN_PERMISSIONS.filter((permission) => permission !== row.area);
+        const lacking = await send(route, await row.call(), await cookieOf(await createSubAdmin(t.db, others)));
+        expect(lacking.statusCode, route).toBe(403);
+      }
+      const right =
+        row.area === SUPER_ADMIN_ROLE
+          ? (await createSuperAdminCookie(t.db)).header
+          : await cookieOf(await createSubAdmin(t.db, row.area === 'any' ? [] : [row.area]));
+      const response = await send(route, await row.call(), right);
+      expect(response.statusCode, `${route}: ${response.body}`).toBe(row.ok);
+    }
+  });
+
+  it('lets the super-admin use every route', async () => {
+    const { header } = await createSuperAdminCookie(t.db);
+    for (const [route, row] of Object.entries(rows)) {
+      const response = await send(route, await row.call(), header);
+      expect(response.statusCode, `${route}: ${response.body}`).toBe(row.ok);
+    }
+  });
+
+  it('keeps a removed sub-admin out from the next call', async () => {
+    const subAdmin = await createSubAdmin(t.db, ['reports']);
+    const cookie = await cookieOf(subAdmin);
+    expect((await send('GET x', { url: '/api/admin/reports' }, cookie)).statusCode).toBe(200);
+    const { header } = await createSuperAdminCookie(t.db);
+    expect((await send('DELETE x', { url: `/api/admin/sub-admins/${subAdmin.id}` }, header)).statusCode).toBe(204);
+    expect((await send('GET x', { url: '/api/admin/reports' }, cookie)).statusCode).toBe(403);
+  });
+});
