@@ -1,8 +1,10 @@
-import { DEFAULT_TEST_PASSWORD, createUser } from '../support/factories.ts';
+import { userReports } from '../../src/server/db/schema/moderation.ts';
+import { DEFAULT_TEST_PASSWORD, createSessionCookie, createUser } from '../support/factories.ts';
 import { TEST_ADMIN } from '../support/test-config.ts';
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, openSecondBrowser, test, type Page } from './fixtures.ts';
 
-// Admin panel journeys: the login gate and the dashboard.
+// Admin panel journeys: the login gate, then the admin at work: counters, a report resolved, a sub-admin added who
+// sees only what their permission opens.
 
 async function adminLogin(page: Page, email: string, password: string) {
   await page.goto('/admin');
@@ -10,6 +12,15 @@ async function adminLogin(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login to Admin Panel' }).click();
+}
+
+/** Full-page screenshots at 1280 and 375 px, when ADMIN_SCREENSHOTS is set (to look at the layout). */
+async function screenshots(page: Page, name: string) {
+  if (!process.env.ADMIN_SCREENSHOTS) return;
+  await page.screenshot({ path: `test-results/admin-${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: `test-results/admin-${name}-375.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test('a student is refused at /admin and signed out', async ({ page, db, allowConsoleError }) => {
@@ -23,7 +34,17 @@ test('a student is refused at /admin and signed out', async ({ page, db, allowCo
   expect(await (await page.request.get('/api/auth/get-session')).json()).toBeNull();
 });
 
-test('the admin signs in with the configured credentials and sees the counters', async ({ page }) => {
+test('the admin signs in, resolves a report and adds a sub-admin who sees only Report Management', async ({
+  page,
+  db,
+  browser,
+  baseURL,
+}) => {
+  const [reporter, reported, helper] = [await createUser(db), await createUser(db), await createUser(db)];
+  await db
+    .insert(userReports)
+    .values({ reporterId: reporter.id, reportedUserId: reported.id, reason: 'harassment', description: 'Rude words' });
+
   await adminLogin(page, TEST_ADMIN.email, TEST_ADMIN.password);
   await expect(page.getByText('Admin access granted')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
@@ -44,9 +65,46 @@ test('the admin signs in with the configured credentials and sees the counters',
     ).toHaveText(String(value));
     await expect(page.getByRole('term').filter({ hasText: label })).toBeVisible();
   }
-  if (process.env.ADMIN_SCREENSHOTS) {
-    await page.screenshot({ path: 'test-results/admin-dashboard-1280.png', fullPage: true });
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.screenshot({ path: 'test-results/admin-dashboard-375.png', fullPage: true });
-  }
+  await screenshots(page, 'dashboard');
+
+  // Report Management: the newest report first; resolved with a note, who and when shown.
+  await menu.getByRole('link', { name: 'Report Management' }).click();
+  await expect(page.getByRole('heading', { name: 'Report Management', level: 1 })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: reported.username });
+  await expect(row).toContainText(reporter.username);
+  await expect(row).toContainText('Harassment');
+  await expect(row).toContainText('Pending');
+  await screenshots(page, 'reports');
+  await row.getByRole('button', { name: 'Resolve' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Resolve report' });
+  await dialog.getByLabel('Note').fill('Warned by e-mail');
+  await dialog.getByRole('button', { name: 'Resolve' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('Resolved');
+  await expect(row).toContainText('Warned by e-mail');
+  await expect(row).toContainText('admin');
+  await expect(row.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
+
+  // Sub-Admin Management: an existing account with only the reports permission.
+  await menu.getByRole('link', { name: 'Sub-Admin Management' }).click();
+  await page.getByLabel('E-mail or username').fill(helper.email);
+  await page.getByRole('checkbox', { name: 'Report Management' }).check();
+  await page.getByRole('button', { name: 'Add Sub-Admin' }).click();
+  const subAdminRow = page.getByRole('row').filter({ hasText: helper.username });
+  await expect(subAdminRow).toContainText('sub_admin');
+  await expect(subAdminRow).toContainText('reports');
+  await expect(page.getByRole('row').filter({ hasText: 'super_admin' })).toHaveCount(0);
+  await screenshots(page, 'sub-admins');
+
+  const second = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, helper.id));
+  await second.page.goto('/admin/reports');
+  const helperMenu = second.page.getByRole('navigation', { name: 'Admin' });
+  await expect(helperMenu.getByRole('link')).toHaveText(['Report Management']);
+  await expect(second.page.getByRole('heading', { name: 'Report Management', level: 1 })).toBeVisible();
+  await expect(second.page.getByRole('row').filter({ hasText: reported.username })).toContainText('Resolved');
+  await second.page.goto('/admin/meeting-stats');
+  await expect(second.page.getByRole('alert')).toContainText('Your admin role does not include this page.');
+  await expect(second.page.getByRole('heading', { name: 'Meeting Statistics' })).toHaveCount(0);
+  expect(second.errors).toEqual([]);
+  await second.context.close();
 });

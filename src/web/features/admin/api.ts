@@ -1,5 +1,28 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminAccess, AdminStats } from '#shared/schemas/admin.ts';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import type {
+  AddSubAdminInput,
+  AdminAccess,
+  AdminFlag,
+  AdminFlagsPage,
+  AdminListOrder,
+  AdminMeetingStats,
+  AdminReport,
+  AdminReportsPage,
+  AdminStats,
+  AuditLogPage,
+  DecideFlagInput,
+  DecideReportInput,
+  SubAdmin,
+  SubAdminsPage,
+  UpdateSubAdminInput,
+} from '#shared/schemas/admin.ts';
 import { ApiError, apiFetch } from '#web/lib/api.ts';
 
 /** The signed-in user's admin role, or null when they have none (403). The server checks it again on every call. */
@@ -20,10 +43,110 @@ export function useAdminAccess(enabled: boolean) {
   return useQuery({ ...adminAccessQueryOptions, enabled });
 }
 
+export const adminKeys = {
+  stats: ['admin', 'stats'] as const,
+  reports: ['admin', 'reports'] as const,
+  flags: ['admin', 'flags'] as const,
+  meetings: ['admin', 'meetings'] as const,
+  subAdmins: ['admin', 'sub-admins'] as const,
+  auditLog: ['admin', 'audit-log'] as const,
+};
+
 export function useAdminStats() {
   return useQuery({
-    queryKey: ['admin', 'stats'],
+    queryKey: adminKeys.stats,
     queryFn: ({ signal }) => apiFetch<AdminStats>('/api/admin/stats', { signal }),
     retry: false,
   });
 }
+
+/** The filter of a paged admin table: status (all when undefined) and the Created At order. */
+export type AdminTableFilter<S extends string = string> = { status?: S | undefined; order: AdminListOrder };
+
+/** A paged admin list: `path` with the filter and the cursor of each next page. */
+function adminPagesOptions<P extends { nextCursor: string | null }>(
+  key: readonly string[],
+  path: string,
+  filter: Partial<AdminTableFilter> = {},
+) {
+  return infiniteQueryOptions({
+    queryKey: [...key, filter],
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams();
+      if (filter.status) query.set('status', filter.status);
+      if (filter.order) query.set('order', filter.order);
+      if (pageParam) query.set('cursor', pageParam);
+      return apiFetch<P>(`${path}?${query}`, { signal });
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+    retry: false,
+  });
+}
+
+export const useAdminReports = (filter: AdminTableFilter<AdminReport['status']>) =>
+  useInfiniteQuery(adminPagesOptions<AdminReportsPage>(adminKeys.reports, '/api/admin/reports', filter));
+
+export const useAdminFlags = (filter: AdminTableFilter<AdminFlag['status']>) =>
+  useInfiniteQuery(adminPagesOptions<AdminFlagsPage>(adminKeys.flags, '/api/admin/flags', filter));
+
+export const useSubAdmins = () =>
+  useInfiniteQuery(adminPagesOptions<SubAdminsPage>(adminKeys.subAdmins, '/api/admin/sub-admins'));
+
+export const useAuditLog = () =>
+  useInfiniteQuery(adminPagesOptions<AuditLogPage>(adminKeys.auditLog, '/api/admin/audit-log'));
+
+export function useMeetingStats() {
+  return useQuery({
+    queryKey: adminKeys.meetings,
+    queryFn: ({ signal }) => apiFetch<AdminMeetingStats>('/api/admin/meetings/stats', { signal }),
+    retry: false,
+  });
+}
+
+/** A change made in the panel: afterwards the lists and counters it touches, and the audit log, are fetched again. */
+function useAdminMutation<I, O>(mutationFn: (input: I) => Promise<O>, touches: readonly (readonly string[])[]) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSettled: () =>
+      Promise.all(
+        [...touches, adminKeys.stats, adminKeys.auditLog].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
+  });
+}
+
+export const useDecideReport = () =>
+  useAdminMutation(
+    ({ id, input }: { id: string; input: DecideReportInput }) =>
+      apiFetch<AdminReport>(`/api/admin/reports/${id}/decision`, { method: 'POST', body: input }),
+    [adminKeys.reports],
+  );
+
+export const useDecideFlag = () =>
+  useAdminMutation(
+    ({ id, input }: { id: string; input: DecideFlagInput }) =>
+      apiFetch<AdminFlag>(`/api/admin/flags/${id}/decision`, { method: 'POST', body: input }),
+    [adminKeys.flags],
+  );
+
+export const useAddSubAdmin = () =>
+  useAdminMutation(
+    (input: AddSubAdminInput) => apiFetch<SubAdmin>('/api/admin/sub-admins', { method: 'POST', body: input }),
+    [adminKeys.subAdmins],
+  );
+
+export const useUpdateSubAdmin = () =>
+  useAdminMutation(
+    ({ userId, input }: { userId: string; input: UpdateSubAdminInput }) =>
+      apiFetch<SubAdmin>(`/api/admin/sub-admins/${userId}`, { method: 'PUT', body: input }),
+    [adminKeys.subAdmins],
+  );
+
+export const useRemoveSubAdmin = () =>
+  useAdminMutation(
+    (userId: string) => apiFetch<void>(`/api/admin/sub-admins/${userId}`, { method: 'DELETE' }),
+    [adminKeys.subAdmins],
+  );

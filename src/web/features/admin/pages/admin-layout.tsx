@@ -1,6 +1,6 @@
 import { BarChart3, Flag, LayoutDashboard, ShieldAlert, Users } from 'lucide-react';
 import type { ComponentType } from 'react';
-import { NavLink, Outlet } from 'react-router';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
 import { adminMessages } from '#shared/schemas/admin.ts';
 import { paths } from '#shared/paths.ts';
@@ -36,6 +36,7 @@ const menu: {
 export function AdminLayout() {
   const { isSignedIn, isPending: isSessionPending } = useSession();
   const access = useAdminAccess(isSignedIn);
+  const { pathname } = useLocation();
 
   if (isSessionPending || (isSignedIn && access.isPending)) {
     return (
@@ -81,7 +82,12 @@ export function AdminLayout() {
         </ul>
       </nav>
       <div className="min-w-0 flex-1">
-        <Outlet />
+        {/* The server refuses the page's calls too; this says so instead of a failed fetch. */}
+        {menu.some((item) => item.href === pathname) && !allowed.some((item) => item.href === pathname) ? (
+          <Alert variant="destructive" role="alert" title={adminMessages.missingPermission} />
+        ) : (
+          <Outlet />
+        )}
       </div>
     </Container>
   );
