@@ -226,7 +226,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(profilesRoutes, { db, storage });
   await app.register(searchRoutes, { db });
   await app.register(reportsRoutes, { db });
-  await app.register(adminRoutes, { db });
+  await app.register(adminRoutes, { db, realtime });
   // One moderation for every text users show each other: chat, requests, bids, file names.
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });

@@ -21,6 +21,8 @@ export const errorMessages = {
   RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
   ACCOUNT_LOCKED:
     'Too many failed sign-in attempts for this account. Password sign-in is paused for 15 minutes; you can still reset your password.',
+  ACCOUNT_SUSPENDED:
+    'Your account has been suspended by an administrator. Contact support if you think this is a mistake.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
 } as const;
 

@@ -68,5 +68,6 @@ export const paths = {
     illegalContent: { path: '/admin/illegal-content', getHref: () => '/admin/illegal-content' },
     meetingStats: { path: '/admin/meeting-stats', getHref: () => '/admin/meeting-stats' },
     subAdmins: { path: '/admin/sub-admins', getHref: () => '/admin/sub-admins' },
+    user: { path: '/admin/users/:userId', getHref: (userId: string) => `/admin/users/${userId}` },
   },
 } as const;

@@ -34,7 +34,7 @@ test('a student is refused at /admin and signed out', async ({ page, db, allowCo
   expect(await (await page.request.get('/api/auth/get-session')).json()).toBeNull();
 });
 
-test('the admin signs in, resolves a report and adds a sub-admin who sees only Report Management', async ({
+test('the admin signs in, resolves a report, suspends the reported user and adds a sub-admin who sees only Report Management', async ({
   page,
   db,
   browser,
@@ -47,6 +47,8 @@ test('the admin signs in, resolves a report and adds a sub-admin who sees only R
 
   await adminLogin(page, TEST_ADMIN.email, TEST_ADMIN.password);
   await expect(page.getByText('Admin access granted')).toBeVisible();
+  // Notices stay until dismissed (SPEC.md §9); this one would cover the page's top-right buttons.
+  await page.getByRole('button', { name: 'Close toast' }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   const menu = page.getByRole('navigation', { name: 'Admin' });
   for (const item of ['Dashboard', 'Report Management', 'Illegal Content', 'Meeting Stats', 'Sub-Admin Management']) {
@@ -84,6 +86,31 @@ test('the admin signs in, resolves a report and adds a sub-admin who sees only R
   await expect(row).toContainText('Warned by e-mail');
   await expect(row).toContainText('admin');
   await expect(row.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
+
+  // The reported user's page: suspended with a reason, then refused at sign-in with a clear message.
+  await row.getByRole('link', { name: reported.username }).click();
+  await expect(page.getByRole('heading', { name: reported.username, level: 1 })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Reports against this user' })).toContainText('Rude words');
+  await page.getByRole('button', { name: 'Suspend' }).click();
+  const suspendDialog = page.getByRole('dialog', { name: `Suspend ${reported.username}` });
+  await suspendDialog.getByLabel('Reason').fill('Harassed other students');
+  await suspendDialog.getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByText(/^Suspended since/)).toBeVisible();
+  await expect(page.getByText('Harassed other students')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reinstate' })).toBeVisible();
+  await screenshots(page, 'user');
+
+  const refusedContext = await browser.newContext({ baseURL });
+  const refusedPage = await refusedContext.newPage();
+  await refusedPage.goto('/auth/login');
+  await refusedPage.getByLabel('Email').fill(reported.email);
+  await refusedPage.getByLabel('Password', { exact: true }).fill(DEFAULT_TEST_PASSWORD);
+  await refusedPage.getByRole('button', { name: 'Sign in' }).click();
+  await expect(
+    refusedPage.getByText('Your account has been suspended by an administrator.', { exact: false }),
+  ).toBeVisible();
+  await expect(refusedPage).toHaveURL(/\/auth\/login/);
+  await refusedContext.close();
 
   // Sub-Admin Management: an existing account with only the reports permission.
   await menu.getByRole('link', { name: 'Sub-Admin Management' }).click();

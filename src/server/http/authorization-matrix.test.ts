@@ -130,6 +130,18 @@ const MATRIX: Record<string, Row> = {
     expected: signedIn(403),
     call: (w) => ({ url: `/api/admin/sub-admins/${w.outsiderId}` }),
   },
+  'GET /api/admin/users/{userId}': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/users/${w.outsiderId}` }),
+  },
+  'POST /api/admin/users/{userId}/suspension': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/users/${w.outsiderId}/suspension`, payload: { reason: 'Spam' } }),
+  },
+  'POST /api/admin/users/{userId}/reinstatement': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/users/${w.outsiderId}/reinstatement`, payload: { reason: 'Sorry' } }),
+  },
   'GET /api/admin/audit-log': { expected: signedIn(403), call: () => ({ url: '/api/admin/audit-log' }) },
   'POST /api/profile/avatar': {
     expected: signedIn(200),

@@ -21,6 +21,7 @@ const statusByCode: Record<ErrorCode, number> = {
   CROSS_SITE_REQUEST: 403,
   RATE_LIMITED: 429,
   ACCOUNT_LOCKED: 429,
+  ACCOUNT_SUSPENDED: 403,
   INTERNAL: 500,
 };
 

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import {
   ADMIN_PERMISSIONS,
+  BID_STATUSES,
   FLAG_DECISIONS,
   FLAG_STATUSES,
   MODERATION_CATEGORIES,
   REPORT_DECISIONS,
   REPORT_REASON_VALUES,
   REPORT_STATUSES,
+  REQUEST_STATUSES,
+  REQUEST_TYPES,
+  ROLES,
 } from '#shared/constants.ts';
 import { cursorSchema } from './cursor.ts';
 
@@ -33,6 +37,12 @@ export const adminMessages = {
   accountNotFound: 'No account has this e-mail address or username.',
   alreadyAdmin: 'This account already has an admin role.',
   notSubAdmin: 'This account is not a sub-admin.',
+  userFailed: 'Failed to fetch the user',
+  reasonRequired: 'Please give a reason.',
+  reasonTooLong: 'The reason can be at most 500 characters.',
+  alreadySuspended: 'This user is already suspended.',
+  notSuspended: 'This user is not suspended.',
+  adminNotSuspendable: 'An admin cannot be suspended; remove the admin role first.',
 } as const;
 
 /** Who the signed-in admin is: the super-admin may use every page, a sub-admin only its permissions. */
@@ -165,6 +175,56 @@ export const addSubAdminSchema = z.object({
 export type AddSubAdminInput = z.input<typeof addSubAdminSchema>;
 export const updateSubAdminSchema = z.object({ permissions: permissionsSchema });
 export type UpdateSubAdminInput = z.input<typeof updateSubAdminSchema>;
+
+// A user's page: who they are, what they did, what was said about them; suspend and reinstate.
+
+export const adminUserSchema = z.object({
+  profile: z.object({
+    id: z.uuid(),
+    username: z.string(),
+    email: z.string(),
+    fullName: z.string().nullable(),
+    role: z.enum(ROLES),
+    vhNumber: z.number().int(),
+    image: z.string().nullable(),
+    createdAt: isoDate,
+    adminRole: z.string().nullable(),
+    suspendedAt: isoDate.nullable(),
+    suspensionReason: z.string().nullable(),
+  }),
+  requests: z.array(
+    z.object({
+      id: z.uuid(),
+      type: z.enum(REQUEST_TYPES),
+      subjectName: z.string(),
+      status: z.enum(REQUEST_STATUSES),
+      createdAt: isoDate,
+    }),
+  ),
+  bids: z.array(
+    z.object({
+      id: z.uuid(),
+      requestId: z.uuid(),
+      subjectName: z.string(),
+      amount: z.number(),
+      status: z.enum(BID_STATUSES),
+      createdAt: isoDate,
+    }),
+  ),
+  reportsBy: z.array(adminReportSchema),
+  reportsAgainst: z.array(adminReportSchema),
+  flags: z.array(adminFlagSchema),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const suspensionSchema = z.object({
+  reason: z
+    .string({ error: adminMessages.reasonRequired })
+    .trim()
+    .min(1, adminMessages.reasonRequired)
+    .max(500, adminMessages.reasonTooLong),
+});
+export type SuspensionInput = z.infer<typeof suspensionSchema>;
 
 // Audit log.
 

@@ -161,6 +161,12 @@ const pageRoutes: RouteObject[] = [
           Component: (await import('#web/features/admin/pages/admin-sub-admins-page.tsx')).AdminSubAdminsPage,
         }),
       },
+      {
+        path: paths.admin.user.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-user-page.tsx')).AdminUserPage,
+        }),
+      },
     ],
   },
 

@@ -90,6 +90,27 @@ describe('every admin route checks the caller’s admin permission', () => {
         ok: 204,
         call: async () => ({ url: `/api/admin/sub-admins/${(await createSubAdmin(t.db, ['reports'])).id}` }),
       },
+      'GET /api/admin/users/{userId}': {
+        area: 'users',
+        ok: 200,
+        call: () => ({ url: `/api/admin/users/${reported.id}` }),
+      },
+      'POST /api/admin/users/{userId}/suspension': {
+        area: 'users',
+        ok: 200,
+        call: async () => ({
+          url: `/api/admin/users/${(await createUser(t.db)).id}/suspension`,
+          payload: { reason: 'Spam' },
+        }),
+      },
+      'POST /api/admin/users/{userId}/reinstatement': {
+        area: 'users',
+        ok: 200,
+        call: async () => ({
+          url: `/api/admin/users/${(await createUser(t.db, { suspendedAt: new Date(), suspensionReason: 'Spam' })).id}/reinstatement`,
+          payload: { reason: 'Sorry' },
+        }),
+      },
       'GET /api/admin/audit-log': { area: SUPER_ADMIN_ROLE, ok: 200, call: () => ({ url: '/api/admin/audit-log' }) },
     };
   });

@@ -17,16 +17,20 @@ import {
   decideFlagSchema,
   decideReportSchema,
   subAdminSchema,
+  adminUserSchema,
+  suspensionSchema,
   subAdminsPageSchema,
   subAdminsQuerySchema,
   updateSubAdminSchema,
 } from '#shared/schemas/admin.ts';
 import type { Database } from '../../db/client.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { listAuditLog } from './audit.ts';
 import { getMeetingStats } from './meetings.ts';
 import { decideFlag, decideReport, listFlags, listReports } from './moderation-queue.ts';
 import { getAdminStats, requireAdmin } from './service.ts';
 import { addSubAdmin, listSubAdmins, removeSubAdmin, updateSubAdmin } from './sub-admins.ts';
+import { getAdminUser, reinstateUser, suspendUser } from './users.ts';
 
 const tags = ['admin'];
 const idParams = z.object({ id: z.uuid() });
@@ -34,7 +38,10 @@ const userParams = z.object({ userId: z.uuid() });
 
 // Every route starts with requireAdmin and the page's permission (or the super-admin); every change writes its audit
 // row in its own transaction. Answers are never cached: a decision elsewhere changes them.
-export const adminRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realtime }> = async (
+  app,
+  { db, realtime },
+) => {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -223,6 +230,65 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, 
       const { user } = await requireAdmin(request, db, SUPER_ADMIN_ROLE);
       await removeSubAdmin({ db, actor: user, userId: request.params.userId });
       return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:userId',
+    {
+      schema: {
+        summary: 'A user’s page: profile, role, VH number, requests, bids, reports by and against them, flags',
+        description: 'Unknown user: 404. Needs users.',
+        tags,
+        params: userParams,
+        response: { 200: adminUserSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'users');
+      return getAdminUser({ db, userId: request.params.userId });
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:userId/suspension',
+    {
+      schema: {
+        summary: 'Suspend a user, with a reason',
+        description:
+          'They cannot sign in any more; their sessions end and their sockets close at once. Unknown user: 404; an admin or already suspended: 409. Needs users.',
+        tags,
+        params: userParams,
+        body: suspensionSchema,
+        response: { 200: adminUserSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, 'users');
+      const { userId } = request.params;
+      const { endedSessionIds } = await suspendUser({ db, actor: user, userId, reason: request.body.reason });
+      for (const sessionId of endedSessionIds) realtime.endSession(sessionId);
+      return getAdminUser({ db, userId });
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:userId/reinstatement',
+    {
+      schema: {
+        summary: 'Reinstate a suspended user, with a reason',
+        description: 'They can sign in again. Unknown user: 404; not suspended: 409. Needs users.',
+        tags,
+        params: userParams,
+        body: suspensionSchema,
+        response: { 200: adminUserSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, 'users');
+      const { userId } = request.params;
+      await reinstateUser({ db, actor: user, userId, reason: request.body.reason });
+      return getAdminUser({ db, userId });
     },
   );
 

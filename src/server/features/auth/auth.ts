@@ -1,9 +1,10 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { PASSWORD_MIN, RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
+import { errorMessages } from '#shared/errors.ts';
 import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared/schemas/auth.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -45,6 +46,10 @@ async function checkBody(ctx: HookContext) {
 async function isSystemAccount(db: Database, where: { email: string } | { id: string }) {
   const condition = 'email' in where ? eq(users.email, where.email.trim().toLowerCase()) : eq(users.id, where.id);
   return (await db.$count(users, and(condition, eq(users.isSystem, true)))) > 0;
+}
+
+async function isSuspended(db: Database, userId: string) {
+  return (await db.$count(users, and(eq(users.id, userId), isNotNull(users.suspendedAt)))) > 0;
 }
 
 export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) {
@@ -104,6 +109,14 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
     },
     databaseHooks: {
       session: {
+        // A suspended user gets no session (checked after the password, so a wrong one still reads as wrong).
+        create: {
+          before: async (session) => {
+            if (await isSuspended(db, session.userId)) {
+              throw new APIError('FORBIDDEN', { code: 'ACCOUNT_SUSPENDED', message: errorMessages.ACCOUNT_SUSPENDED });
+            }
+          },
+        },
         delete: {
           after: async (session) => {
             onSessionEnded?.(session.id);

@@ -16,10 +16,12 @@ import type {
   AdminReport,
   AdminReportsPage,
   AdminStats,
+  AdminUser,
   AuditLogPage,
   DecideFlagInput,
   DecideReportInput,
   SubAdmin,
+  SuspensionInput,
   SubAdminsPage,
   UpdateSubAdminInput,
 } from '#shared/schemas/admin.ts';
@@ -50,6 +52,7 @@ export const adminKeys = {
   meetings: ['admin', 'meetings'] as const,
   subAdmins: ['admin', 'sub-admins'] as const,
   auditLog: ['admin', 'audit-log'] as const,
+  user: (userId: string) => ['admin', 'users', userId] as const,
 };
 
 export function useAdminStats() {
@@ -150,3 +153,24 @@ export const useRemoveSubAdmin = () =>
     (userId: string) => apiFetch<void>(`/api/admin/sub-admins/${userId}`, { method: 'DELETE' }),
     [adminKeys.subAdmins],
   );
+
+export function useAdminUser(userId: string) {
+  return useQuery({
+    queryKey: adminKeys.user(userId),
+    queryFn: ({ signal }) => apiFetch<AdminUser>(`/api/admin/users/${userId}`, { signal }),
+    retry: false,
+  });
+}
+
+/** Suspends or reinstates a user; the page shows the answer at once. */
+export function useSuspension(userId: string) {
+  const queryClient = useQueryClient();
+  return useAdminMutation(
+    async ({ action, input }: { action: 'suspension' | 'reinstatement'; input: SuspensionInput }) => {
+      const user = await apiFetch<AdminUser>(`/api/admin/users/${userId}/${action}`, { method: 'POST', body: input });
+      queryClient.setQueryData(adminKeys.user(userId), user);
+      return user;
+    },
+    [],
+  );
+}

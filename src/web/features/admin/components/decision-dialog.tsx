@@ -15,17 +15,26 @@ import { Textarea } from '#web/components/ui/textarea.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { toastMessage } from '#web/lib/toast-message.ts';
 
-/** Asks for the note of a decision (resolve, dismiss, review) and sends it; closes when the server has it. */
+/**
+ * Asks for the note of a decision (resolve, dismiss, review) or the reason of a suspension and sends it; closes when
+ * the server has it.
+ */
 export function DecisionDialog({
   title,
   description,
   confirmLabel,
+  noteLabel = 'Note',
+  requiredMessage = adminMessages.noteRequired,
+  destructive = false,
   onConfirm,
   onClose,
 }: {
   title: string;
   description: string;
   confirmLabel: string;
+  noteLabel?: string;
+  requiredMessage?: string;
+  destructive?: boolean;
   onConfirm: (note: string) => Promise<unknown>;
   onClose: () => void;
 }) {
@@ -34,13 +43,13 @@ export function DecisionDialog({
   const [isPending, setIsPending] = useState(false);
 
   const submit = async () => {
-    if (!note.trim()) return setError(adminMessages.noteRequired);
+    if (!note.trim()) return setError(requiredMessage);
     setIsPending(true);
     try {
       await onConfirm(note.trim());
       onClose();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.fields?.note : undefined);
+      setError(failure instanceof ApiError ? (failure.fields?.note ?? failure.fields?.reason) : undefined);
       toastMessage(errorMessage(failure));
     } finally {
       setIsPending(false);
@@ -62,7 +71,7 @@ export function DecisionDialog({
             void submit();
           }}
         >
-          <FormField label="Note" error={error} required>
+          <FormField label={noteLabel} error={error} required>
             <Textarea
               rows={3}
               maxLength={1000}
@@ -80,7 +89,7 @@ export function DecisionDialog({
                 Cancel
               </Button>
             </DialogClose>
-            <Button type="submit" loading={isPending}>
+            <Button type="submit" variant={destructive ? 'destructive' : 'default'} loading={isPending}>
               {confirmLabel}
             </Button>
           </DialogFooter>

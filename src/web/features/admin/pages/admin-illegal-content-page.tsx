@@ -8,6 +8,7 @@ import { useAdminFlags, useDecideFlag, type AdminTableFilter } from '../api.ts';
 import { adminDateTime, DecisionCell, StatusBadge } from '../components/admin-format.tsx';
 import { AdminTable, pagedRows, type AdminColumn } from '../components/admin-table.tsx';
 import { DecisionDialog } from '../components/decision-dialog.tsx';
+import { UserLink } from '../components/user-link.tsx';
 
 const typeLabel = (type: string) => (type.charAt(0).toUpperCase() + type.slice(1)).replaceAll('_', ' ');
 
@@ -19,7 +20,7 @@ const columns: AdminColumn<AdminFlag>[] = [
       <span className="flex flex-col gap-0.5">
         <span className="whitespace-pre-wrap">{flag.content}</span>
         <span className="text-muted-foreground">
-          {flag.sender ? `Sent by ${flag.sender.username}` : 'Sender deleted'}
+          Sent by <UserLink user={flag.sender} fallback="a deleted account" />
           {flag.description ? ` · ${flag.description}` : ''}
         </span>
       </span>

@@ -32,6 +32,12 @@ const menu: {
   { label: 'Sub-Admin Management', href: paths.admin.subAdmins.getHref(), permission: SUPER_ADMIN_ROLE, icon: Users },
 ];
 
+/** The permission of the page at `pathname`: a menu page's, or users for a user's page (none for other paths). */
+function permissionOf(pathname: string): AdminPermission | typeof SUPER_ADMIN_ROLE | undefined {
+  if (pathname.startsWith('/admin/users/')) return 'users';
+  return menu.find((item) => item.href === pathname)?.permission;
+}
+
 /** The admin area: the Admin Login form until the server confirms an admin role, then the side menu and the page. */
 export function AdminLayout() {
   const { isSignedIn, isPending: isSessionPending } = useSession();
@@ -55,9 +61,9 @@ export function AdminLayout() {
   if (!isSignedIn || !access.data) return <AdminLoginScreen />;
 
   const { isSuperAdmin, permissions } = access.data;
-  const allowed = menu.filter(
-    ({ permission }) => isSuperAdmin || (permission !== SUPER_ADMIN_ROLE && permissions.includes(permission)),
-  );
+  const mayOpen = (permission: AdminPermission | typeof SUPER_ADMIN_ROLE | undefined) =>
+    !permission || isSuperAdmin || (permission !== SUPER_ADMIN_ROLE && permissions.includes(permission));
+  const allowed = menu.filter(({ permission }) => mayOpen(permission));
   return (
     <Container className="flex flex-1 flex-col gap-6 py-6 md:flex-row md:py-10">
       <nav aria-label="Admin" className="md:w-56 md:shrink-0">
@@ -83,7 +89,7 @@ export function AdminLayout() {
       </nav>
       <div className="min-w-0 flex-1">
         {/* The server refuses the page's calls too; this says so instead of a failed fetch. */}
-        {menu.some((item) => item.href === pathname) && !allowed.some((item) => item.href === pathname) ? (
+        {!mayOpen(permissionOf(pathname)) ? (
           <Alert variant="destructive" role="alert" title={adminMessages.missingPermission} />
         ) : (
           <Outlet />

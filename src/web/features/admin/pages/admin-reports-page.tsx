@@ -8,13 +8,14 @@ import { useAdminReports, useDecideReport, type AdminTableFilter } from '../api.
 import { adminDateTime, DecisionCell, StatusBadge } from '../components/admin-format.tsx';
 import { AdminTable, pagedRows, type AdminColumn } from '../components/admin-table.tsx';
 import { DecisionDialog } from '../components/decision-dialog.tsx';
+import { UserLink } from '../components/user-link.tsx';
 
 const reasonLabels = Object.fromEntries(REPORT_REASONS.map(({ value, label }) => [value, label]));
 const isOpen = (report: AdminReport) => report.status === 'pending' || report.status === 'reviewed';
 
 const columns: AdminColumn<AdminReport>[] = [
-  { header: 'Reporter', cell: (report) => report.reporter?.username ?? 'Deleted account' },
-  { header: 'Reported User', cell: (report) => report.reportedUser.username },
+  { header: 'Reporter', cell: (report) => <UserLink user={report.reporter} fallback="Deleted account" /> },
+  { header: 'Reported User', cell: (report) => <UserLink user={report.reportedUser} fallback="Deleted account" /> },
   {
     header: 'Reason',
     cell: (report) => (

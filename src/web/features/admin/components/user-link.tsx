@@ -1,0 +1,19 @@
+import { Link } from 'react-router';
+import type { AdminUserRef } from '#shared/schemas/admin.ts';
+import { paths } from '#shared/paths.ts';
+import { useAdminAccess } from '../api.ts';
+
+/** A username, linked to the user's page for admins who may open it. */
+export function UserLink({ user, fallback }: { user: AdminUserRef | null; fallback: string }) {
+  const access = useAdminAccess(true);
+  if (!user) return <span className="text-muted-foreground">{fallback}</span>;
+  if (!access.data?.permissions.includes('users')) return <>{user.username}</>;
+  return (
+    <Link
+      to={paths.admin.user.getHref(user.id)}
+      className="font-medium text-primary underline-offset-4 hover:underline focus-visible:underline"
+    >
+      {user.username}
+    </Link>
+  );
+}

@@ -1,0 +1,181 @@
+import { useState, type ReactNode } from 'react';
+import { useParams } from 'react-router';
+import { adminMessages, type AdminUser } from '#shared/schemas/admin.ts';
+import { Alert } from '#web/components/ui/alert.tsx';
+import { Badge } from '#web/components/ui/badge.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Card, CardContent } from '#web/components/ui/card.tsx';
+import { PageHeader } from '#web/components/ui/page-header.tsx';
+import { Skeleton } from '#web/components/ui/skeleton.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { useAdminUser, useSuspension } from '../api.ts';
+import { adminDateTime, DecisionCell, StatusBadge } from '../components/admin-format.tsx';
+import { AdminTable, type AdminColumn } from '../components/admin-table.tsx';
+import { DecisionDialog } from '../components/decision-dialog.tsx';
+import { UserLink } from '../components/user-link.tsx';
+
+type Report = AdminUser['reportsBy'][number];
+
+const requestColumns: AdminColumn<AdminUser['requests'][number]>[] = [
+  { header: 'Type', cell: (request) => (request.type === 'tutoring' ? 'Tutoring Request' : 'Assignment Help') },
+  { header: 'Subject', cell: (request) => request.subjectName },
+  { header: 'Status', cell: (request) => <StatusBadge status={request.status} /> },
+  { header: 'Created At', cell: (request) => adminDateTime(request.createdAt) },
+];
+const bidColumns: AdminColumn<AdminUser['bids'][number]>[] = [
+  { header: 'Subject', cell: (bid) => bid.subjectName },
+  { header: 'Amount', cell: (bid) => `$${bid.amount}` },
+  { header: 'Status', cell: (bid) => <StatusBadge status={bid.status} /> },
+  { header: 'Created At', cell: (bid) => adminDateTime(bid.createdAt) },
+];
+const reportColumns = (other: 'reporter' | 'reportedUser'): AdminColumn<Report>[] => [
+  {
+    header: other === 'reporter' ? 'Reporter' : 'Reported User',
+    cell: (report) => <UserLink user={report[other]} fallback="Deleted account" />,
+  },
+  { header: 'Reason', cell: (report) => `${report.reason.replaceAll('_', ' ')}: ${report.description}` },
+  { header: 'Status', cell: (report) => <StatusBadge status={report.status} /> },
+  { header: 'Created At', cell: (report) => adminDateTime(report.createdAt) },
+  { header: 'Decision', cell: (report) => <DecisionCell decision={report} /> },
+];
+const flagColumns: AdminColumn<AdminUser['flags'][number]>[] = [
+  { header: 'Type', cell: (flag) => flag.flagType.replaceAll('_', ' ') },
+  { header: 'Content', cell: (flag) => flag.content },
+  { header: 'Status', cell: (flag) => <StatusBadge status={flag.status} /> },
+  { header: 'Created At', cell: (flag) => adminDateTime(flag.createdAt) },
+];
+
+/** One user as the admins see them, with Suspend / Reinstate. */
+export function AdminUserPage() {
+  const { userId = '' } = useParams();
+  const user = useAdminUser(userId);
+  useDocumentTitle(user.data ? user.data.profile.username : 'User');
+  const [changing, setChanging] = useState(false);
+  const suspension = useSuspension(userId);
+
+  if (user.isError) return <Alert variant="destructive" role="alert" title={adminMessages.userFailed} />;
+  if (!user.data) return <Skeleton className="h-48 w-full" />;
+  const { profile } = user.data;
+  const isSuspended = profile.suspendedAt !== null;
+  const facts: [string, string][] = [
+    ['E-mail', profile.email],
+    ['Full name', profile.fullName ?? '—'],
+    ['Role', profile.adminRole ? `${profile.role} (admin: ${profile.adminRole})` : profile.role],
+    ['VH number', String(profile.vhNumber)],
+    ['Joined', adminDateTime(profile.createdAt)],
+  ];
+  const section = (title: string, table: ReactNode) => (
+    <section className="flex flex-col gap-3" aria-label={title}>
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {table}
+    </section>
+  );
+  const rows = <T,>(items: T[]) => ({ rows: items, isPending: false, isError: false });
+
+  return (
+    <div className="flex flex-col gap-8">
+      <PageHeader
+        title={profile.username}
+        actions={
+          !profile.adminRole && (
+            <Button variant={isSuspended ? 'outline' : 'destructive'} onClick={() => setChanging(true)}>
+              {isSuspended ? 'Reinstate' : 'Suspend'}
+            </Button>
+          )
+        }
+      />
+      <Card>
+        <CardContent className="flex flex-col gap-4">
+          {isSuspended ? (
+            <Alert variant="destructive" title={`Suspended since ${adminDateTime(profile.suspendedAt!)}`}>
+              {profile.suspensionReason}
+            </Alert>
+          ) : (
+            <Badge variant="success">Active</Badge>
+          )}
+          <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
+            {facts.map(([term, value]) => (
+              <div key={term} className="contents">
+                <dt className="font-medium text-muted-foreground">{term}</dt>
+                <dd className="break-words">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </CardContent>
+      </Card>
+      {section(
+        'Requests',
+        <AdminTable
+          caption="Requests"
+          columns={requestColumns}
+          data={rows(user.data.requests)}
+          rowKey={(r) => r.id}
+          errorMessage={adminMessages.userFailed}
+          emptyMessage="No requests"
+        />,
+      )}
+      {section(
+        'Bids',
+        <AdminTable
+          caption="Bids"
+          columns={bidColumns}
+          data={rows(user.data.bids)}
+          rowKey={(b) => b.id}
+          errorMessage={adminMessages.userFailed}
+          emptyMessage="No bids"
+        />,
+      )}
+      {section(
+        'Reports by this user',
+        <AdminTable
+          caption="Reports by this user"
+          columns={reportColumns('reportedUser')}
+          data={rows(user.data.reportsBy)}
+          rowKey={(r) => r.id}
+          errorMessage={adminMessages.userFailed}
+          emptyMessage="No reports by this user"
+        />,
+      )}
+      {section(
+        'Reports against this user',
+        <AdminTable
+          caption="Reports against this user"
+          columns={reportColumns('reporter')}
+          data={rows(user.data.reportsAgainst)}
+          rowKey={(r) => r.id}
+          errorMessage={adminMessages.userFailed}
+          emptyMessage="No reports against this user"
+        />,
+      )}
+      {section(
+        'Flagged messages',
+        <AdminTable
+          caption="Flagged messages"
+          columns={flagColumns}
+          data={rows(user.data.flags)}
+          rowKey={(f) => f.id}
+          errorMessage={adminMessages.userFailed}
+          emptyMessage="No flagged messages"
+        />,
+      )}
+      {changing && (
+        <DecisionDialog
+          title={isSuspended ? `Reinstate ${profile.username}` : `Suspend ${profile.username}`}
+          description={
+            isSuspended
+              ? 'They can sign in again.'
+              : 'They are signed out everywhere at once and cannot sign in until reinstated.'
+          }
+          confirmLabel={isSuspended ? 'Reinstate' : 'Suspend'}
+          noteLabel="Reason"
+          requiredMessage={adminMessages.reasonRequired}
+          destructive={!isSuspended}
+          onConfirm={(reason) =>
+            suspension.mutateAsync({ action: isSuspended ? 'reinstatement' : 'suspension', input: { reason } })
+          }
+          onClose={() => setChanging(false)}
+        />
+      )}
+    </div>
+  );
+}
