@@ -106,7 +106,7 @@ describe('Sub-Admin Management, Meeting Statistics and the audit log', () => {
       before: { permissions: ['reports'] },
       after: { permissions: ['messages'] },
     });
-    const document = (await t.app.inject({ url: '/api/openapi.json' })).json() as { paths: Record<string, object> };
+    const document = (await t.app.inject({ url: '/api/openapi.json' })).json<{ paths: Record<string, object> }>();
     const auditPaths = Object.entries(document.paths).filter(([path]) => path.includes('audit'));
     expect(auditPaths.map(([path, operations]) => [path, Object.keys(operations)])).toEqual([
       ['/api/admin/audit-log', ['get']],

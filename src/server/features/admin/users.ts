@@ -78,7 +78,7 @@ export async function getAdminUser({ db, userId }: { db: Executor; userId: strin
       suspendedAt: profile.suspendedAt?.toISOString() ?? null,
     },
     requests: requests.map((request) => ({ ...request, createdAt: request.createdAt.toISOString() })),
-    bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt!.toISOString() })),
+    bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
     reportsBy: reports.filter((report) => report.reporter?.id === userId),
     reportsAgainst: reports.filter((report) => report.reportedUser.id === userId),
     flags,

@@ -107,11 +107,7 @@ function AddSubAdminForm() {
             control={form.control}
             name="permissions"
             render={({ field }) => (
-              <PermissionPicker
-                value={field.value as AdminPermission[]}
-                onChange={field.onChange}
-                error={errors.permissions?.message}
-              />
+              <PermissionPicker value={field.value} onChange={field.onChange} error={errors.permissions?.message} />
             )}
           />
           <Button type="submit" className="self-start" loading={addSubAdmin.isPending}>
