@@ -226,9 +226,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(profilesRoutes, { db, storage });
   await app.register(searchRoutes, { db });
   await app.register(reportsRoutes, { db });
-  await app.register(adminRoutes, { db, realtime });
   // One moderation for every text users show each other: chat, requests, bids, file names.
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
+  await app.register(adminRoutes, { db, realtime, moderation });
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
   const assistant = createAssistant({ db, realtime, storage, config: config.ai, log: app.log });

@@ -69,5 +69,8 @@ export const paths = {
     meetingStats: { path: '/admin/meeting-stats', getHref: () => '/admin/meeting-stats' },
     subAdmins: { path: '/admin/sub-admins', getHref: () => '/admin/sub-admins' },
     user: { path: '/admin/users/:userId', getHref: (userId: string) => `/admin/users/${userId}` },
+    patterns: { path: '/admin/patterns', getHref: () => '/admin/patterns' },
+    contactMessages: { path: '/admin/contact-messages', getHref: () => '/admin/contact-messages' },
+    auditLog: { path: '/admin/audit-log', getHref: () => '/admin/audit-log' },
   },
 } as const;

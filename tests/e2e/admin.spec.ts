@@ -1,4 +1,5 @@
 import { userReports } from '../../src/server/db/schema/moderation.ts';
+import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import { DEFAULT_TEST_PASSWORD, createSessionCookie, createUser } from '../support/factories.ts';
 import { TEST_ADMIN } from '../support/test-config.ts';
 import { expect, openSecondBrowser, test, type Page } from './fixtures.ts';
@@ -134,4 +135,43 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   await expect(second.page.getByRole('heading', { name: 'Meeting Statistics' })).toHaveCount(0);
   expect(second.errors).toEqual([]);
   await second.context.close();
+});
+
+test('the admin adds a moderation pattern, marks a contact message handled and finds both in the audit log', async ({
+  page,
+  db,
+  allowConsoleError,
+}) => {
+  // The refused pattern's answer.
+  allowConsoleError(/status of 400/);
+  const subject = `Question ${Date.now()}`;
+  await db
+    .insert(contactMessages)
+    .values({ name: 'Ada', email: 'ada@example.com', subject, message: 'How do refunds work?' });
+  await adminLogin(page, TEST_ADMIN.email, TEST_ADMIN.password);
+  await page.getByRole('button', { name: 'Close toast' }).click();
+  const menu = page.getByRole('navigation', { name: 'Admin' });
+
+  await menu.getByRole('link', { name: 'Moderation Patterns' }).click();
+  await page.getByLabel('Pattern', { exact: true }).fill('(a+)+$');
+  await page.getByLabel('Sample message it must block').fill('aaaa');
+  await page.getByRole('button', { name: 'Add Pattern' }).click();
+  await expect(page.getByText('could take too long')).toBeVisible();
+  const word = `zorgle${Date.now()}`;
+  await page.getByLabel('Pattern', { exact: true }).fill(word);
+  await page.getByLabel('Sample message it must block').fill(`you ${word}`);
+  await page.getByRole('button', { name: 'Add Pattern' }).click();
+  await expect(page.getByRole('row').filter({ hasText: word })).toContainText('Active');
+  await screenshots(page, 'patterns');
+
+  await menu.getByRole('link', { name: 'Contact Messages' }).click();
+  const message = page.getByRole('row').filter({ hasText: subject });
+  await message.getByRole('button', { name: 'Mark handled' }).click();
+  await expect(message).toContainText('Handled');
+  await expect(message.getByRole('button', { name: 'Reopen' })).toBeVisible();
+
+  await menu.getByRole('link', { name: 'Audit Log' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'contact_message.handle' }).first()).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: word })).toContainText('pattern.add');
+  await screenshots(page, 'audit-log');
 });

@@ -142,6 +142,23 @@ const MATRIX: Record<string, Row> = {
     expected: signedIn(403),
     call: (w) => ({ url: `/api/admin/users/${w.outsiderId}/reinstatement`, payload: { reason: 'Sorry' } }),
   },
+  'GET /api/admin/patterns': { expected: signedIn(403), call: () => ({ url: '/api/admin/patterns' }) },
+  'POST /api/admin/patterns': {
+    expected: signedIn(403),
+    call: () => ({ url: '/api/admin/patterns', payload: { pattern: 'zorgle', category: 'other', sample: 'zorgle' } }),
+  },
+  'PATCH /api/admin/patterns/{id}': {
+    expected: signedIn(403),
+    call: () => ({ method: 'PATCH', url: `/api/admin/patterns/${randomUUID()}`, payload: { isActive: false } }),
+  },
+  'GET /api/admin/contact-messages': {
+    expected: signedIn(403),
+    call: () => ({ url: '/api/admin/contact-messages' }),
+  },
+  'POST /api/admin/contact-messages/{id}/handled': {
+    expected: signedIn(403),
+    call: () => ({ url: `/api/admin/contact-messages/${randomUUID()}/handled`, payload: { handled: true } }),
+  },
   'GET /api/admin/audit-log': { expected: signedIn(403), call: () => ({ url: '/api/admin/audit-log' }) },
   'POST /api/profile/avatar': {
     expected: signedIn(200),

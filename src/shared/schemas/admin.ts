@@ -43,6 +43,16 @@ export const adminMessages = {
   alreadySuspended: 'This user is already suspended.',
   notSuspended: 'This user is not suspended.',
   adminNotSuspendable: 'An admin cannot be suspended; remove the admin role first.',
+  patternsFailed: 'Failed to fetch moderation patterns',
+  patternRequired: 'Enter a pattern.',
+  patternTooLong: 'A pattern can be at most 200 characters.',
+  patternInvalid: 'This is not a valid regular expression.',
+  patternUnsafe: 'This pattern could take too long to check (catastrophic backtracking) and is refused.',
+  patternMatchesEverything: 'This pattern matches every message.',
+  sampleRequired: 'Enter a sample message the pattern should block.',
+  sampleNotMatched: 'The pattern does not match the sample message.',
+  patternExists: 'This pattern already exists in this category.',
+  messagesFailed: 'Failed to fetch contact messages',
 } as const;
 
 /** Who the signed-in admin is: the super-admin may use every page, a sub-admin only its permissions. */
@@ -225,6 +235,61 @@ export const suspensionSchema = z.object({
     .max(500, adminMessages.reasonTooLong),
 });
 export type SuspensionInput = z.infer<typeof suspensionSchema>;
+
+// Moderation patterns.
+
+export const PATTERN_STATUSES = ['active', 'inactive'] as const;
+export const patternsQuerySchema = listQuery(PATTERN_STATUSES);
+export const moderationPatternSchema = z.object({
+  id: z.uuid(),
+  pattern: z.string(),
+  category: z.enum(MODERATION_CATEGORIES),
+  description: z.string().nullable(),
+  isActive: z.boolean(),
+  createdAt: isoDate,
+});
+export type AdminModerationPattern = z.infer<typeof moderationPatternSchema>;
+export const patternsPageSchema = page(moderationPatternSchema);
+export type PatternsPage = z.infer<typeof patternsPageSchema>;
+
+export const createPatternSchema = z.object({
+  /** A case-insensitive regular expression. */
+  pattern: z
+    .string({ error: adminMessages.patternRequired })
+    .min(1, adminMessages.patternRequired)
+    .max(200, adminMessages.patternTooLong),
+  category: z.enum(MODERATION_CATEGORIES),
+  description: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((text) => text || null),
+  /** A message the pattern must block: the pattern is tried on it before it is saved. */
+  sample: z.string({ error: adminMessages.sampleRequired }).trim().min(1, adminMessages.sampleRequired).max(1000),
+});
+export type CreatePatternInput = z.input<typeof createPatternSchema>;
+export const setPatternActiveSchema = z.object({ isActive: z.boolean() });
+
+// Contact messages.
+
+export const CONTACT_MESSAGE_STATUSES = ['open', 'handled'] as const;
+export const contactMessagesQuerySchema = listQuery(CONTACT_MESSAGE_STATUSES);
+export const contactMessageSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  createdAt: isoDate,
+  handled: z.boolean(),
+  handledBy: userRef.nullable(),
+  handledAt: isoDate.nullable(),
+});
+export type AdminContactMessage = z.infer<typeof contactMessageSchema>;
+export const contactMessagesPageSchema = page(contactMessageSchema);
+export type ContactMessagesPage = z.infer<typeof contactMessagesPageSchema>;
+export const markHandledSchema = z.object({ handled: z.boolean() });
 
 // Audit log.
 

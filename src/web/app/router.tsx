@@ -167,6 +167,25 @@ const pageRoutes: RouteObject[] = [
           Component: (await import('#web/features/admin/pages/admin-user-page.tsx')).AdminUserPage,
         }),
       },
+      {
+        path: paths.admin.patterns.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-patterns-page.tsx')).AdminPatternsPage,
+        }),
+      },
+      {
+        path: paths.admin.contactMessages.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-contact-messages-page.tsx'))
+            .AdminContactMessagesPage,
+        }),
+      },
+      {
+        path: paths.admin.auditLog.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-audit-log-page.tsx')).AdminAuditLogPage,
+        }),
+      },
     ],
   },
 

@@ -1,7 +1,9 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE } from '#shared/constants.ts';
-import { illegalContentFlags, userReports } from '../../db/schema/moderation.ts';
+import { randomUUID } from 'node:crypto';
+import { illegalContentFlags, moderationPatterns, userReports } from '../../db/schema/moderation.ts';
+import { contactMessages } from '../../db/schema/pages.ts';
 import {
   createSessionCookie,
   createSubAdmin,
@@ -110,6 +112,42 @@ describe('every admin route checks the caller’s admin permission', () => {
           url: `/api/admin/users/${(await createUser(t.db, { suspendedAt: new Date(), suspensionReason: 'Spam' })).id}/reinstatement`,
           payload: { reason: 'Sorry' },
         }),
+      },
+      'GET /api/admin/patterns': { area: 'patterns', ok: 200, call: () => ({ url: '/api/admin/patterns' }) },
+      'POST /api/admin/patterns': {
+        area: 'patterns',
+        ok: 201,
+        call: () => {
+          const word = `word${randomUUID().slice(0, 8)}`;
+          return { url: '/api/admin/patterns', payload: { pattern: word, category: 'other', sample: word } };
+        },
+      },
+      'PATCH /api/admin/patterns/{id}': {
+        area: 'patterns',
+        ok: 200,
+        call: async () => {
+          const [pattern] = await t.db
+            .insert(moderationPatterns)
+            .values({ pattern: `word${randomUUID()}`, category: 'other' })
+            .returning();
+          return { url: `/api/admin/patterns/${pattern!.id}`, payload: { isActive: false } };
+        },
+      },
+      'GET /api/admin/contact-messages': {
+        area: 'messages',
+        ok: 200,
+        call: () => ({ url: '/api/admin/contact-messages' }),
+      },
+      'POST /api/admin/contact-messages/{id}/handled': {
+        area: 'messages',
+        ok: 200,
+        call: async () => {
+          const [message] = await t.db
+            .insert(contactMessages)
+            .values({ name: 'Ada', email: 'ada@example.com', subject: 'Hi', message: 'Hello' })
+            .returning();
+          return { url: `/api/admin/contact-messages/${message!.id}/handled`, payload: { handled: true } };
+        },
       },
       'GET /api/admin/audit-log': { area: SUPER_ADMIN_ROLE, ok: 200, call: () => ({ url: '/api/admin/audit-log' }) },
     };

@@ -19,13 +19,25 @@ import {
   subAdminSchema,
   adminUserSchema,
   suspensionSchema,
+  contactMessageSchema,
+  contactMessagesPageSchema,
+  contactMessagesQuerySchema,
+  createPatternSchema,
+  markHandledSchema,
+  moderationPatternSchema,
+  patternsPageSchema,
+  patternsQuerySchema,
+  setPatternActiveSchema,
   subAdminsPageSchema,
   subAdminsQuerySchema,
   updateSubAdminSchema,
 } from '#shared/schemas/admin.ts';
 import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
+import type { Moderation } from '../moderation/service.ts';
 import { listAuditLog } from './audit.ts';
+import { listContactMessages, markContactMessage } from './contact-messages.ts';
+import { createPattern, listPatterns, setPatternActive } from './patterns.ts';
 import { getMeetingStats } from './meetings.ts';
 import { decideFlag, decideReport, listFlags, listReports } from './moderation-queue.ts';
 import { getAdminStats, requireAdmin } from './service.ts';
@@ -38,9 +50,9 @@ const userParams = z.object({ userId: z.uuid() });
 
 // Every route starts with requireAdmin and the page's permission (or the super-admin); every change writes its audit
 // row in its own transaction. Answers are never cached: a decision elsewhere changes them.
-export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realtime }> = async (
+export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realtime; moderation: Moderation }> = async (
   app,
-  { db, realtime },
+  { db, realtime, moderation },
 ) => {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -289,6 +301,98 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realti
       const { userId } = request.params;
       await reinstateUser({ db, actor: user, userId, reason: request.body.reason });
       return getAdminUser({ db, userId });
+    },
+  );
+
+  app.get(
+    '/api/admin/patterns',
+    {
+      schema: {
+        summary: 'Moderation patterns, newest first',
+        description: 'Filter active or inactive, order by Created At, page with the cursor. Needs patterns.',
+        tags,
+        querystring: patternsQuerySchema,
+        response: { 200: patternsPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'patterns');
+      return listPatterns({ db, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/admin/patterns',
+    {
+      schema: {
+        summary: 'Add a moderation pattern, checked and tried on a sample message first',
+        description:
+          'A case-insensitive regular expression that must compile, must not risk catastrophic backtracking, must block the sample within a time bound and must not match an empty message (400 with the reason). The chat filter uses it from the next message. Same pattern and category: 409. Needs patterns.',
+        tags,
+        body: createPatternSchema,
+        response: { 201: moderationPatternSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAdmin(request, db, 'patterns');
+      const pattern = await createPattern({ db, actor: user, input: request.body });
+      moderation.forgetPatterns();
+      return reply.status(201).send(pattern);
+    },
+  );
+
+  app.patch(
+    '/api/admin/patterns/:id',
+    {
+      schema: {
+        summary: 'Enable or disable a moderation pattern',
+        description: 'The chat filter follows from the next message. Unknown pattern: 404. Needs patterns.',
+        tags,
+        params: idParams,
+        body: setPatternActiveSchema,
+        response: { 200: moderationPatternSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, 'patterns');
+      const pattern = await setPatternActive({ db, actor: user, patternId: request.params.id, ...request.body });
+      moderation.forgetPatterns();
+      return pattern;
+    },
+  );
+
+  app.get(
+    '/api/admin/contact-messages',
+    {
+      schema: {
+        summary: 'Contact-form messages, newest first',
+        description: 'Filter open or handled, order by Created At, page with the cursor. Needs messages.',
+        tags,
+        querystring: contactMessagesQuerySchema,
+        response: { 200: contactMessagesPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'messages');
+      return listContactMessages({ db, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/admin/contact-messages/:id/handled',
+    {
+      schema: {
+        summary: 'Mark a contact message handled, or open again',
+        description: 'Who and when are kept. Unknown message: 404. Needs messages.',
+        tags,
+        params: idParams,
+        body: markHandledSchema,
+        response: { 200: contactMessageSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, 'messages');
+      return markContactMessage({ db, actor: user, messageId: request.params.id, handled: request.body.handled });
     },
   );
 

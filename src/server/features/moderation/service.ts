@@ -5,7 +5,10 @@ import type { Executor } from '../../db/client.ts';
 import { illegalContentFlags, moderationPatterns } from '../../db/schema/moderation.ts';
 import { AppError } from '../../http/errors.ts';
 
-/** How long the active patterns are reused: an admin's change applies within this time, sends skip a query. */
+/**
+ * How long the active patterns are reused: an admin's change applies at once on the node that made it (forgetPatterns)
+ * and within this time on the others; sends skip a query.
+ */
 const PATTERNS_TTL_MS = 30_000;
 
 export type Moderation = ReturnType<typeof createModeration>;
@@ -36,6 +39,10 @@ export function createModeration({
   };
 
   return {
+    /** Drops the cached patterns: the next message reads them again (an admin changed them on this node). */
+    forgetPatterns() {
+      cached = undefined;
+    },
     /**
      * Throws MESSAGE_BLOCKED (400) when the text breaks a rule, after recording an illegal-content flag;
      * `field` names the input the text came from and the offsets in `details.matches` point into it.

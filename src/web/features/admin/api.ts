@@ -15,8 +15,13 @@ import type {
   AdminMeetingStats,
   AdminReport,
   AdminReportsPage,
+  AdminContactMessage,
+  AdminModerationPattern,
   AdminStats,
   AdminUser,
+  ContactMessagesPage,
+  CreatePatternInput,
+  PatternsPage,
   AuditLogPage,
   DecideFlagInput,
   DecideReportInput,
@@ -53,6 +58,8 @@ export const adminKeys = {
   subAdmins: ['admin', 'sub-admins'] as const,
   auditLog: ['admin', 'audit-log'] as const,
   user: (userId: string) => ['admin', 'users', userId] as const,
+  patterns: ['admin', 'patterns'] as const,
+  contactMessages: ['admin', 'contact-messages'] as const,
 };
 
 export function useAdminStats() {
@@ -174,3 +181,32 @@ export function useSuspension(userId: string) {
     [],
   );
 }
+
+export const usePatterns = (filter: AdminTableFilter<'active' | 'inactive'>) =>
+  useInfiniteQuery(adminPagesOptions<PatternsPage>(adminKeys.patterns, '/api/admin/patterns', filter));
+
+export const useCreatePattern = () =>
+  useAdminMutation(
+    (input: CreatePatternInput) =>
+      apiFetch<AdminModerationPattern>('/api/admin/patterns', { method: 'POST', body: input }),
+    [adminKeys.patterns],
+  );
+
+export const useSetPatternActive = () =>
+  useAdminMutation(
+    ({ id, isActive }: { id: string; isActive: boolean }) =>
+      apiFetch<AdminModerationPattern>(`/api/admin/patterns/${id}`, { method: 'PATCH', body: { isActive } }),
+    [adminKeys.patterns],
+  );
+
+export const useContactMessages = (filter: AdminTableFilter<'open' | 'handled'>) =>
+  useInfiniteQuery(
+    adminPagesOptions<ContactMessagesPage>(adminKeys.contactMessages, '/api/admin/contact-messages', filter),
+  );
+
+export const useMarkContactMessage = () =>
+  useAdminMutation(
+    ({ id, handled }: { id: string; handled: boolean }) =>
+      apiFetch<AdminContactMessage>(`/api/admin/contact-messages/${id}/handled`, { method: 'POST', body: { handled } }),
+    [adminKeys.contactMessages],
+  );

@@ -13,6 +13,10 @@ const statusVariants: Record<string, BadgeProps['variant']> = {
   Scheduled: 'info',
   Completed: 'success',
   Cancelled: 'neutral',
+  active: 'success',
+  inactive: 'neutral',
+  open: 'warning',
+  handled: 'success',
 };
 
 export function StatusBadge({ status }: { status: string }) {

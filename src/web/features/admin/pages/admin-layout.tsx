@@ -1,4 +1,4 @@
-import { BarChart3, Flag, LayoutDashboard, ShieldAlert, Users } from 'lucide-react';
+import { BarChart3, Filter, Flag, LayoutDashboard, Mail, ScrollText, ShieldAlert, Users } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
@@ -30,6 +30,9 @@ const menu: {
   },
   { label: 'Meeting Stats', href: paths.admin.meetingStats.getHref(), permission: 'meetings', icon: BarChart3 },
   { label: 'Sub-Admin Management', href: paths.admin.subAdmins.getHref(), permission: SUPER_ADMIN_ROLE, icon: Users },
+  { label: 'Moderation Patterns', href: paths.admin.patterns.getHref(), permission: 'patterns', icon: Filter },
+  { label: 'Contact Messages', href: paths.admin.contactMessages.getHref(), permission: 'messages', icon: Mail },
+  { label: 'Audit Log', href: paths.admin.auditLog.getHref(), permission: SUPER_ADMIN_ROLE, icon: ScrollText },
 ];
 
 /** The permission of the page at `pathname`: a menu page's, or users for a user's page (none for other paths). */
