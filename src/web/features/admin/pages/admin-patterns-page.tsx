@@ -16,7 +16,8 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
-import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { errorMessage } from '#web/lib/api.ts';
+import { applyFieldErrors } from '#web/lib/form-errors.ts';
 import { toastMessage } from '#web/lib/toast-message.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useCreatePattern, usePatterns, useSetPatternActive, type AdminTableFilter } from '../api.ts';
@@ -95,10 +96,9 @@ function AddPatternForm() {
       toast.success('Pattern added', { description: 'It applies from the next message.' });
       form.reset();
     } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : undefined;
-      if (fields?.pattern) form.setError('pattern', { message: fields.pattern });
-      if (fields?.sample) form.setError('sample', { message: fields.sample });
-      if (!fields) toastMessage(errorMessage(error));
+      if (!applyFieldErrors(form.setError, error, ['pattern', 'category', 'description', 'sample'])) {
+        toastMessage(errorMessage(error));
+      }
     }
   });
 
