@@ -94,6 +94,13 @@ describe('a user’s page, suspending and reinstating', () => {
     expect(audit).toHaveLength(2);
   });
 
+  it('signs nobody in with a session that slipped past the suspension (created while it was being written)', async () => {
+    const user = await createUser(t.db, { suspendedAt: new Date(), suspensionReason: 'Spam' });
+    const cookie = await createSessionCookie(t.db, user.id);
+    expect((await t.app.inject({ url: '/api/profile', headers: { cookie: cookie.header } })).statusCode).toBe(401);
+    await expect(connectSocket(url, { cookie: cookie.header })).rejects.toThrow();
+  });
+
   it('refuses a suspension without a reason, of an admin or of nobody, and changes nothing', async () => {
     const user = await createUser(t.db);
     const cookie = await createSessionCookie(t.db, user.id);

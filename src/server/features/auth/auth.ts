@@ -131,6 +131,8 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
         role: { type: 'string', required: false, input: false, defaultValue: 'student' },
         vhNumber: { type: 'number', required: false, input: false },
         fullName: { type: 'string', required: false, input: false },
+        // Read with every session, so a session that slipped past a suspension still signs nobody in.
+        suspendedAt: { type: 'date', required: false, input: false },
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
@@ -166,6 +168,7 @@ export type Auth = ReturnType<typeof createAuth>;
 export function sessionResolverFor(auth: Auth): SessionResolver {
   return async (headers) => {
     const result = await auth.api.getSession({ headers });
-    return result ? { user: toSessionUser(result.user), sessionId: result.session.id } : null;
+    if (!result || (result.user as { suspendedAt?: Date | null }).suspendedAt) return null;
+    return { user: toSessionUser(result.user), sessionId: result.session.id };
   };
 }
