@@ -1,8 +1,8 @@
 import { userReports } from '../../src/server/db/schema/moderation.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
-import { DEFAULT_TEST_PASSWORD, createSessionCookie, createUser } from '../support/factories.ts';
+import { DEFAULT_TEST_PASSWORD, createUser } from '../support/factories.ts';
 import { TEST_ADMIN } from '../support/test-config.ts';
-import { expect, openSecondBrowser, test, type Page } from './fixtures.ts';
+import { expect, test, type Page } from './fixtures.ts';
 
 // Admin panel journeys: the login gate, then the admin at work: counters, a report resolved, a sub-admin added who
 // sees only what their permission opens.
@@ -40,6 +40,7 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   db,
   browser,
   baseURL,
+  openBrowserAs,
 }) => {
   const [reporter, reported, helper] = [await createUser(db), await createUser(db), await createUser(db)];
   await db
@@ -124,17 +125,15 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   await expect(page.getByRole('row').filter({ hasText: 'super_admin' })).toHaveCount(0);
   await screenshots(page, 'sub-admins');
 
-  const second = await openSecondBrowser(browser, baseURL!, await createSessionCookie(db, helper.id));
-  await second.page.goto('/admin/reports');
-  const helperMenu = second.page.getByRole('navigation', { name: 'Admin' });
+  const { page: helperPage } = await openBrowserAs(helper.id);
+  await helperPage.goto('/admin/reports');
+  const helperMenu = helperPage.getByRole('navigation', { name: 'Admin' });
   await expect(helperMenu.getByRole('link')).toHaveText(['Report Management']);
-  await expect(second.page.getByRole('heading', { name: 'Report Management', level: 1 })).toBeVisible();
-  await expect(second.page.getByRole('row').filter({ hasText: reported.username })).toContainText('Resolved');
-  await second.page.goto('/admin/meeting-stats');
-  await expect(second.page.getByRole('alert')).toContainText('Your admin role does not include this page.');
-  await expect(second.page.getByRole('heading', { name: 'Meeting Statistics' })).toHaveCount(0);
-  expect(second.errors).toEqual([]);
-  await second.context.close();
+  await expect(helperPage.getByRole('heading', { name: 'Report Management', level: 1 })).toBeVisible();
+  await expect(helperPage.getByRole('row').filter({ hasText: reported.username })).toContainText('Resolved');
+  await helperPage.goto('/admin/meeting-stats');
+  await expect(helperPage.getByRole('alert')).toContainText('Your admin role does not include this page.');
+  await expect(helperPage.getByRole('heading', { name: 'Meeting Statistics' })).toHaveCount(0);
 });
 
 test('the admin adds a moderation pattern, marks a contact message handled and finds both in the audit log', async ({
