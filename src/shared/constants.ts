@@ -47,7 +47,6 @@ export const MATHEMATICS_CATEGORY = 'Mathematics';
 
 // Bids: one per teacher per request; only one can be accepted.
 export const BID_STATUSES = ['pending', 'accepted', 'rejected'] as const;
-export type BidStatus = (typeof BID_STATUSES)[number];
 
 // Uploads (SPEC §5 "Request attachments", "Uploads in chat", §9 avatar limit).
 export const MIB = 1024 * 1024;
@@ -72,7 +71,6 @@ export const AVATAR = {
   maxBytes: 5 * MIB,
   types: ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'],
 } as const;
-export type AvatarType = (typeof AVATAR.types)[number];
 export const ATTACHMENT_NAME_SHORTEN_AT = 20;
 
 // Chat (SPEC §2 "Chat", §5 "Uploads in chat"). SPEC gives no size limit for chat files: 25 MB holds a phone
@@ -153,7 +151,6 @@ export const NOTIFICATION_KINDS = ['job', 'offer', 'general'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const BACKGROUND_MESSAGE_TEXT_LENGTH = 50;
 export const MAIL_OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
-export type MailOutboxStatus = (typeof MAIL_OUTBOX_STATUSES)[number];
 
 // Moderation: report reasons keep a stable stored value and the label SPEC §2 shows.
 export const REPORT_REASONS = [

@@ -8,7 +8,7 @@ export type Database = NodePgDatabase<typeof schema>;
 /** A transaction or the database itself: services accept either so callers can compose them. */
 export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
-export type DatabaseSource =
+type DatabaseSource =
   | { kind: 'postgres'; url: string }
   | {
       kind: 'embedded';

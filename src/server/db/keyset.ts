@@ -10,7 +10,7 @@ export const cursorMicros = (column: AnyPgColumn | SQL) =>
 
 const encodeCursor = (row: { cursorMicros: string | number; id: string }) => `${row.cursorMicros}_${row.id}`;
 
-export type KeysetOrder = 'newest' | 'oldest';
+type KeysetOrder = 'newest' | 'oldest';
 
 /** Rows strictly after the cursor in `order by time desc, id desc`: a row comparison the (…, time, id) indexes serve. */
 export function olderThan(timeColumn: AnyPgColumn, idColumn: AnyPgColumn, cursor: string | undefined): SQL | undefined {

@@ -3,7 +3,7 @@ import { MATHEMATICS_CATEGORY, type ModerationCategory } from '#shared/constants
 // Pure seed data (no I/O): the subject catalogue and the default moderation patterns.
 // seed.ts inserts both idempotently.
 
-export interface SubjectCategorySeed {
+interface SubjectCategorySeed {
   category: string;
   subjects: string[];
 }
@@ -121,7 +121,7 @@ export const SUBJECT_CATALOG: SubjectCategorySeed[] = [
   },
 ];
 
-export interface ModerationPatternSeed {
+interface ModerationPatternSeed {
   pattern: string;
   category: ModerationCategory;
   description: string;

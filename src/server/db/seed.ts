@@ -12,7 +12,7 @@ import { DEFAULT_MODERATION_PATTERNS, SUBJECT_CATALOG } from './seed-data.ts';
 
 type SeedLog = { info(message: string): void; warn(message: string): void };
 
-export type SeedOptions = {
+type SeedOptions = {
   db: Database;
   config: Config;
   log: SeedLog;

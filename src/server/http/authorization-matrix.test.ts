@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teacherNotifications } from '../db/schema/notifications.ts';
 import { createSubject, createTeacher, createUser, freshClientAddress } from '../../../tests/support/factories.ts';
 import { formData, TINY_PNG } from '../../../tests/support/files.ts';
-import { signIn, type Caller } from '../../../tests/support/marketplace.ts';
+import { signIn, type Caller } from '../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 import { fromNow, HOUR_MS } from '../../../tests/support/time.ts';
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, createSubject, freshClientAddress } from '../../../tests/support/factories.ts';
-import { signedInStudent, signedInTeacher, type Caller } from '../../../tests/support/marketplace.ts';
+import { signedInStudent, signedInTeacher, type Caller } from '../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 
 // Requests built from each route's own schema, filled with hostile values, from every kind of caller. The server

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubject } from '../../../tests/support/factories.ts';
-import { call, signedInStudent, signedInTeacher, type Caller } from '../../../tests/support/marketplace.ts';
+import { call, signedInStudent, signedInTeacher, type Caller } from '../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 
 // Page cursors (and the old base64 form of the requests' ones) that pass a loose pattern but are no id or no time: refused as a bad request, never a server error.

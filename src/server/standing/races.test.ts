@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/auth.ts';
 import { tutorBids, tutoringRequests } from '../db/schema/requests.ts';
 import { createRequest, createSubject, freshClientAddress } from '../../../tests/support/factories.ts';
-import { call, signedInStudent, signedInTeacher } from '../../../tests/support/marketplace.ts';
+import { call, signedInStudent, signedInTeacher } from '../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 
 // Fifty of the same action at once: the database, not the timing, decides that exactly one takes effect.

@@ -1,4 +1,4 @@
-export type AiQuestionType = 'math' | 'general';
+type AiQuestionType = 'math' | 'general';
 
 const MATH_WORDS = ['solve', 'math', 'equation'];
 // Digits and the operators students type; three in a row ("240", "2+3", "x^2=4" has "2=4") mark a calculation.

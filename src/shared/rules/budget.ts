@@ -16,7 +16,7 @@ export const budgetMessages = {
 } as const;
 
 /** The range the standard form allows per request type. */
-export const BUDGET_RANGES: Record<RequestType, { min: number; max: number }> = {
+const BUDGET_RANGES: Record<RequestType, { min: number; max: number }> = {
   tutoring: { min: TUTORING_BUDGET.min, max: TUTORING_BUDGET.max },
   assignment: { min: ASSIGNMENT_BUDGET.min, max: ASSIGNMENT_BUDGET.max },
 };

@@ -22,10 +22,10 @@ export const moderationMessages: Record<ModerationCategory, string> = {
 
 export type ModerationPatternRule = { pattern: string; category: ModerationCategory };
 export type ModerationMatch = { start: number; end: number };
-export type ModerationResult =
+type ModerationResult =
   { ok: true } | { ok: false; category: ModerationCategory; message: string; matches: ModerationMatch[] };
 
-export type ModerationOptions = {
+type ModerationOptions = {
   /** Active patterns from the database: case-insensitive regular expressions. */
   patterns: readonly ModerationPatternRule[];
   /** Our own origins (e.g. "https://virtualhelp.example"): links to them are allowed. */

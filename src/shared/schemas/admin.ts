@@ -75,7 +75,7 @@ const isoDate = z.iso.datetime({ offset: true });
 const userRef = z.object({ id: z.uuid(), username: z.string() });
 export type AdminUserRef = z.infer<typeof userRef>;
 
-export const ADMIN_LIST_ORDERS = ['newest', 'oldest'] as const;
+const ADMIN_LIST_ORDERS = ['newest', 'oldest'] as const;
 export type AdminListOrder = (typeof ADMIN_LIST_ORDERS)[number];
 
 /** The query of a paged admin table: an optional status filter, Created At newest or oldest first, the page cursor. */
@@ -142,7 +142,7 @@ export type DecideFlagInput = z.infer<typeof decideFlagSchema>;
 
 // Meeting Statistics.
 
-export const MEETING_STATUS_LABELS = ['Scheduled', 'Completed', 'Cancelled'] as const;
+const MEETING_STATUS_LABELS = ['Scheduled', 'Completed', 'Cancelled'] as const;
 export const adminMeetingStatsSchema = z.object({
   totalMeetings: z.number().int(),
   jitsiMeetings: z.number().int(),
@@ -294,7 +294,7 @@ export const markHandledSchema = z.object({ handled: z.boolean() });
 // Audit log.
 
 export const auditLogQuerySchema = z.object({ cursor: cursorSchema.optional() });
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.uuid(),
   actor: z.object({ id: z.uuid().nullable(), name: z.string() }),
   action: z.string(),

@@ -4,9 +4,9 @@ import { subjectIdsSchema } from '#shared/schemas/profiles.ts';
 
 // Accounts (SPEC.md §5 Login / Register / Forgot password / New password), shared by the forms and the API.
 
-export const USERNAME_MAX = 30;
+const USERNAME_MAX = 30;
 // better-auth refuses longer passwords; saying so beats a generic error.
-export const PASSWORD_MAX = 128;
+const PASSWORD_MAX = 128;
 
 export const availabilityMessages = {
   usernameRequired: 'Username is required',
@@ -89,6 +89,5 @@ export type LoginInput = z.infer<typeof loginSchema>;
 export type RegisterInput = z.infer<typeof registerSchema>;
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 export type NewPasswordInput = z.infer<typeof newPasswordSchema>;
-export type AvailabilityQuery = z.infer<typeof availabilityQuerySchema>;
 export type Availability = z.infer<typeof availabilitySchema>;
 export type RegisterResponse = z.infer<typeof registerResponseSchema>;

@@ -48,7 +48,7 @@ export const messageParamsSchema = z.object({ messageId: z.uuid('Not found') });
 export const openRoomSchema = z.object({ partnerId: z.uuid('Unknown user') });
 
 /** A storage key returned by POST /api/chat/uploads: `chat/<uploader id>/<random id>.<ext>`. */
-export const chatFileKeySchema = z
+const chatFileKeySchema = z
   .string()
   .regex(/^chat\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.[a-z0-9]{1,5}$/, chatMessages.unknownFile);
 
@@ -97,7 +97,7 @@ export const createMeetingSchema = z.object({
     .describe('ISO 8601 with offset, e.g. 2026-05-01T14:00:00.000Z'),
 });
 
-export const chatUserSchema = z.object({
+const chatUserSchema = z.object({
   id: z.uuid(),
   username: z.string(),
   image: z.string().nullable(),
@@ -112,7 +112,7 @@ export const attachmentSchema = z.object({
   fileSize: z.number().int(),
 });
 
-export const meetingSchema = z.object({
+const meetingSchema = z.object({
   id: z.uuid(),
   title: z.string(),
   description: z.string().nullable(),
@@ -126,8 +126,8 @@ export const meetingSchema = z.object({
 
 export const meetingParamsSchema = z.object({ meetingId: z.uuid() });
 
-export const MEETING_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
-export type MeetingStatus = (typeof MEETING_STATUSES)[number];
+const MEETING_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+type MeetingStatus = (typeof MEETING_STATUSES)[number];
 
 /** SPEC.md §4: Cancelled once cancelled, else Scheduled while the start is in the future, else Completed. */
 export function meetingStatus(
@@ -222,7 +222,7 @@ export const receiptSchema = z.object({
 
 export const receiptStatusSchema = z.enum(['delivered', 'read']);
 
-export const moderationDetailsSchema = z.object({
+const moderationDetailsSchema = z.object({
   category: z.enum(MODERATION_CATEGORIES),
   matches: z.array(z.object({ start: z.number().int(), end: z.number().int() })),
 });
@@ -235,11 +235,8 @@ export const chatErrorSchema = z.object({
   details: moderationDetailsSchema.optional(),
 });
 
-export type ListRoomsQuery = z.infer<typeof listRoomsQuerySchema>;
-export type ListMessagesQuery = z.infer<typeof listMessagesQuerySchema>;
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 export type CreateMeetingInput = z.infer<typeof createMeetingSchema>;
-export type ChatUser = z.infer<typeof chatUserSchema>;
 export type ChatMessage = z.infer<typeof messageSchema>;
 export type MessagePage = z.infer<typeof messagePageSchema>;
 export type ChatRoomSummary = z.infer<typeof roomSchema>;

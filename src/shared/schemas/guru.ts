@@ -9,7 +9,7 @@ export const guruMessages = {
 } as const;
 
 /** expert_help: the reply shows the links "Search for an Expert" and "Create a New Request". */
-export const guruActionTypes = ['none', 'expert_help'] as const;
+const guruActionTypes = ['none', 'expert_help'] as const;
 export type GuruActionType = (typeof guruActionTypes)[number];
 
 /** SPEC.md §3: a Guru AI reply is stored as structured text holding the reply, its actionType and the user's input. */

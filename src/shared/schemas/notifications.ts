@@ -12,7 +12,7 @@ const common = {
   createdAt: z.iso.datetime({ offset: true }),
 };
 
-export const notificationSchema = z.discriminatedUnion('kind', [
+const notificationSchema = z.discriminatedUnion('kind', [
   /** A new request in one of a teacher's subjects. */
   z.object({
     ...common,

@@ -37,7 +37,7 @@ export function specializationProblem(categories: readonly string[]): string | n
 }
 
 // Avatars (SPEC.md §5 Register, §9).
-export const avatarMessages = {
+const avatarMessages = {
   tooLarge: 'Max file size is 5MB',
   badType: 'Only .jpg, .jpeg, .png and .webp formats are supported',
 } as const;
@@ -53,4 +53,3 @@ export const withAvatarRules = <T extends FileLike>(file: z.ZodType<T>) =>
 
 export type Subject = z.infer<typeof subjectSchema>;
 export type Profile = z.infer<typeof profileSchema>;
-export type UpdateSpecializationsInput = z.infer<typeof updateSpecializationsSchema>;

@@ -24,7 +24,7 @@ export const createReportSchema = z.object({
     .max(REPORT_DETAILS_MAX_LENGTH, reportMessages.tooLong),
 });
 
-export const reportSchema = z.object({
+const reportSchema = z.object({
   id: z.uuid(),
   reportedUserId: z.uuid(),
   reason: z.enum(REPORT_REASON_VALUES),

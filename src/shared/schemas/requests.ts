@@ -20,7 +20,7 @@ import { cursorSchema } from './cursor.ts';
 // Requests, bids, offers and jobs (SPEC.md §5 "Standard request form", "Wizard budgets", "Bid",
 // "Request attachments"), shared by the API and the web forms.
 
-export const requestMessages = {
+const requestMessages = {
   type: 'Please choose a request type',
   subject: 'Please choose a subject',
   description: `Description must be at least ${DESCRIPTION_MIN_LENGTH} characters`,
@@ -46,7 +46,7 @@ export const attachmentMessages = {
 } as const;
 
 /** Adds the per-file rules to a file schema: `z.instanceof(File)` in the browser (the browser's type), the upload on the server (the detected type). */
-export const withAttachmentRules = <T extends FileLike>(file: z.ZodType<T>) =>
+const withAttachmentRules = <T extends FileLike>(file: z.ZodType<T>) =>
   file
     .refine((value) => value.size <= REQUEST_FILE.maxBytes, {
       error: (issue) => attachmentMessages.tooLarge((issue.input as T).size),
@@ -215,7 +215,7 @@ export const attachmentSchema = z.object({
 });
 
 /** What a request card shows (My Requests, the offers page, job cards). */
-export const requestCardSchema = z.object({
+const requestCardSchema = z.object({
   id: z.uuid(),
   type: z.enum(REQUEST_TYPES),
   subjectId: z.uuid(),
@@ -236,7 +236,7 @@ export const requestCardSchema = z.object({
   createdAt: isoDate,
 });
 
-export const myRequestSchema = requestCardSchema.extend({ bidCount: z.number().int() });
+const myRequestSchema = requestCardSchema.extend({ bidCount: z.number().int() });
 
 export const createRequestResponseSchema = z.object({
   request: requestCardSchema,
@@ -287,7 +287,7 @@ export const jobsQuerySchema = z.object({
   cursor: cursorSchema.optional(),
 });
 
-export const jobSchema = requestCardSchema.omit({ acceptedBidId: true }).extend({
+const jobSchema = requestCardSchema.omit({ acceptedBidId: true }).extend({
   attachmentCount: z.number().int(),
   /** This teacher has bid already (button "Already Bid"). */
   alreadyBid: z.boolean(),

@@ -15,7 +15,7 @@ export const vhNumberInputSchema = z
 export const vhSearchQuerySchema = z.object({ vh: vhNumberInputSchema });
 
 /** A person found by VH number. Deliberately without the e-mail address. */
-export const vhSearchResultSchema = z.object({
+const vhSearchResultSchema = z.object({
   id: z.uuid(),
   username: z.string(),
   role: z.enum(ROLES),

@@ -7,7 +7,7 @@ import { useObjectUrl } from '#web/lib/use-object-url.ts';
 import { cn } from '#web/lib/utils.ts';
 
 /** What the file dialog offers: the avatar types of SPEC.md §9 by extension and by MIME type. */
-export const AVATAR_ACCEPT = ['.jpg', '.jpeg', '.png', '.webp', ...AVATAR.types].join(',');
+const AVATAR_ACCEPT = ['.jpg', '.jpeg', '.png', '.webp', ...AVATAR.types].join(',');
 
 type AvatarPickerProps = Omit<ComponentProps<'input'>, 'type' | 'value' | 'onChange' | 'ref'> & {
   /** For the initial letter when there is no picture. */

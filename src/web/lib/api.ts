@@ -40,7 +40,7 @@ export class ApiError extends Error {
   }
 }
 
-export type ApiFetchInit = Omit<RequestInit, 'body'> & {
+type ApiFetchInit = Omit<RequestInit, 'body'> & {
   /** A plain object or array is sent as JSON; FormData, Blob, URLSearchParams and strings as they are. */
   body?: unknown;
 };

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from './api.ts';
 
-export type PublicSettings = {
+type PublicSettings = {
   supportPhone: string;
   supportEmail: string;
   /** Digits only, with country code (for https://wa.me/...). */
@@ -10,7 +10,7 @@ export type PublicSettings = {
 };
 
 /** Shown when the server cannot be asked (same defaults as the server's configuration). */
-export const fallbackSettings: PublicSettings = {
+const fallbackSettings: PublicSettings = {
   supportPhone: '+41 41 000 00 00',
   supportEmail: 'support@virtualhelp.example',
   whatsappNumber: '41410000000',

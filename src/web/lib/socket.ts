@@ -3,7 +3,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerEventName, ServerToClientEvents } from '#shared/realtime-events.ts';
 import { queryClient } from './query-client.ts';
 
-export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 // One connection per signed-in tab, opened by `useRealtimeConnection` and shared by every `useSocketEvent`.
 let socket: AppSocket | null = null;

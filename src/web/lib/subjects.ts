@@ -4,11 +4,11 @@ import { apiFetch } from './api.ts';
 
 // The subject catalogue, shared by registration (teachers' specializations) and the profile page.
 
-export function fetchSubjects({ signal }: { signal?: AbortSignal } = {}) {
+function fetchSubjects({ signal }: { signal?: AbortSignal } = {}) {
   return apiFetch<{ subjects: Subject[] }>('/api/subjects', { signal }).then((data) => data.subjects);
 }
 
-export const subjectsQueryOptions = queryOptions({
+const subjectsQueryOptions = queryOptions({
   queryKey: ['subjects'],
   queryFn: ({ signal }) => fetchSubjects({ signal }),
   // The catalogue changes with a deployment, not while someone fills in a form.

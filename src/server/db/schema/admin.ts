@@ -50,7 +50,3 @@ export const adminAuditLog = pgTable(
   },
   (t) => [index('admin_audit_log_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
 );
-
-export type AdminRole = typeof adminRoles.$inferSelect;
-export type AdminPermissionRow = typeof adminPermissions.$inferSelect;
-export type AdminAuditRow = typeof adminAuditLog.$inferSelect;

@@ -113,5 +113,3 @@ export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Session = typeof sessions.$inferSelect;
 export type Account = typeof accounts.$inferSelect;
-export type Verification = typeof verifications.$inferSelect;
-export type RateLimit = typeof rateLimits.$inferSelect;

@@ -86,6 +86,5 @@ export const messages = pgTable(
 );
 
 export type ChatRoom = typeof chatRooms.$inferSelect;
-export type NewChatRoom = typeof chatRooms.$inferInsert;
 export type Message = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;

@@ -59,4 +59,3 @@ export const meetingReminders = pgTable(
 );
 
 export type Meeting = typeof meetings.$inferSelect;
-export type NewMeeting = typeof meetings.$inferInsert;

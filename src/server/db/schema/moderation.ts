@@ -76,10 +76,3 @@ export const moderationPatterns = pgTable(
     unique('moderation_patterns_pattern_category_key').on(t.pattern, t.category),
   ],
 );
-
-export type UserReport = typeof userReports.$inferSelect;
-export type NewUserReport = typeof userReports.$inferInsert;
-export type IllegalContentFlag = typeof illegalContentFlags.$inferSelect;
-export type NewIllegalContentFlag = typeof illegalContentFlags.$inferInsert;
-export type ModerationPattern = typeof moderationPatterns.$inferSelect;
-export type NewModerationPattern = typeof moderationPatterns.$inferInsert;

@@ -118,10 +118,3 @@ export const mailOutbox = pgTable(
 );
 
 export type Notification = typeof notifications.$inferSelect;
-export type TeacherNotification = typeof teacherNotifications.$inferSelect;
-export type NewTeacherNotification = typeof teacherNotifications.$inferInsert;
-export type StudentNotification = typeof studentNotifications.$inferSelect;
-export type NewStudentNotification = typeof studentNotifications.$inferInsert;
-export type EmailLog = typeof emailLogs.$inferSelect;
-export type MailOutboxRow = typeof mailOutbox.$inferSelect;
-export type NewMailOutboxRow = typeof mailOutbox.$inferInsert;

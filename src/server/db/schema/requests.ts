@@ -113,5 +113,3 @@ export const tutorBids = pgTable(
 
 export type TutoringRequest = typeof tutoringRequests.$inferSelect;
 export type NewTutoringRequest = typeof tutoringRequests.$inferInsert;
-export type TutorBid = typeof tutorBids.$inferSelect;
-export type NewTutorBid = typeof tutorBids.$inferInsert;

@@ -45,5 +45,3 @@ export const pendingSpecializations = pgTable('pending_specializations', {
 });
 
 export type Subject = typeof subjects.$inferSelect;
-export type TeacherSpecialization = typeof teacherSpecializations.$inferSelect;
-export type PendingSpecialization = typeof pendingSpecializations.$inferSelect;

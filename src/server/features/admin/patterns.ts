@@ -55,7 +55,7 @@ function tryPattern(pattern: string, texts: string[]): boolean[] | 'timeout' {
 }
 
 /** Refuses a pattern that would not compile, could hang the matcher, blocks everything or misses the sample: 400. */
-export async function assertUsablePattern(db: Executor, pattern: string, sample: string) {
+async function assertUsablePattern(db: Executor, pattern: string, sample: string) {
   try {
     new RegExp(pattern, 'gi');
   } catch {

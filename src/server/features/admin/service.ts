@@ -11,7 +11,7 @@ import { AppError } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 
 /** The user's admin role and permissions, or null for everyone else. */
-export async function getAdminAccess(db: Database, userId: string): Promise<AdminAccess | null> {
+async function getAdminAccess(db: Database, userId: string): Promise<AdminAccess | null> {
   const [role] = await db
     .select({ id: adminRoles.id, roleName: adminRoles.roleName })
     .from(adminRoles)

@@ -14,7 +14,7 @@ import { toSessionUser, type SessionResolver } from '../../http/session.ts';
 import { clearFailedSignIns } from './sign-in-lockout.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './mails.ts';
 
-export type AuthOptions = {
+type AuthOptions = {
   config: Config;
   db: Database;
   secret: string;

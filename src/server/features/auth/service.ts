@@ -91,7 +91,7 @@ function conflictFrom(error: unknown) {
   return error;
 }
 
-export type RegisterAccountOptions = {
+type RegisterAccountOptions = {
   db: Database;
   auth: Auth;
   config: Config;

@@ -6,7 +6,7 @@ import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
  * A session slides forward while it is used (30 days after the last use), but no session lives longer than this
  * from its sign-in: a stolen cookie that is kept busy still dies.
  */
-export const SESSION_ABSOLUTE_LIFETIME_DAYS = 30;
+const SESSION_ABSOLUTE_LIFETIME_DAYS = 30;
 const SESSION_LIFETIME_JOB_INTERVAL_MS = 60_000;
 
 /** Deletes sessions past their absolute lifetime, or expired unused, and ends their sockets (which stay open else). */

@@ -9,7 +9,7 @@ import { countUse, forgetUses, usesInWindow } from '../../platform/limits/usage-
  * 10 failed sign-ins within 15 minutes pause that account's password sign-in for 15 minutes. The reset mail
  * still works, and a reset lifts the pause.
  */
-export const SIGN_IN_LOCKOUT = { maxFailures: 10, windowMs: 15 * 60 * 1000 } as const;
+const SIGN_IN_LOCKOUT = { maxFailures: 10, windowMs: 15 * 60 * 1000 } as const;
 
 const keyFor = (email: string) => `sign-in-failures:${email.trim().toLowerCase()}`;
 

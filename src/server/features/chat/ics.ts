@@ -32,7 +32,7 @@ function fold(line: string) {
   return parts.join(`${CRLF} `);
 }
 
-export type MeetingInvite = {
+type MeetingInvite = {
   /** Stable across the invitation and its cancellation, so calendars update the same event. */
   meetingId: string;
   title: string;

@@ -5,7 +5,7 @@ import { meetingReminders, meetings } from '../../db/schema/meetings.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createUser } from '../../../../tests/support/factories.ts';
-import { call, signIn, type Caller } from '../../../../tests/support/marketplace.ts';
+import { call, signIn, type Caller } from '../../../../tests/support/callers.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { meetingRemindersJob } from './meetings.ts';

@@ -19,10 +19,10 @@ import { paths } from '#shared/paths.ts';
 const MEETING_DURATION_MINUTES = 60;
 
 /** Where mails and calendar entries point and come from. */
-export type MeetingMailContext = { publicUrl: string; organizerEmail: string };
+type MeetingMailContext = { publicUrl: string; organizerEmail: string };
 
 /** "Thu 27 Nov 2026, 17:00 UTC": e-mails cannot know the reader's zone; the attached invitation can. */
-export const utcLabel = (date: Date) =>
+const utcLabel = (date: Date) =>
   `${new Intl.DateTimeFormat('en-GB', {
     weekday: 'short',
     day: 'numeric',

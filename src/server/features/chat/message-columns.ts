@@ -35,7 +35,7 @@ export const meetingFields = {
 };
 
 export type StoredMessage = Pick<Message, keyof typeof messageFields>;
-export type StoredMeeting = Pick<Meeting, keyof typeof meetingFields>;
+type StoredMeeting = Pick<Meeting, keyof typeof meetingFields>;
 
 const toMeetingAnswer = (meeting: StoredMeeting) => ({
   ...meeting,

@@ -66,7 +66,7 @@ export async function findOrCreateRoom({
   return { room: raced, created: false };
 }
 
-export const isParticipant = (userId: string) =>
+const isParticipant = (userId: string) =>
   or(eq(chatRooms.participant1Id, userId), eq(chatRooms.participant2Id, userId));
 export const partnerOf = (room: ChatRoom, userId: string) =>
   room.participant1Id === userId ? room.participant2Id : room.participant1Id;

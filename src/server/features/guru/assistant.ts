@@ -43,10 +43,7 @@ export type GuruProvider = {
 };
 
 /** The engine's answer as a reply: the result in math with its steps, or declined with the actions. */
-export function formatOfflineAnswer(
-  result: MathAnswer,
-  { readFromPhoto }: { readFromPhoto?: string } = {},
-): GuruAnswer {
+function formatOfflineAnswer(result: MathAnswer, { readFromPhoto }: { readFromPhoto?: string } = {}): GuruAnswer {
   const read = readFromPhoto
     ? `I read this in your photo: **${readFromPhoto.replace(/[*_`\\[\]<>$]/g, '')}** (if it says something else, type the question).\n\n`
     : '';
@@ -63,7 +60,7 @@ export function formatOfflineAnswer(
  * as in "solve" + a photo of 2x + 3 = 7). Lines read from a photo are one question each, so that a photographed
  * system of equations reads as a system.
  */
-export function createOfflineProvider({
+function createOfflineProvider({
   mathSolver,
   photoReader,
 }: {

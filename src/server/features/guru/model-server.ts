@@ -27,7 +27,7 @@ export const TUTOR_SYSTEM_PROMPT = [
  * The messages for one question: the prompt, what kind of question it looks like (SPEC.md §5), the earlier turns,
  * then the question's text and photo.
  */
-export function buildChatMessages(question: GuruQuestion): ChatCompletionMessage[] {
+function buildChatMessages(question: GuruQuestion): ChatCompletionMessage[] {
   const text = question.text.trim() || 'Please read the problem in this photo and help me solve it.';
   const kind = aiQuestionType(question.text) === 'math' ? 'a mathematics question' : 'a general study question';
   return [
@@ -67,7 +67,7 @@ function createMarkerFilter(onDelta: (text: string) => void) {
 }
 
 /** The model's whole text as a stored reply: the marker removed, its presence as the actions. */
-export function toGuruAnswer(text: string): GuruAnswer {
+function toGuruAnswer(text: string): GuruAnswer {
   const hasMarker = text.includes(EXPERT_HELP_MARKER);
   return {
     reply: text.replaceAll(EXPERT_HELP_MARKER, '').trim(),

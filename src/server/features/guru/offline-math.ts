@@ -7,7 +7,7 @@ import nerdamer from 'nerdamer-prime/all';
 export type MathAnswer =
   { solved: true; operation: MathOperation; answer: string; latex: string; steps: string[] } | { solved: false };
 
-export type MathOperation =
+type MathOperation =
   'percentage' | 'arithmetic' | 'equation' | 'system' | 'derivative' | 'integral' | 'simplify' | 'expand' | 'factor';
 
 const DECLINED: MathAnswer = { solved: false };

@@ -8,7 +8,7 @@ import {
   teacherNotifications,
 } from '../../db/schema/notifications.ts';
 import { createRequest, createSubject, createUser } from '../../../../tests/support/factories.ts';
-import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
+import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { INVALID_EMAIL_FORMAT, queueNotificationEmails } from './email.ts';
 import { fromNow, MINUTE_MS } from '../../../../tests/support/time.ts';

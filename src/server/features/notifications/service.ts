@@ -22,7 +22,7 @@ import { paths } from '#shared/paths.ts';
 
 const typeLabels: Record<RequestType, string> = { tutoring: 'tutoring', assignment: 'assignment help' };
 
-export type NewRequestNotice = {
+type NewRequestNotice = {
   id: string;
   type: RequestType;
   subjectId: string;
@@ -137,7 +137,7 @@ async function emailUser({
   });
 }
 
-export type NewBidNotice = {
+type NewBidNotice = {
   studentId: string;
   requestId: string;
   subjectName: string;

@@ -10,7 +10,7 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 
 // Avatars are public images served by GET /api/files/avatars/:name; `users.image` holds that URL.
-export const AVATAR_URL_PREFIX = '/api/files/avatars/';
+const AVATAR_URL_PREFIX = '/api/files/avatars/';
 const avatarKey = (name: string) => `avatars/${name}`;
 
 const subjectColumns = { id: subjects.id, name: subjects.name, category: subjects.category };

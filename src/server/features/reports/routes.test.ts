@@ -5,7 +5,7 @@ import { reportMessages } from '#shared/schemas/reports.ts';
 import { adminRoles } from '../../db/schema/admin.ts';
 import { userReports } from '../../db/schema/moderation.ts';
 import { createUser } from '../../../../tests/support/factories.ts';
-import { call, signedInStudent, signIn, type Caller } from '../../../../tests/support/marketplace.ts';
+import { call, signedInStudent, signIn, type Caller } from '../../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 
 describe('report a user', () => {

@@ -4,7 +4,7 @@ import { chatRooms } from '../../db/schema/chat.ts';
 import { emailLogs, mailOutbox, notifications } from '../../db/schema/notifications.ts';
 import { tutorBids, tutoringRequests, type TutoringRequest } from '../../db/schema/requests.ts';
 import { createRequest, createSubject } from '../../../../tests/support/factories.ts';
-import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
+import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { fromNow, HOUR_MS } from '../../../../tests/support/time.ts';

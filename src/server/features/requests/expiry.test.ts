@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createRequest, createSubject } from '../../../../tests/support/factories.ts';
-import { call, signedInStudent, signedInTeacher } from '../../../../tests/support/marketplace.ts';
+import { call, signedInStudent, signedInTeacher } from '../../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { requestExpiryJob } from './service.ts';
 

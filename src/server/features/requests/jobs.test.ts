@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailLogs, mailOutbox, studentNotifications } from '../../db/schema/notifications.ts';
 import { tutorBids } from '../../db/schema/requests.ts';
 import { createRequest, createSubject } from '../../../../tests/support/factories.ts';
-import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
+import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { HOUR_MS } from '../../../../tests/support/time.ts';

@@ -10,7 +10,7 @@ import { teacherSpecializations } from '../../db/schema/subjects.ts';
 import { illegalContentFlags } from '../../db/schema/moderation.ts';
 import { createRequest, createSubject, createTeacher, createUser } from '../../../../tests/support/factories.ts';
 import { TINY_PNG, pngOfSize } from '../../../../tests/support/files.ts';
-import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/marketplace.ts';
+import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { INVALID_CURSOR_MESSAGE } from '#shared/schemas/cursor.ts';

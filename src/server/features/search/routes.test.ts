@@ -6,7 +6,7 @@ import { adminRoles } from '../../db/schema/admin.ts';
 import { usageCounters } from '../../db/schema/limits.ts';
 import { users } from '../../db/schema/auth.ts';
 import { createSubject, createTeacher, createUser } from '../../../../tests/support/factories.ts';
-import { call, signIn, signedInStudent, type Caller } from '../../../../tests/support/marketplace.ts';
+import { call, signIn, signedInStudent, type Caller } from '../../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 
 describe('search by VH number', () => {

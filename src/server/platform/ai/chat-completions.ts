@@ -1,7 +1,7 @@
 // A client of the OpenAI-compatible chat-completions API (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio…),
 // streaming: POST {baseUrl}/chat/completions with stream: true, read as server-sent events.
 
-export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 export type ChatCompletionMessage = {
   role: 'system' | 'user' | 'assistant';
@@ -18,7 +18,7 @@ export type ChatCompletionsConfig = {
 };
 
 /** What went wrong with the model server, in words fit for the log (never the key or the student's text). */
-export class ModelServerError extends Error {
+class ModelServerError extends Error {
   constructor(
     message: string,
     readonly status?: number,

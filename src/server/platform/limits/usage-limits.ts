@@ -5,7 +5,7 @@ import { usageCounters } from '../../db/schema/limits.ts';
 import { AppError } from '../../http/errors.ts';
 
 /** At most `max` uses in a fixed window of `windowMs`. */
-export type UsageLimit = { max: number; windowMs: number };
+type UsageLimit = { max: number; windowMs: number };
 
 const windowOf = (windowMs: number) => sql`make_interval(secs => ${windowMs / 1000})`;
 

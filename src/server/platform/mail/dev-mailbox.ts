@@ -18,13 +18,7 @@ const devMailSchema = z.object({
 });
 
 /** The newest mails of the dev outbox directory, newest first (file names start with the time). */
-export async function listDevMails({
-  dir,
-  limit = MAILBOX_LIMIT,
-}: {
-  dir: string;
-  limit?: number;
-}): Promise<DevMail[]> {
+async function listDevMails({ dir, limit = MAILBOX_LIMIT }: { dir: string; limit?: number }): Promise<DevMail[]> {
   const names = await readdir(dir).catch(() => []);
   const newest = names
     .filter((name) => name.endsWith('.json'))

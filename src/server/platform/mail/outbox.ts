@@ -15,7 +15,7 @@ const wakers = new Set<() => void>();
 
 const fromNow = (ms: number) => sql`now() + make_interval(secs => ${ms / 1000})`;
 
-export type EnqueueMailOptions = Mail & {
+type EnqueueMailOptions = Mail & {
   db: Executor;
   /** Abuse limit: at most `max` mails with this subject to this address within `windowMs`; more are dropped. */
   limitPerRecipient?: { max: number; windowMs: number };
@@ -68,7 +68,7 @@ export type MailOutboxTiming = {
 
 export const DEFAULT_MAIL_OUTBOX_TIMING: MailOutboxTiming = { intervalMs: 5_000, retryBaseMs: 30_000 };
 
-export type MailOutboxOptions = MailOutboxTiming & {
+type MailOutboxOptions = MailOutboxTiming & {
   db: Database;
   mailer: Mailer;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;

@@ -2,7 +2,7 @@
 
 const PRODUCT = 'Virtual Help';
 
-export type MailContent = { subject: string; text: string; html: string };
+type MailContent = { subject: string; text: string; html: string };
 
 export function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

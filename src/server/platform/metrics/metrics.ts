@@ -5,7 +5,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { AppError } from '../../http/errors.ts';
 import { isLoopbackAddress } from '../../http/loopback.ts';
 
-export type Metrics = ReturnType<typeof createMetrics>;
+type Metrics = ReturnType<typeof createMetrics>;
 
 /**
  * The process's Prometheus metrics, on a registry of its own (so two apps in one process, as in tests, never

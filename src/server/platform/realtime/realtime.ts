@@ -13,10 +13,10 @@ import { toHeaders, type SessionResolver, type SessionUser } from '../../http/se
 type SocketData = { user: SessionUser; sessionId: string };
 /** Between server nodes: a session ended, each node closes its own sockets of it. */
 type InterServerEvents = { 'session:end': (sessionId: string) => void };
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
-export const userRoom = (userId: string) => `user:${userId}`;
+const userRoom = (userId: string) => `user:${userId}`;
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 export type Realtime = {

@@ -1,7 +1,7 @@
 import type { Role } from '#shared/constants.ts';
 import { paths } from '#shared/paths.ts';
 
-export type NavItem = { label: string; href: string; end?: boolean };
+type NavItem = { label: string; href: string; end?: boolean };
 
 /** SPEC.md §2 "Top bar": Home, Chat and About for everyone, plus the role's own pages. */
 export function getNavItems(role: Role | null | undefined): NavItem[] {

@@ -50,7 +50,7 @@ export function useAdminAccess(enabled: boolean) {
   return useQuery({ ...adminAccessQueryOptions, enabled });
 }
 
-export const adminKeys = {
+const adminKeys = {
   stats: ['admin', 'stats'] as const,
   reports: ['admin', 'reports'] as const,
   flags: ['admin', 'flags'] as const,

@@ -19,7 +19,7 @@ export function useSignIn() {
 }
 
 /** Sends a fresh confirmation link (sign-in also sends one when it refuses an unconfirmed address). */
-export function sendConfirmationEmail(email: string) {
+function sendConfirmationEmail(email: string) {
   return apiFetch<unknown>('/api/auth/send-verification-email', {
     method: 'POST',
     body: { email, callbackURL: CONFIRMED_CALLBACK },
@@ -33,7 +33,7 @@ export function useSendConfirmationEmail() {
 // --- Password reset ------------------------------------------------------------------------------
 
 /** Always succeeds for a well-formed address, whether or not an account has it. */
-export function requestPasswordReset(input: ForgotPasswordInput) {
+function requestPasswordReset(input: ForgotPasswordInput) {
   return apiFetch<unknown>('/api/auth/request-password-reset', {
     method: 'POST',
     body: { email: input.email, redirectTo: RESET_PAGE },
@@ -54,7 +54,7 @@ export function useResetPassword() {
 
 // --- Registration --------------------------------------------------------------------------------
 
-export type RegisterRequest = {
+type RegisterRequest = {
   name: string;
   email: string;
   password: string;
@@ -87,7 +87,7 @@ export function useRegister() {
 
 export type AvailabilityField = 'username' | 'email';
 
-export function fetchAvailability(field: AvailabilityField, value: string, signal?: AbortSignal) {
+function fetchAvailability(field: AvailabilityField, value: string, signal?: AbortSignal) {
   const query = new URLSearchParams({ [field]: value });
   return apiFetch<Availability>(`/api/accounts/availability?${query.toString()}`, { signal });
 }

@@ -22,18 +22,18 @@ import { ApiError, apiFetch, CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
 
 // Chat: rooms, message pages, sending with retries, receipts, uploads, downloads and meetings.
 
-export const chatQueryKey = ['chat'] as const;
+const chatQueryKey = ['chat'] as const;
 export const roomsQueryKey = ['chat', 'rooms'] as const;
-export const messagesQueryKey = (roomId: string) => ['chat', 'messages', roomId] as const;
+const messagesQueryKey = (roomId: string) => ['chat', 'messages', roomId] as const;
 /** The Guru AI conversation has no room: its pages have a key of their own. */
-export const guruMessagesQueryKey = ['chat', 'guru'] as const;
+const guruMessagesQueryKey = ['chat', 'guru'] as const;
 
-export function fetchRooms({ cursor, signal }: { cursor?: string | null | undefined; signal?: AbortSignal }) {
+function fetchRooms({ cursor, signal }: { cursor?: string | null | undefined; signal?: AbortSignal }) {
   const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
   return apiFetch<RoomPage>(`/api/chat/rooms${query}`, { signal });
 }
 
-export const roomsQueryOptions = infiniteQueryOptions({
+const roomsQueryOptions = infiniteQueryOptions({
   queryKey: roomsQueryKey,
   queryFn: ({ pageParam, signal }) => fetchRooms({ cursor: pageParam, signal }),
   initialPageParam: null as string | null,
@@ -46,21 +46,13 @@ export function useRooms() {
   return useInfiniteQuery(roomsQueryOptions);
 }
 
-export function fetchMessages({
-  roomId,
-  before,
-  signal,
-}: {
-  roomId: string;
-  before?: string | null;
-  signal?: AbortSignal;
-}) {
+function fetchMessages({ roomId, before, signal }: { roomId: string; before?: string | null; signal?: AbortSignal }) {
   const query = before ? `?before=${encodeURIComponent(before)}` : '';
   return apiFetch<MessagePage>(`/api/chat/rooms/${encodeURIComponent(roomId)}/messages${query}`, { signal });
 }
 
 /** Pages newest first; each page's messages oldest first. */
-export const messagesQueryOptions = (roomId: string) =>
+const messagesQueryOptions = (roomId: string) =>
   infiniteQueryOptions({
     queryKey: messagesQueryKey(roomId),
     queryFn: ({ pageParam, signal }) => fetchMessages({ roomId, before: pageParam, signal }),
@@ -73,7 +65,7 @@ export function useMessages(roomId: string) {
   return useInfiniteQuery(messagesQueryOptions(roomId));
 }
 
-export const guruMessagesQueryOptions = infiniteQueryOptions({
+const guruMessagesQueryOptions = infiniteQueryOptions({
   queryKey: guruMessagesQueryKey,
   queryFn: ({ pageParam, signal }) => {
     const query = pageParam ? `?before=${encodeURIComponent(pageParam)}` : '';

@@ -5,13 +5,13 @@ import { apiFetch } from '#web/lib/api.ts';
 export const notificationsQueryKey = ['notifications'] as const;
 
 /** Polling refresh of the bell (SPEC.md §9). */
-export const NOTIFICATIONS_REFRESH_MS = 60_000;
+const NOTIFICATIONS_REFRESH_MS = 60_000;
 
-export function fetchNotifications({ signal }: { signal?: AbortSignal } = {}) {
+function fetchNotifications({ signal }: { signal?: AbortSignal } = {}) {
   return apiFetch<NotificationList>('/api/notifications', { signal });
 }
 
-export const notificationsQueryOptions = queryOptions({
+const notificationsQueryOptions = queryOptions({
   queryKey: notificationsQueryKey,
   queryFn: ({ signal }) => fetchNotifications({ signal }),
   refetchInterval: NOTIFICATIONS_REFRESH_MS,

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { ContactMessageInput } from '#shared/schemas/contact.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
-export function sendContactMessage(input: ContactMessageInput) {
+function sendContactMessage(input: ContactMessageInput) {
   return apiFetch<{ id: string }>('/api/contact', { method: 'POST', body: input });
 }
 

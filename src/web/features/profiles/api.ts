@@ -2,13 +2,13 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { Profile, Subject } from '#shared/schemas/profiles.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
-export const profileQueryKey = ['profile', 'me'] as const;
+const profileQueryKey = ['profile', 'me'] as const;
 
-export function fetchProfile({ signal }: { signal?: AbortSignal } = {}) {
+function fetchProfile({ signal }: { signal?: AbortSignal } = {}) {
   return apiFetch<Profile>('/api/profile', { signal });
 }
 
-export const profileQueryOptions = queryOptions({
+const profileQueryOptions = queryOptions({
   queryKey: profileQueryKey,
   queryFn: ({ signal }) => fetchProfile({ signal }),
 });

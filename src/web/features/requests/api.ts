@@ -31,7 +31,7 @@ export const requestsKeys = {
 
 // My Requests.
 
-export function fetchMyRequests({
+function fetchMyRequests({
   status,
   cursor,
   signal,
@@ -45,7 +45,7 @@ export function fetchMyRequests({
   return apiFetch<MyRequestsPage>(`/api/requests/mine?${query}`, { signal });
 }
 
-export const myRequestsQueryOptions = (status: 'live' | 'expired') =>
+const myRequestsQueryOptions = (status: 'live' | 'expired') =>
   infiniteQueryOptions({
     queryKey: requestsKeys.mine(status),
     queryFn: ({ pageParam, signal }) => fetchMyRequests({ status, cursor: pageParam, signal }),
@@ -96,13 +96,13 @@ export function useCreateRequest() {
 
 // Offers.
 
-export const requestDetailQueryOptions = (id: string) =>
+const requestDetailQueryOptions = (id: string) =>
   queryOptions({
     queryKey: requestsKeys.detail(id),
     queryFn: ({ signal }) => apiFetch<RequestDetail>(`/api/requests/${encodeURIComponent(id)}`, { signal }),
   });
 
-export const offersQueryOptions = (id: string) =>
+const offersQueryOptions = (id: string) =>
   queryOptions({
     queryKey: requestsKeys.offers(id),
     queryFn: ({ signal }) =>
@@ -141,7 +141,7 @@ export function useAcceptBid() {
 
 // Jobs.
 
-export function fetchJobs({
+function fetchJobs({
   subjectId,
   type,
   cursor,
@@ -159,7 +159,7 @@ export function fetchJobs({
   return apiFetch<JobsPage>(`/api/jobs?${query}`, { signal });
 }
 
-export const jobsQueryOptions = (filter: { subjectId?: string | undefined; type?: RequestType | undefined }) =>
+const jobsQueryOptions = (filter: { subjectId?: string | undefined; type?: RequestType | undefined }) =>
   infiniteQueryOptions({
     queryKey: requestsKeys.jobs(filter),
     queryFn: ({ pageParam, signal }) => fetchJobs({ ...filter, cursor: pageParam, signal }),
@@ -184,7 +184,7 @@ export function usePlaceBid() {
 }
 
 /** The signed-in teacher's subjects (the jobs page's filter). */
-export const teacherSubjectsQueryOptions = queryOptions({
+const teacherSubjectsQueryOptions = queryOptions({
   queryKey: ['requests', 'teacher-subjects'] as const,
   queryFn: ({ signal }) =>
     apiFetch<{ specializations: { id: string; name: string; category: string }[] }>('/api/profile', { signal }).then(

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { VhSearchAnswer, VhSearchKind } from '#shared/schemas/search.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
-export const searchQueryKey = (kind: VhSearchKind, vh: string) => ['search', kind, vh] as const;
+const searchQueryKey = (kind: VhSearchKind, vh: string) => ['search', kind, vh] as const;
 
 /** The people of this kind with VH number `vh` (null: nothing searched yet). */
 export function useVhSearch(kind: VhSearchKind, vh: string | null) {

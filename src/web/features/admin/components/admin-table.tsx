@@ -18,7 +18,7 @@ export type AdminColumn<T> = {
 };
 
 /** The rows and state of a list, as a TanStack (infinite) query gives them. */
-export type AdminTableData<T> = {
+type AdminTableData<T> = {
   rows: T[] | undefined;
   isPending: boolean;
   isError: boolean;

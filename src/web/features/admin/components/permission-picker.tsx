@@ -4,7 +4,7 @@ import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { Label } from '#web/components/ui/label.tsx';
 
 /** The page each permission opens, as the side menu names it. */
-export const permissionLabels: Record<AdminPermission, string> = {
+const permissionLabels: Record<AdminPermission, string> = {
   dashboard: 'Dashboard',
   reports: 'Report Management',
   content: 'Illegal Content',

@@ -1,7 +1,7 @@
 import { Check, Circle } from 'lucide-react';
 import { cn } from '#web/lib/utils.ts';
 
-export type PasswordRule = { label: string; test: (password: string) => boolean };
+type PasswordRule = { label: string; test: (password: string) => boolean };
 
 /** Registration and sign-in: SPEC.md §2's single checklist item. */
 export const basicPasswordRules: PasswordRule[] = [

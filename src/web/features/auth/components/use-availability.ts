@@ -47,7 +47,7 @@ function useDebouncedValue<T>(value: T, delayMs: number) {
   return debounced;
 }
 
-export type AvailabilityCheck = {
+type AvailabilityCheck = {
   state: AvailabilityState;
   /** The text to show for the state (the server's for available/unavailable), or null when idle. */
   message: string | null;

@@ -10,8 +10,7 @@ import { cn } from '#web/lib/utils.ts';
 
 type Attachment = NonNullable<ChatMessage['attachment']>;
 
-export const isInlineImage = (fileType: string) =>
-  (CHAT_ATTACHMENT.inlineTypes as readonly string[]).includes(fileType);
+const isInlineImage = (fileType: string) => (CHAT_ATTACHMENT.inlineTypes as readonly string[]).includes(fileType);
 
 /** An image preview (raster types only, max 260×280 px) or a file card; both with a download button. */
 export function AttachmentCard({ attachment, isOwn }: { attachment: Attachment; isOwn: boolean }) {

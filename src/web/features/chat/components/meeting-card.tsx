@@ -13,7 +13,7 @@ import { useCancelMeeting } from '../api.ts';
 type Meeting = NonNullable<ChatMessage['meeting']>;
 
 /** The video service's URL with our settings: no pre-join page, chat off, the user's name filled in. */
-export function meetingJoinHref(joinUrl: string, displayName: string) {
+function meetingJoinHref(joinUrl: string, displayName: string) {
   const params = [
     'config.prejoinPageEnabled=false',
     `userInfo.displayName=${encodeURIComponent(JSON.stringify(displayName))}`,

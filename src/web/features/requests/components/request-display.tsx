@@ -35,7 +35,7 @@ export function RequestStatusBadge({ status, createdAt }: { status: RequestStatu
 }
 
 /** The current time, updated every minute (countdowns). */
-export function useNow(intervalMs = 60_000) {
+function useNow(intervalMs = 60_000) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), intervalMs);

@@ -3,7 +3,7 @@ import type { User } from '../../src/server/db/schema/auth.ts';
 import { createSessionCookie, createTeacher, createUser } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
-// Signed-in callers for the marketplace API tests (requests, bids, jobs, notifications).
+// Signed-in callers for the API tests, and the one way they call the API.
 
 export type Caller = { user: User; cookie: string };
 
