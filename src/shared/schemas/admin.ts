@@ -160,7 +160,10 @@ export type AdminMeetingStats = z.infer<typeof adminMeetingStatsSchema>;
 
 // Sub-Admin Management.
 
-export const subAdminsQuerySchema = z.object({ cursor: cursorSchema.optional() });
+export const subAdminsQuerySchema = z.object({
+  order: z.enum(ADMIN_LIST_ORDERS).default('newest'),
+  cursor: cursorSchema.optional(),
+});
 export const subAdminSchema = z.object({
   userId: z.uuid(),
   username: z.string(),

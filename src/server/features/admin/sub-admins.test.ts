@@ -45,6 +45,15 @@ describe('Sub-Admin Management, Meeting Statistics and the audit log', () => {
     expect(listed).toEqual(expect.arrayContaining([byEmail.id, byName.id]));
     expect(listed).not.toContain(superAdmin.userId);
     expect(list.items.some((item: { roleName: string }) => item.roleName === 'super_admin')).toBe(false);
+    // Created At sorts both ways: the one added second is first, then last.
+    const ids = (items: Array<{ userId: string }>) =>
+      items.map((item) => item.userId).filter((id) => id === byEmail.id || id === byName.id);
+    expect(ids(list.items)).toEqual([byName.id, byEmail.id]);
+    expect(ids((await call('GET', '/api/admin/sub-admins?order=oldest')).json().items)).toEqual([
+      byEmail.id,
+      byName.id,
+    ]);
+    expect((await call('GET', '/api/admin/sub-admins?order=sideways')).statusCode).toBe(400);
 
     const updated = await call('PUT', `/api/admin/sub-admins/${byEmail.id}`, { permissions: ['content'] });
     expect(updated.json().permissions).toEqual(['content']);

@@ -1,8 +1,8 @@
-import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
+import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import { ADMIN_PERMISSIONS, SUB_ADMIN_ROLE, SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
-import { adminMessages, type SubAdmin, type SubAdminsPage } from '#shared/schemas/admin.ts';
+import { adminMessages, type AdminListOrder, type SubAdmin, type SubAdminsPage } from '#shared/schemas/admin.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { cursorMicros, olderThan, toPage } from '../../db/keyset.ts';
+import { cursorMicros, keysetOrderBy, pastCursor, toPage } from '../../db/keyset.ts';
 import { adminPermissions, adminRoles } from '../../db/schema/admin.ts';
 import { users } from '../../db/schema/auth.ts';
 import { AppError } from '../../http/errors.ts';
@@ -15,7 +15,7 @@ import { recordAdminAction } from './audit.ts';
 const PAGE_SIZE = 25;
 type Actor = Pick<SessionUser, 'id' | 'username'>;
 
-function selectSubAdmins(db: Executor, where: ReturnType<typeof and>, limit: number) {
+function selectSubAdmins(db: Executor, where: SQL | undefined, limit: number, order: AdminListOrder = 'newest') {
   return db
     .select({
       userId: adminRoles.userId,
@@ -31,7 +31,7 @@ function selectSubAdmins(db: Executor, where: ReturnType<typeof and>, limit: num
     .from(adminRoles)
     .innerJoin(users, eq(users.id, adminRoles.userId))
     .where(and(ne(adminRoles.roleName, SUPER_ADMIN_ROLE), where))
-    .orderBy(desc(adminRoles.createdAt), desc(adminRoles.id))
+    .orderBy(...keysetOrderBy(adminRoles.createdAt, adminRoles.id, order))
     .limit(limit);
 }
 
@@ -44,9 +44,18 @@ const toSubAdmin = (row: Awaited<ReturnType<typeof selectSubAdmins>>[number]): S
   createdAt: row.createdAt.toISOString(),
 });
 
-/** Sub-Admin Management: every admin role but super_admin, newest first. */
-export async function listSubAdmins({ db, cursor }: { db: Executor; cursor?: string }): Promise<SubAdminsPage> {
-  const rows = await selectSubAdmins(db, olderThan(adminRoles.createdAt, adminRoles.id, cursor), PAGE_SIZE + 1);
+/** Sub-Admin Management: every admin role but super_admin, by Created At (newest first unless asked). */
+export async function listSubAdmins({
+  db,
+  order,
+  cursor,
+}: {
+  db: Executor;
+  order: AdminListOrder;
+  cursor?: string;
+}): Promise<SubAdminsPage> {
+  const after = pastCursor(adminRoles.createdAt, adminRoles.id, cursor, order);
+  const rows = await selectSubAdmins(db, after, PAGE_SIZE + 1, order);
   const { page, nextCursor } = toPage(rows, PAGE_SIZE);
   return { items: page.map(toSubAdmin), nextCursor };
 }

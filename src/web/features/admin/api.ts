@@ -100,8 +100,8 @@ export const useAdminReports = (filter: AdminTableFilter<AdminReport['status']>)
 export const useAdminFlags = (filter: AdminTableFilter<AdminFlag['status']>) =>
   useInfiniteQuery(adminPagesOptions<AdminFlagsPage>(adminKeys.flags, '/api/admin/flags', filter));
 
-export const useSubAdmins = () =>
-  useInfiniteQuery(adminPagesOptions<SubAdminsPage>(adminKeys.subAdmins, '/api/admin/sub-admins'));
+export const useSubAdmins = (filter: AdminTableFilter) =>
+  useInfiniteQuery(adminPagesOptions<SubAdminsPage>(adminKeys.subAdmins, '/api/admin/sub-admins', filter));
 
 export const useAuditLog = () =>
   useInfiniteQuery(adminPagesOptions<AuditLogPage>(adminKeys.auditLog, '/api/admin/audit-log'));

@@ -4,7 +4,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import type { AdminPermission } from '#shared/constants.ts';
-import { addSubAdminSchema, adminMessages, type SubAdmin } from '#shared/schemas/admin.ts';
+import { addSubAdminSchema, adminMessages, type AdminListOrder, type SubAdmin } from '#shared/schemas/admin.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card, CardContent, CardHeader } from '#web/components/ui/card.tsx';
 import {
@@ -31,12 +31,13 @@ const columns: AdminColumn<SubAdmin>[] = [
   { header: 'Username', cell: (subAdmin) => subAdmin.username },
   { header: 'Role', cell: (subAdmin) => subAdmin.roleName },
   { header: 'Permissions', cell: (subAdmin) => subAdmin.permissions.join(', ') },
-  { header: 'Created At', cell: (subAdmin) => adminDateTime(subAdmin.createdAt) },
+  { header: 'Created At', cell: (subAdmin) => adminDateTime(subAdmin.createdAt), sortable: true },
 ];
 
 export function AdminSubAdminsPage() {
   useDocumentTitle('Sub-Admin Management');
-  const subAdmins = useSubAdmins();
+  const [order, setOrder] = useState<AdminListOrder>('newest');
+  const subAdmins = useSubAdmins({ order });
   const [editing, setEditing] = useState<SubAdmin>();
   const [removing, setRemoving] = useState<SubAdmin>();
 
@@ -51,6 +52,7 @@ export function AdminSubAdminsPage() {
         rowKey={(subAdmin) => subAdmin.userId}
         errorMessage={adminMessages.subAdminsFailed}
         emptyMessage="No sub-admins yet"
+        order={{ value: order, onChange: setOrder }}
         actions={(subAdmin) => (
           <>
             <Button size="sm" variant="outline" onClick={() => setEditing(subAdmin)}>
