@@ -60,15 +60,18 @@ const MISSING_POSTGRES = 'needs a PostgreSQL server: set TEST_DATABASE_URL=postg
 
 /**
  * `describe` for tests that only a real PostgreSQL server can run (several processes, advisory locks). On the
- * embedded database they are listed as skipped, with how to run them, unless the PostgreSQL project runs them too.
+ * embedded database they are listed as skipped.
  */
 export function describeOnPostgres(name: string, body: () => void) {
   if (onPostgres()) describe(name, body);
-  else if (!process.env.TEST_DATABASE_URL) describe.skip(`${name} (${MISSING_POSTGRES})`, body);
+  else describe.skip(skippedName(name), body);
 }
 
 /** `it` for one such test. */
 export function itOnPostgres(name: string, body: () => Promise<void>, timeout?: number) {
   if (onPostgres()) it(name, body, timeout);
-  else if (!process.env.TEST_DATABASE_URL) it.skip(`${name} (${MISSING_POSTGRES})`, body);
+  else it.skip(skippedName(name), body);
 }
+
+/** With TEST_DATABASE_URL set, the PostgreSQL project runs them; without, the name says how to. */
+const skippedName = (name: string) => (process.env.TEST_DATABASE_URL ? name : `${name} (${MISSING_POSTGRES})`);
