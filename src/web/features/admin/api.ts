@@ -32,9 +32,23 @@ import type {
 } from '#shared/schemas/admin.ts';
 import { ApiError, apiFetch } from '#web/lib/api.ts';
 
+/** Every admin query's key, so a change can refresh exactly what it touched. */
+const adminKeys = {
+  me: ['admin', 'me'] as const,
+  stats: ['admin', 'stats'] as const,
+  reports: ['admin', 'reports'] as const,
+  flags: ['admin', 'flags'] as const,
+  meetings: ['admin', 'meetings'] as const,
+  subAdmins: ['admin', 'sub-admins'] as const,
+  auditLog: ['admin', 'audit-log'] as const,
+  user: (userId: string) => ['admin', 'users', userId] as const,
+  patterns: ['admin', 'patterns'] as const,
+  contactMessages: ['admin', 'contact-messages'] as const,
+};
+
 /** The signed-in user's admin role, or null when they have none (403). The server checks it again on every call. */
 export const adminAccessQueryOptions = queryOptions({
-  queryKey: ['admin', 'me'],
+  queryKey: adminKeys.me,
   queryFn: async ({ signal }) => {
     try {
       return await apiFetch<AdminAccess>('/api/admin/me', { signal });
@@ -49,18 +63,6 @@ export const adminAccessQueryOptions = queryOptions({
 export function useAdminAccess(enabled: boolean) {
   return useQuery({ ...adminAccessQueryOptions, enabled });
 }
-
-const adminKeys = {
-  stats: ['admin', 'stats'] as const,
-  reports: ['admin', 'reports'] as const,
-  flags: ['admin', 'flags'] as const,
-  meetings: ['admin', 'meetings'] as const,
-  subAdmins: ['admin', 'sub-admins'] as const,
-  auditLog: ['admin', 'audit-log'] as const,
-  user: (userId: string) => ['admin', 'users', userId] as const,
-  patterns: ['admin', 'patterns'] as const,
-  contactMessages: ['admin', 'contact-messages'] as const,
-};
 
 export function useAdminStats() {
   return useQuery({

@@ -22,11 +22,13 @@ import { apiFetch } from '#web/lib/api.ts';
 
 export const requestsKeys = {
   all: ['requests'] as const,
+  mineAll: ['requests', 'mine'] as const,
   mine: (status: 'live' | 'expired') => ['requests', 'mine', status] as const,
   detail: (id: string) => ['requests', 'detail', id] as const,
   offers: (id: string) => ['requests', 'offers', id] as const,
   jobs: (filter: { subjectId?: string | undefined; type?: RequestType | undefined }) => ['jobs', filter] as const,
   jobsAll: ['jobs'] as const,
+  teacherSubjects: ['requests', 'teacher-subjects'] as const,
 };
 
 // My Requests.
@@ -134,7 +136,7 @@ export function useAcceptBid() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: requestsKeys.detail(requestId) }),
         queryClient.invalidateQueries({ queryKey: requestsKeys.offers(requestId) }),
-        queryClient.invalidateQueries({ queryKey: ['requests', 'mine'] }),
+        queryClient.invalidateQueries({ queryKey: requestsKeys.mineAll }),
       ]),
   });
 }
@@ -185,7 +187,7 @@ export function usePlaceBid() {
 
 /** The signed-in teacher's subjects (the jobs page's filter). */
 const teacherSubjectsQueryOptions = queryOptions({
-  queryKey: ['requests', 'teacher-subjects'] as const,
+  queryKey: requestsKeys.teacherSubjects,
   queryFn: ({ signal }) =>
     apiFetch<{ specializations: { id: string; name: string; category: string }[] }>('/api/profile', { signal }).then(
       (profile) => profile.specializations,
