@@ -8,7 +8,7 @@ import { TINY_PNG } from '../support/files.ts';
 import { linkIn } from '../support/mailbox.ts';
 import { expect, test, type Page } from './fixtures.ts';
 
-// Accounts journeys (issue 3). Sign-in is rate limited per IP (5 a minute): only four real sign-ins
+// Accounts journeys. Sign-in is rate limited per IP (5 a minute): only four real sign-ins
 // happen in this file; every other signed-in state comes from the signInAs fixture.
 
 const PASSWORD = 'Secret123';

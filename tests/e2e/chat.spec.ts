@@ -4,7 +4,7 @@ import { TINY_PNG } from '../support/files.ts';
 import { expect, expectLive, test, type Page } from './fixtures.ts';
 import { fromNow, HOUR_MS, MINUTE_MS } from '../support/time.ts';
 
-// Chat journeys (issue 4): two people in two browser contexts, live over the socket.
+// Chat journeys: two people in two browser contexts, live over the socket.
 
 const messages = (page: Page) => page.getByRole('list', { name: 'Messages' });
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Message' });

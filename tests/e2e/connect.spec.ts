@@ -5,7 +5,7 @@ import { createTeacher, createUser } from '../support/factories.ts';
 import { expect, expectLive, test, type Page } from './fixtures.ts';
 import { fromNow, MINUTE_MS } from '../support/time.ts';
 
-// Connect journeys (issue 10): find people by VH number and start a chat with them.
+// Connect journeys: find people by VH number and start a chat with them.
 
 /** Gives `vhNumber` to nobody else, so the journey knows exactly whom the search finds. */
 async function reserveVhNumber(db: Parameters<typeof createUser>[0], vhNumber: number) {

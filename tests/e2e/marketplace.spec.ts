@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
 import { expect, expectLive, test } from './fixtures.ts';
 
-// Marketplace journeys (issue 5): requests, jobs, bids, the bell, offers and accepting one.
+// Marketplace journeys: requests, jobs, bids, the bell, offers and accepting one.
 
 test('a student asks with the assistant, a teacher bids live, the student accepts and lands in the chat', async ({
   page,
