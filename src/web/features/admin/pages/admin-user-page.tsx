@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { adminMessages, type AdminUser } from '#shared/schemas/admin.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
@@ -46,6 +46,33 @@ const flagColumns: AdminColumn<AdminUser['flags'][number]>[] = [
 ];
 
 /** One user as the admins see them, with Suspend / Reinstate. */
+/** One list of the user's page: everything came with the page, so it is never loading on its own. */
+function UserSection<T extends { id: string }>({
+  title,
+  columns,
+  items,
+  emptyMessage,
+}: {
+  title: string;
+  columns: AdminColumn<T>[];
+  items: T[];
+  emptyMessage: string;
+}) {
+  return (
+    <section className="flex flex-col gap-3" aria-label={title}>
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <AdminTable
+        caption={title}
+        columns={columns}
+        data={{ rows: items, isPending: false, isError: false }}
+        rowKey={(item) => item.id}
+        errorMessage={adminMessages.userFailed}
+        emptyMessage={emptyMessage}
+      />
+    </section>
+  );
+}
+
 export function AdminUserPage() {
   const { userId = '' } = useParams();
   const user = useAdminUser(userId);
@@ -64,14 +91,6 @@ export function AdminUserPage() {
     ['VH number', String(profile.vhNumber)],
     ['Joined', adminDateTime(profile.createdAt)],
   ];
-  const section = (title: string, table: ReactNode) => (
-    <section className="flex flex-col gap-3" aria-label={title}>
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {table}
-    </section>
-  );
-  const rows = <T,>(items: T[]) => ({ rows: items, isPending: false, isError: false });
-
   return (
     <div className="flex flex-col gap-8">
       <PageHeader
@@ -103,61 +122,26 @@ export function AdminUserPage() {
           </dl>
         </CardContent>
       </Card>
-      {section(
-        'Requests',
-        <AdminTable
-          caption="Requests"
-          columns={requestColumns}
-          data={rows(user.data.requests)}
-          rowKey={(r) => r.id}
-          errorMessage={adminMessages.userFailed}
-          emptyMessage="No requests"
-        />,
-      )}
-      {section(
-        'Bids',
-        <AdminTable
-          caption="Bids"
-          columns={bidColumns}
-          data={rows(user.data.bids)}
-          rowKey={(b) => b.id}
-          errorMessage={adminMessages.userFailed}
-          emptyMessage="No bids"
-        />,
-      )}
-      {section(
-        'Reports by this user',
-        <AdminTable
-          caption="Reports by this user"
-          columns={reportColumns('reportedUser')}
-          data={rows(user.data.reportsBy)}
-          rowKey={(r) => r.id}
-          errorMessage={adminMessages.userFailed}
-          emptyMessage="No reports by this user"
-        />,
-      )}
-      {section(
-        'Reports against this user',
-        <AdminTable
-          caption="Reports against this user"
-          columns={reportColumns('reporter')}
-          data={rows(user.data.reportsAgainst)}
-          rowKey={(r) => r.id}
-          errorMessage={adminMessages.userFailed}
-          emptyMessage="No reports against this user"
-        />,
-      )}
-      {section(
-        'Flagged messages',
-        <AdminTable
-          caption="Flagged messages"
-          columns={flagColumns}
-          data={rows(user.data.flags)}
-          rowKey={(f) => f.id}
-          errorMessage={adminMessages.userFailed}
-          emptyMessage="No flagged messages"
-        />,
-      )}
+      <UserSection title="Requests" columns={requestColumns} items={user.data.requests} emptyMessage="No requests" />
+      <UserSection title="Bids" columns={bidColumns} items={user.data.bids} emptyMessage="No bids" />
+      <UserSection
+        title="Reports by this user"
+        columns={reportColumns('reportedUser')}
+        items={user.data.reportsBy}
+        emptyMessage="No reports by this user"
+      />
+      <UserSection
+        title="Reports against this user"
+        columns={reportColumns('reporter')}
+        items={user.data.reportsAgainst}
+        emptyMessage="No reports against this user"
+      />
+      <UserSection
+        title="Flagged messages"
+        columns={flagColumns}
+        items={user.data.flags}
+        emptyMessage="No flagged messages"
+      />
       {changing && (
         <DecisionDialog
           title={isSuspended ? `Reinstate ${profile.username}` : `Suspend ${profile.username}`}
