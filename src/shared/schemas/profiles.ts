@@ -46,7 +46,7 @@ const avatarMessages = {
 export type FileLike = { size: number; type: string };
 
 /** Adds the avatar rules to a file schema: `z.instanceof(File)` in the browser, the upload on the server. */
-export const withAvatarRules = <T extends FileLike>(file: z.ZodType<T>) =>
+export const withAvatarRules = <T extends FileLike, Input>(file: z.ZodType<T, Input>) =>
   file
     .refine((value) => value.size <= AVATAR.maxBytes, avatarMessages.tooLarge)
     .refine((value) => (AVATAR.types as readonly string[]).includes(value.type), avatarMessages.badType);

@@ -105,8 +105,11 @@ export const createRequestFieldsSchema = z.object({
  * Adds the budget rules (max >= min, the type's range) and fills a missing maximum. The issue goes on the
  * field at fault: the order rule and a too-high maximum on budgetMax, a too-low minimum on budgetMin.
  */
-export const withBudgetRules = <T extends { type: RequestType; budgetMin: number; budgetMax?: number | undefined }>(
-  schema: z.ZodType<T>,
+export const withBudgetRules = <
+  T extends { type: RequestType; budgetMin: number; budgetMax?: number | undefined },
+  Input,
+>(
+  schema: z.ZodType<T, Input>,
 ) =>
   schema
     .superRefine((value, ctx) => {

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { DEFAULT_ROLE, type Role } from '#shared/constants.ts';
 import { registerSchema } from '#shared/schemas/auth.ts';
 import { specializationMessages, specializationProblem, type Subject } from '#shared/schemas/profiles.ts';
@@ -8,18 +8,17 @@ import { avatarFileSchema } from '#web/lib/avatar.ts';
 
 // The registration form's values and the rules it checks before the server does.
 
-const registerFormSchema = registerSchema.extend({ avatar: avatarFileSchema.optional() });
+// The form always holds a role and a subject list, so they need no default; the checkboxes start unticked, which
+// the shared schema's `true` literal does not describe: the form takes a boolean and hands on only `true`.
+const registerFormSchema = registerSchema.extend({
+  role: registerSchema.shape.role.unwrap(),
+  specializations: registerSchema.shape.specializations.unwrap(),
+  acceptTerms: z.boolean().pipe(registerSchema.shape.acceptTerms),
+  acceptPrivacy: z.boolean().pipe(registerSchema.shape.acceptPrivacy),
+  avatar: avatarFileSchema.optional(),
+});
 
-export type RegisterFormValues = {
-  name: string;
-  email: string;
-  password: string;
-  role: Role;
-  specializations: string[];
-  acceptTerms: boolean;
-  acceptPrivacy: boolean;
-  avatar: File | undefined;
-};
+export type RegisterFormValues = z.input<typeof registerFormSchema>;
 export type RegisterFormOutput = z.output<typeof registerFormSchema>;
 
 export const fieldNames = [
@@ -33,13 +32,8 @@ export const fieldNames = [
   'avatar',
 ] as const satisfies readonly (keyof RegisterFormValues)[];
 
-// The checkboxes start unticked, which the shared schema's `true` literal does not describe.
 export type ResolverContext = { subjects: Subject[] };
-const schemaResolver = zodResolver(registerFormSchema) as unknown as Resolver<
-  RegisterFormValues,
-  ResolverContext,
-  RegisterFormOutput
->;
+const schemaResolver = zodResolver(registerFormSchema);
 
 /** A teacher's subjects must follow the category rule; checked here too so every problem shows at once. */
 function teacherSubjectsProblem(values: RegisterFormValues, subjects: Subject[]) {

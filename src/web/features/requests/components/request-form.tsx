@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { EDUCATION_LEVELS, type RequestType } from '#shared/constants.ts';
 import { defaultBudget } from '#shared/rules/budget.ts';
 import type { RequestDraft } from '#shared/schemas/guru.ts';
-import { createRequestFieldsSchema, withBudgetRules, type CreateRequestInput } from '#shared/schemas/requests.ts';
+import { createRequestFieldsSchema, withBudgetRules } from '#shared/schemas/requests.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
@@ -22,12 +22,10 @@ import { SubjectSelect } from './subject-select.tsx';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
 
 const fields = createRequestFieldsSchema.shape;
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+const emptyToUndefined = (value: string) => (value === '' ? undefined : value);
 // datetime-local gives local wall time without an offset: send it as an instant.
-const localToIso = (value: unknown) =>
-  typeof value === 'string' && value !== '' && !Number.isNaN(new Date(value).getTime())
-    ? new Date(value).toISOString()
-    : emptyToUndefined(value);
+const localToIso = (value: string) =>
+  value !== '' && !Number.isNaN(new Date(value).getTime()) ? new Date(value).toISOString() : emptyToUndefined(value);
 
 /** The API's schema, fed from the form's controls (empty selects and dates are "no answer"). */
 const requestFormSchema = withBudgetRules(
@@ -43,22 +41,13 @@ const requestFormSchema = withBudgetRules(
     })
     .extend({
       budgetMax: fields.budgetMax.unwrap(),
-      deadline: z.preprocess(localToIso, fields.deadline),
-      level: z.preprocess(emptyToUndefined, fields.level),
+      deadline: z.string().transform(localToIso).pipe(fields.deadline),
+      level: z.string().transform(emptyToUndefined).pipe(fields.level),
     }),
 );
 
-type FormValues = {
-  type: RequestType;
-  subjectId: string;
-  description: string;
-  budgetMin: number;
-  budgetMax: number;
-  deadline: string;
-  level: string;
-  requirements: string;
-  schedule: string;
-};
+type FormValues = z.input<typeof requestFormSchema>;
+type FormOutput = z.output<typeof requestFormSchema>;
 
 const fieldNames = [
   'type',
@@ -82,9 +71,8 @@ type RequestFormProps = {
 /** The standard form (SPEC.md §2 "Standard form"), with optional attachments. */
 export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps) {
   const initial = defaultBudget('tutoring');
-  const form = useForm<FormValues, unknown, CreateRequestInput>({
-    // The schema's input is the API body, not the form's strings: the preprocess steps bridge the two.
-    resolver: zodResolver(requestFormSchema as unknown as z.ZodType<CreateRequestInput, FormValues>),
+  const form = useForm<FormValues, unknown, FormOutput>({
+    resolver: zodResolver(requestFormSchema),
     defaultValues: {
       type: 'tutoring',
       subjectId: '',
