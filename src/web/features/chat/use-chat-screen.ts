@@ -1,9 +1,12 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import type { RoomPage } from '#shared/schemas/chat.ts';
+import type { ChatRoomSummary, RoomPage } from '#shared/schemas/chat.ts';
+import { paths } from '#shared/paths.ts';
+import { errorMessage } from '#web/lib/api.ts';
 import { connectSocket, getSocket } from '#web/lib/socket.ts';
-import { clearUnread, markRoom } from './api.ts';
+import { clearUnread, markRoom, openRoom, roomsQueryKey } from './api.ts';
 
 // The chat screen's side effects, one named hook each.
 
@@ -78,4 +81,84 @@ export function useDeliveredOnArrival(rooms: InfiniteData<RoomPage> | undefined,
       }
     }
   }, [rooms, userId]);
+}
+
+type ChatNavigationState = { tutorId?: string; name?: string; avatar?: string; chatPane?: string } | null;
+
+/**
+ * Opens a chat directly from a link: ?tutorId= (after accepting a bid) or navigation state { tutorId }. The
+ * partner is shown at once, the room once the server has it; the address goes back to plain /chat so that a
+ * reload does not open it again. Returns the partner being opened, if any.
+ */
+export function useRoomFromLink({
+  onOpening,
+  onOpened,
+  onFailed,
+}: {
+  onOpening: (partnerId: string) => void;
+  onOpened: (room: ChatRoomSummary) => void;
+  onFailed: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const tutorId = searchParams.get('tutorId') ?? (location.state as ChatNavigationState)?.tutorId ?? null;
+  const openedFor = useRef<string | null>(null);
+  const opening = useEffectEvent(onOpening);
+  const opened = useEffectEvent(onOpened);
+  const failed = useEffectEvent(onFailed);
+
+  useEffect(() => {
+    if (!tutorId || openedFor.current === tutorId) return;
+    openedFor.current = tutorId;
+    opening(tutorId);
+    openRoom(tutorId)
+      .then(async ({ room }) => {
+        opened(room);
+        // A first list fetch still in flight started before the room existed: drop it, then fetch again.
+        await queryClient.cancelQueries({ queryKey: roomsQueryKey });
+        await queryClient.invalidateQueries({ queryKey: roomsQueryKey });
+      })
+      .catch((error: unknown) => {
+        failed();
+        toast.error('Error creating chat room', { description: errorMessage(error) });
+      });
+    void navigate(paths.chat.getHref(), { replace: true, state: null });
+  }, [tutorId, navigate, queryClient]);
+
+  return tutorId;
+}
+
+/**
+ * On a phone the list and the conversation are two panes: opening a conversation from the list adds a history
+ * entry, so the browser's back button returns to the list and stays on /chat.
+ */
+export function usePhonePanes({
+  selectPartner,
+  closeConversation,
+}: {
+  selectPartner: (partnerId: string) => void;
+  closeConversation: () => void;
+}) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const pane = (location.state as ChatNavigationState)?.chatPane ?? null;
+  const previousPane = useRef(pane);
+  useEffect(() => {
+    if (previousPane.current === 'conversation' && pane !== 'conversation') closeConversation();
+    previousPane.current = pane;
+  }, [pane, closeConversation]);
+
+  const openFromList = (partnerId: string) => {
+    selectPartner(partnerId);
+    if (window.matchMedia('(max-width: 767px)').matches && pane !== 'conversation') {
+      void navigate(paths.chat.getHref(), { state: { chatPane: 'conversation' } });
+    }
+  };
+  const goBack = () => {
+    if (pane === 'conversation') void navigate(-1);
+    else closeConversation();
+  };
+  return { openFromList, goBack };
 }

@@ -1,29 +1,29 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { MessagesSquare } from 'lucide-react';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { AI_USER_ID } from '#shared/constants.ts';
 import type { ChatRoomSummary } from '#shared/schemas/chat.ts';
 import { Spinner } from '#web/components/ui/spinner.tsx';
-import { errorMessage } from '#web/lib/api.ts';
 import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
-import { applyReceipt, findRoom, markRoom, openRoom, roomsQueryKey, upsertMessage, useRooms } from '../api.ts';
+import { applyReceipt, findRoom, markRoom, roomsQueryKey, upsertMessage, useRooms } from '../api.ts';
 import { ChatSidebar } from '../components/chat-sidebar.tsx';
 import { Conversation } from '../components/conversation.tsx';
 import { useBrowserNotifications } from '../use-browser-notifications.ts';
-import { useChatConnection, useDeliveredOnArrival, useReadReceipts } from '../use-chat-screen.ts';
-import { paths } from '#shared/paths.ts';
+import {
+  useChatConnection,
+  useDeliveredOnArrival,
+  usePhonePanes,
+  useReadReceipts,
+  useRoomFromLink,
+} from '../use-chat-screen.ts';
 
 // Guru AI's conversation brings Markdown and KaTeX: loaded only when a student opens it.
 const GuruConversation = lazy(async () => ({
   default: (await import('../components/guru/guru-conversation.tsx')).GuruConversation,
 }));
-
-type ChatNavigationState = { tutorId?: string; name?: string; avatar?: string } | null;
 
 export function ChatPage() {
   const { user } = useSession();
@@ -35,9 +35,6 @@ export function ChatPage() {
 
 function ChatScreen({ user }: { user: SessionUser }) {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const [searchParams] = useSearchParams();
   const storageKey = `vh.chat.partner.${user.id}`;
   const [partnerId, setPartnerId] = useState<string | null>(() => localStorage.getItem(storageKey));
   // The room opened from ?tutorId= until the list includes it.
@@ -61,33 +58,15 @@ function ChatScreen({ user }: { user: SessionUser }) {
     },
     [storageKey],
   );
-  const select = useCallback(
-    (next: ChatRoomSummary | null) => selectPartner(next?.partner.id ?? null),
-    [selectPartner],
-  );
 
-  // Open a chat directly: ?tutorId= (after accepting a bid) or navigation state { tutorId, name, avatar }.
-  const tutorId = searchParams.get('tutorId') ?? (location.state as ChatNavigationState)?.tutorId ?? null;
-  const openedFor = useRef<string | null>(null);
-  useEffect(() => {
-    if (!tutorId || openedFor.current === tutorId) return;
-    openedFor.current = tutorId;
-    setPartnerId(tutorId);
-    openRoom(tutorId)
-      .then(async ({ room: opened }) => {
-        setOpenedRoom(opened);
-        select(opened);
-        // A first list fetch still in flight started before the room existed: drop it, then fetch again.
-        await queryClient.cancelQueries({ queryKey: roomsQueryKey });
-        await queryClient.invalidateQueries({ queryKey: roomsQueryKey });
-      })
-      .catch((error: unknown) => {
-        setPartnerId(null);
-        toast.error('Error creating chat room', { description: errorMessage(error) });
-      });
-    // The address goes back to plain /chat, so a reload does not open it again.
-    void navigate(paths.chat.getHref(), { replace: true, state: null });
-  }, [tutorId, navigate, queryClient, select]);
+  const tutorId = useRoomFromLink({
+    onOpening: setPartnerId,
+    onOpened: (opened) => {
+      setOpenedRoom(opened);
+      selectPartner(opened.partner.id);
+    },
+    onFailed: () => setPartnerId(null),
+  });
 
   useSocketEvent('message:new', (message) => {
     upsertMessage(queryClient, message);
@@ -104,10 +83,7 @@ function ChatScreen({ user }: { user: SessionUser }) {
       (candidate) => candidate.id === message.roomId,
     )?.partner;
     const body = message.content || (message.attachment ? `📎 ${message.attachment.originalFilename}` : 'New message');
-    notify(sender ? `New message from ${sender.username}` : 'New message', body, () => {
-      setPartnerId(message.senderId);
-      localStorage.setItem(storageKey, message.senderId);
-    });
+    notify(sender ? `New message from ${sender.username}` : 'New message', body, () => selectPartner(message.senderId));
   });
   useSocketEvent('message:status', ({ roomId: statusRoomId, status, upTo }) =>
     applyReceipt(queryClient, { roomId: statusRoomId, status, upTo, userId: user.id }),
@@ -116,24 +92,8 @@ function ChatScreen({ user }: { user: SessionUser }) {
 
   const onSent = useCallback(() => void askPermission(), [askPermission]);
 
-  // On a phone, opening a conversation from the list adds a history entry, so the browser's back button returns
-  // to the list and stays on /chat.
-  const pane = (location.state as { chatPane?: string } | null)?.chatPane ?? null;
-  const previousPane = useRef(pane);
-  useEffect(() => {
-    if (previousPane.current === 'conversation' && pane !== 'conversation') select(null);
-    previousPane.current = pane;
-  }, [pane, select]);
-  const openFromList = (nextPartnerId: string) => {
-    selectPartner(nextPartnerId);
-    if (window.matchMedia('(max-width: 767px)').matches && pane !== 'conversation') {
-      void navigate(paths.chat.getHref(), { state: { chatPane: 'conversation' } });
-    }
-  };
-  const goBack = () => {
-    if (pane === 'conversation') void navigate(-1);
-    else select(null);
-  };
+  const closeConversation = useCallback(() => selectPartner(null), [selectPartner]);
+  const { openFromList, goBack } = usePhonePanes({ selectPartner, closeConversation });
 
   return (
     <div className="flex h-[calc(100dvh-4rem)] min-h-[26rem] w-full overflow-hidden border-b">
