@@ -25,6 +25,8 @@ type World = {
   subjectId: string;
   otherSubjectId: string;
   outsiderId: string;
+  /** Someone only the room-opening row talks to, so that its first room is new whichever row ran before. */
+  newPartnerId: string;
   requestId: string;
   /** A second request of `student` with a bid, for the acceptance (which closes it to other bids). */
   acceptable: { requestId: string; bidId: string };
@@ -224,7 +226,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/chat/rooms': { expected: signedIn(200), call: () => ({ url: '/api/chat/rooms' }) },
   'POST /api/chat/rooms': {
     expected: signedIn(201),
-    call: (w) => ({ url: '/api/chat/rooms', payload: { partnerId: w.outsiderId } }),
+    call: (w) => ({ url: '/api/chat/rooms', payload: { partnerId: w.newPartnerId } }),
   },
   'GET /api/chat/rooms/{roomId}/messages': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
@@ -305,6 +307,7 @@ describe('the authorization matrix', () => {
     };
     const bidder = await signIn(t, await createTeacher(t.db, { subjectIds: [subjectId] }));
     const outsiderId = (await createUser(t.db)).id;
+    const newPartnerId = (await createUser(t.db)).id;
 
     const form = formData(
       { type: 'tutoring', subjectId, description: 'Help with quadratic equations', budgetMin: '8' },
@@ -362,6 +365,7 @@ describe('the authorization matrix', () => {
       subjectId,
       otherSubjectId,
       outsiderId,
+      newPartnerId,
       requestId: request.id,
       acceptable: { requestId: second.request.id, bidId: bid.id },
       roomId: message.roomId,

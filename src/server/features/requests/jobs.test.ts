@@ -212,7 +212,10 @@ describe('placing a bid', () => {
       bidMessage: 'Happy to help with regressions.',
       read: false,
     });
-    const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, student.user.email));
+    // The student has mail from the other tests' bids too: this bid's is the one that links to this request.
+    const mail = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, student.user.email))).find(
+      (candidate) => candidate.textBody.includes(request.id),
+    );
     expect(mail!.subject).toBe('New offer on your request - Virtual Help');
     expect(mail!.textBody).toContain(
       `${teacher.user.username} (VH ${teacher.user.vhNumber}) offered $12.50 on your Statistics II request. Message: Happy to help with regressions.`,

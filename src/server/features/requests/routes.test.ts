@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailLogs, mailOutbox, teacherNotifications } from '../../db/schema/notifications.ts';
@@ -620,11 +620,15 @@ describe('request attachments', () => {
   let t: TestApp;
   let subjectId: string;
   let owner: Caller;
-  let requestId: string;
   beforeAll(async () => {
     t = await createTestApp();
     subjectId = (await createSubject(t.db)).id;
     owner = await signedInStudent(t);
+  });
+  afterAll(() => t.close());
+
+  // Each test posts its own request, so that none depends on what another did to it.
+  const postRequestWithPhoto = async () => {
     const response = await post(
       t,
       owner,
@@ -632,16 +636,15 @@ describe('request attachments', () => {
         { bytes: TINY_PNG, filename: 'page one.png' },
       ]),
     );
-    requestId = response.json().request.id;
-  });
-  afterAll(() => t.close());
-
-  const download = (caller: Caller | undefined, index = 0) =>
+    return response.json().request.id as string;
+  };
+  const download = (caller: Caller | undefined, requestId: string, index = 0) =>
     call(t, caller, 'GET', `/api/requests/${requestId}/attachments/${index}`);
 
   it('serves a file to its student and to teachers who can see the job, as a download with its detected type', async () => {
+    const requestId = await postRequestWithPhoto();
     for (const caller of [owner, await signedInTeacher(t, [subjectId])]) {
-      const response = await download(caller);
+      const response = await download(caller, requestId);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('image/png');
       expect(response.headers['content-disposition']).toBe(
@@ -652,24 +655,25 @@ describe('request attachments', () => {
   });
 
   it('answers 401 signed out, and 404 to other students, teachers of other subjects and unknown files', async () => {
-    expect((await download(undefined)).statusCode).toBe(401);
-    expect((await download(await signedInStudent(t))).statusCode).toBe(404);
-    expect((await download(await signedInTeacher(t, [(await createSubject(t.db)).id]))).statusCode).toBe(404);
-    expect((await download(owner, 1)).statusCode).toBe(404);
-    expect((await download(owner, 99)).statusCode).toBe(400);
+    const requestId = await postRequestWithPhoto();
+    expect((await download(undefined, requestId)).statusCode).toBe(401);
+    expect((await download(await signedInStudent(t), requestId)).statusCode).toBe(404);
+    expect((await download(await signedInTeacher(t, [(await createSubject(t.db)).id]), requestId)).statusCode).toBe(
+      404,
+    );
+    expect((await download(owner, requestId, 1)).statusCode).toBe(404);
+    expect((await download(owner, requestId, 99)).statusCode).toBe(400);
   });
 
   it('keeps the file for teachers who bid once the job is gone, and hides it from the others', async () => {
+    const requestId = await postRequestWithPhoto();
     const bidder = await signedInTeacher(t, [subjectId]);
     const onlooker = await signedInTeacher(t, [subjectId]);
     await t.db.insert(tutorBids).values({ requestId, tutorId: bidder.user.id, amount: 10 });
-    await t.db
-      .update(tutoringRequests)
-      .set({ status: 'closed' })
-      .where(and(eq(tutoringRequests.id, requestId)));
-    expect((await download(bidder)).statusCode).toBe(200);
-    expect((await download(onlooker)).statusCode).toBe(404);
-    expect((await download(owner)).statusCode).toBe(200);
+    await t.db.update(tutoringRequests).set({ status: 'closed' }).where(eq(tutoringRequests.id, requestId));
+    expect((await download(bidder, requestId)).statusCode).toBe(200);
+    expect((await download(onlooker, requestId)).statusCode).toBe(404);
+    expect((await download(owner, requestId)).statusCode).toBe(200);
   });
 
   it('is documented in the OpenAPI document with every marketplace route', async () => {

@@ -92,6 +92,6 @@ describe('GET /api/metrics', () => {
   it('answers another machine that brings the token', async () => {
     const response = await scrape({ remoteAddress: '203.0.113.7', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain('http_request_duration_seconds_bucket');
+    expect(response.body).toContain('# TYPE http_request_duration_seconds histogram');
   });
 });
