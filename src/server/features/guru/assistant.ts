@@ -13,6 +13,7 @@ import { createModelServerProvider } from './model-server.ts';
 import { createMathSolver, type MathSolver } from './math-solver.ts';
 import type { MathAnswer } from './offline-math.ts';
 import { createPhotoReader, type PhotoReader } from './photo-reader.ts';
+import type { GuruAnswer, GuruProvider, GuruQuestion } from './provider.ts';
 
 export const CANNOT_SOLVE_OFFLINE =
   "I can't solve this one offline. A tutor can help: search for an expert, or create a new request and teachers will offer to help.";
@@ -27,20 +28,6 @@ const PHOTO_READ_TIMEOUT_MS = 20_000;
 const MATH_TIMEOUT_MS = 3_000;
 /** Earlier turns a model server is given with each question. */
 const HISTORY_TURNS = 6;
-
-/** A student's question as a provider reads it: the text, the photo sent with it, and the turns before it. */
-export type GuruQuestion = {
-  text: string;
-  image: { bytes: Buffer; contentType: string } | null;
-  /** The latest earlier turns of the conversation, oldest first (for a model: the student's level, the topic). */
-  history: { role: 'student' | 'assistant'; text: string }[];
-};
-export type GuruAnswer = Omit<GuruReply, 'input'>;
-/** Answers a question; a provider that streams hands each piece of its reply to `onDelta` as it is written. */
-export type GuruProvider = {
-  name: string;
-  answer(question: GuruQuestion, onDelta: (text: string) => void): Promise<GuruAnswer>;
-};
 
 /** The engine's answer as a reply: the result in math with its steps, or declined with the actions. */
 function formatOfflineAnswer(result: MathAnswer, { readFromPhoto }: { readFromPhoto?: string } = {}): GuruAnswer {

@@ -7,7 +7,7 @@ import {
   type ChatCompletionMessage,
   type ChatCompletionsConfig,
 } from '../../platform/ai/chat-completions.ts';
-import type { GuruAnswer, GuruProvider, GuruQuestion } from './assistant.ts';
+import type { GuruAnswer, GuruProvider, GuruQuestion } from './provider.ts';
 
 /** The line the model ends with when a human expert would help; it becomes actionType expert_help and is not shown. */
 export const EXPERT_HELP_MARKER = '[EXPERT_HELP]';
