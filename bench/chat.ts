@@ -1,54 +1,152 @@
-// Chat through the built server process (`node dist/server/main.js`) on loopback:
-//   1. N signed-in users with a socket each, in pairs; every user sends K messages to its partner over the socket
-//      (`message:send`, waiting for each acknowledgement), for N = 100 and 1,000: messages/s and the time from
-//      the send to the partner's `message:new` (p50, p99). Once as fast as acknowledged (the server saturated: the
-//      latency is mostly queueing), once paced at a steady rate below that (the latency a user sees).
-//   2. Opening a conversation (its first page of messages) with 10 messages vs 100,000 in the room.
-// The embedded database by default; BENCH_DATABASE_URL=postgres://… runs it on a fresh database of that server.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+// Chat through the built server process (`node dist/server/main.js`) on loopback, against a bare Socket.IO relay
+// (bench/relay.ts: no database, acknowledge then emit to the partner) driven by the same load generator in the same
+// run, so the table says how far the app is from what Socket.IO alone does on this machine:
+//   1. Users in pairs, each socket sending `message:send` to its partner; the latency is from the send to the
+//      partner's `message:new`. At a steady 500 messages/s (sent on schedule, not after the previous acknowledgement,
+//      so a slow server cannot hide its queue) with 1,000 and with 5,000 users connected; and the capacity: 1,000 users
+//      with one message in flight each, the next sent as soon as the last is acknowledged.
+//   2. Lost and duplicated deliveries, RSS idle and with 5,000 sockets, and the event-loop delay of the server during
+//      each load (monitorEventLoopDelay through /api/metrics, reset by reading it before the load).
+//   3. Opening a conversation (its first page of messages) with 10 messages vs 100,000 in the room (the app only).
+// The embedded database by default; BENCH_DATABASE_URL=postgres://… runs the app on a fresh database of that server
+// (and REDIS_URL, when set, is passed on to the app).
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../src/server/db/client.ts';
-import { createSessionCookie, createUser } from '../tests/support/factories.ts';
+import { SESSION_COOKIE } from '../tests/support/factories.ts';
 import { startServerProcess, type ServerProcess } from '../tests/support/server-process.ts';
 import { connectSocket, type TestSocket } from '../tests/support/socket-client.ts';
 import { TEST_AUTH_SECRET } from '../tests/support/test-config.ts';
 import { withAdminClient } from '../tests/support/test-database.ts';
 
-/** `paceMs`: each user's pause between two sends; 0 sends the next one as soon as the last is acknowledged. */
-const LOAD_CASES = [
-  { users: 100, messagesPerUser: 20, paceMs: 0 },
-  { users: 1_000, messagesPerUser: 5, paceMs: 0 },
-  { users: 100, messagesPerUser: 20, paceMs: 500 },
-  { users: 1_000, messagesPerUser: 5, paceMs: 5_000 },
-] as const;
+const STEADY_RATE = 500;
+const STEADY_SECONDS = 6;
+const FEW_USERS = 1_000;
+const MANY_USERS = 5_000;
+const CAPACITY_MESSAGES_PER_USER = 8;
 const HISTORY_SIZES = [10, 100_000] as const;
 const OPEN_RUNS = 30;
 const ACK_TIMEOUT_MS = 60_000;
+/** How long deliveries may trail the last acknowledgement before the missing ones count as lost. */
+const DELIVERY_GRACE_MS = 10_000;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const round = (ms: number) => Math.round(ms * 10) / 10;
+const round = (value: number) => Math.round(value * 10) / 10;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Person = { id: string; cookie: string };
+type Target = { server: ServerProcess; people: Person[] };
+type Sent = { at: number; deliveries: number };
 
-async function signUpMany(database: DatabaseHandle, count: number): Promise<Person[]> {
-  const people: Person[] = [];
-  // A few at a time: the bench shares the database with the server it measures.
-  for (let start = 0; start < count; start += 20) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(20, count - start) }, async () => {
-        const user = await createUser(database.db);
-        return { id: user.id, cookie: (await createSessionCookie(database.db, user.id)).header };
-      }),
-    );
-    people.push(...batch);
+/** The messages of one load, by clientId, and their deliveries to the partner. */
+class Deliveries {
+  readonly sent = new Map<string, Sent>();
+  readonly latencies: number[] = [];
+  failures = 0;
+  lastDeliveredAt = 0;
+
+  send(socket: TestSocket, receiverId: string, content: string) {
+    const clientId = randomUUID();
+    this.sent.set(clientId, { at: performance.now(), deliveries: 0 });
+    return socket
+      .timeout(ACK_TIMEOUT_MS)
+      .emitWithAck('message:send', { clientId, receiverId, content })
+      .then((ack) => ack.ok)
+      .catch(() => false)
+      .then((ok) => {
+        if (!ok) this.failures++;
+      });
   }
-  return people;
+
+  deliver(clientId: string) {
+    const sent = this.sent.get(clientId);
+    if (!sent) return;
+    sent.deliveries++;
+    if (sent.deliveries > 1) return;
+    this.lastDeliveredAt = performance.now();
+    this.latencies.push(this.lastDeliveredAt - sent.at);
+  }
+
+  async settle() {
+    const deadline = Date.now() + DELIVERY_GRACE_MS;
+    while (this.latencies.length < this.sent.size - this.failures && Date.now() < deadline) await pause(20);
+  }
+
+  summary(startedAt: number) {
+    const sorted = this.latencies.toSorted((a, b) => a - b);
+    let duplicated = 0;
+    for (const { deliveries } of this.sent.values()) duplicated += Math.max(0, deliveries - 1);
+    return {
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      perSecond: this.latencies.length / ((this.lastDeliveredAt - startedAt) / 1000),
+      lost: this.sent.size - this.latencies.length,
+      duplicated,
+    };
+  }
 }
+
+const partnerIndex = (index: number) => (index % 2 === 0 ? index + 1 : index - 1);
+
+/** The server's event-loop delay p99 (ms) since the last read: prom-client resets its histogram on every scrape. */
+async function eventLoopDelayP99(server: ServerProcess) {
+  const text = await (await fetch(`${server.url}/api/metrics`)).text();
+  const seconds = /^nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(text)?.[1];
+  return Number(seconds) * 1000;
+}
+
+const rssMegabytes = (server: ServerProcess) =>
+  Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1]) / 1024;
+
+/** One load against a target: the users' sockets, the deliveries, and the server's event-loop delay meanwhile. */
+async function measureLoad(target: Target, sockets: TestSocket[], load: (deliveries: Deliveries) => Promise<unknown>) {
+  const deliveries = new Deliveries();
+  const listeners = sockets.map((socket, index) => {
+    const listener = (message: { clientId: string; senderId: string }) => {
+      if (message.senderId !== target.people[index]!.id) deliveries.deliver(message.clientId);
+    };
+    socket.on('message:new', listener);
+    return listener;
+  });
+  await eventLoopDelayP99(target.server);
+  const startedAt = performance.now();
+  await load(deliveries);
+  await deliveries.settle();
+  const loopDelayP99 = await eventLoopDelayP99(target.server);
+  sockets.forEach((socket, index) => socket.off('message:new', listeners[index]));
+  return { ...deliveries.summary(startedAt), loopDelayP99 };
+}
+
+/** STEADY_RATE messages a second for STEADY_SECONDS, each on its schedule, spread over the users round-robin. */
+const steadyLoad = (target: Target, sockets: TestSocket[]) => async (deliveries: Deliveries) => {
+  const total = STEADY_RATE * STEADY_SECONDS;
+  const startedAt = performance.now();
+  const acknowledged: Promise<void>[] = [];
+  for (let sent = 0; sent < total;) {
+    const due = Math.min(total, Math.floor(((performance.now() - startedAt) / 1000) * STEADY_RATE) + 1);
+    for (; sent < due; sent++) {
+      const index = sent % sockets.length;
+      acknowledged.push(
+        deliveries.send(sockets[index]!, target.people[partnerIndex(index)]!.id, `Steady message ${sent}`),
+      );
+    }
+    await pause(1);
+  }
+  await Promise.all(acknowledged);
+};
+
+/** Every user sends its next message as soon as the last one is acknowledged. */
+const capacityLoad = (target: Target, sockets: TestSocket[]) => (deliveries: Deliveries) =>
+  Promise.all(
+    sockets.map(async (socket, index) => {
+      for (let n = 0; n < CAPACITY_MESSAGES_PER_USER; n++)
+        await deliveries.send(socket, target.people[partnerIndex(index)]!.id, `Message ${n} about exercise ${index}`);
+    }),
+  );
 
 async function connectMany(url: string, people: Person[]) {
   const sockets: TestSocket[] = [];
@@ -62,69 +160,83 @@ async function connectMany(url: string, people: Person[]) {
   return sockets;
 }
 
-/** Every user sends K messages to its partner, one after the other; all users at once. */
-async function measureLoad(
-  server: ServerProcess,
-  database: DatabaseHandle,
-  { users, messagesPerUser, paceMs }: (typeof LOAD_CASES)[number],
-) {
-  const people = await signUpMany(database, users);
-  const sockets = await connectMany(server.url, people);
-  const sentAt = new Map<string, number>();
-  const latencies: number[] = [];
-  let lastReceivedAt = 0;
-  sockets.forEach((socket, index) => {
-    socket.on('message:new', (message) => {
-      if (message.senderId === people[index]!.id) return;
-      const started = sentAt.get(message.clientId);
-      if (started === undefined) return;
-      lastReceivedAt = performance.now();
-      latencies.push(lastReceivedAt - started);
-    });
-  });
-
-  let failures = 0;
-  const startedAt = performance.now();
-  await Promise.all(
-    people.map(async (_person, index) => {
-      const partner = people[index % 2 === 0 ? index + 1 : index - 1]!;
-      // Paced users start at random moments of the first interval, so they do not send in bursts.
-      if (paceMs > 0) await pause(Math.random() * paceMs);
-      for (let n = 0; n < messagesPerUser; n++) {
-        if (paceMs > 0 && n > 0) await pause(paceMs);
-        const clientId = randomUUID();
-        sentAt.set(clientId, performance.now());
-        const ack = await sockets[index]!.timeout(ACK_TIMEOUT_MS)
-          .emitWithAck('message:send', {
-            clientId,
-            receiverId: partner.id,
-            content: `Message ${n} about exercise ${index}`,
-          })
-          .catch(() => ({ ok: false }));
-        if (!ack.ok) failures++;
-      }
-    }),
-  );
-  // The last events may still be on their way after the last acknowledgement.
-  const expected = users * messagesPerUser - failures;
-  const deadline = Date.now() + 10_000;
-  while (latencies.length < expected && Date.now() < deadline) await pause(20);
+/** Every figure of one target: the three loads, RSS idle and with MANY_USERS sockets. */
+async function measureTarget(target: Target) {
+  const idleRss = rssMegabytes(target.server);
+  const sockets = await connectMany(target.server.url, target.people.slice(0, FEW_USERS));
+  const steadyFew = await measureLoad(target, sockets, steadyLoad(target, sockets));
+  const capacity = await measureLoad(target, sockets, capacityLoad(target, sockets));
+  sockets.push(...(await connectMany(target.server.url, target.people.slice(FEW_USERS, MANY_USERS))));
+  const manySocketsRss = rssMegabytes(target.server);
+  const steadyMany = await measureLoad(target, sockets, steadyLoad(target, sockets));
   for (const socket of sockets) socket.close();
+  return { idleRss, manySocketsRss, steadyFew, steadyMany, capacity };
+}
 
-  const sorted = latencies.toSorted((a, b) => a - b);
-  return {
-    case: `${users} users (${users / 2} pairs) x ${messagesPerUser} messages, ${paceMs ? `one per user every ${paceMs} ms` : 'as fast as acknowledged'}`,
-    messages: users * messagesPerUser,
-    'messages/s': Math.round(latencies.length / ((lastReceivedAt - startedAt) / 1000)),
-    'p50 ms': round(percentile(sorted, 50)),
-    'p99 ms': round(percentile(sorted, 99)),
-    'lost or failed': users * messagesPerUser - latencies.length,
+type Figures = Awaited<ReturnType<typeof measureTarget>>;
+
+/** The side-by-side table: one row a figure, the relay, the app and how many times the relay's figure the app's is. */
+function compare(relay: Figures, app: Figures) {
+  const row = (figure: string, read: (figures: Figures) => number) => {
+    const [base, ours] = [read(relay), read(app)];
+    return {
+      figure,
+      relay: round(base),
+      app: round(ours),
+      'app / relay': base === 0 ? '-' : Number((ours / base).toPrecision(2)),
+    };
   };
+  const steady = (users: number) => `${STEADY_RATE} msg/s, ${users.toLocaleString('en')} users`;
+  return [
+    row(`${steady(FEW_USERS)}: p50 ms`, (f) => f.steadyFew.p50),
+    row(`${steady(FEW_USERS)}: p99 ms`, (f) => f.steadyFew.p99),
+    row(`${steady(MANY_USERS)}: p50 ms`, (f) => f.steadyMany.p50),
+    row(`${steady(MANY_USERS)}: p99 ms`, (f) => f.steadyMany.p99),
+    row(`capacity, ${FEW_USERS.toLocaleString('en')} users one in flight: msg/s`, (f) => f.capacity.perSecond),
+    row('lost (all loads)', (f) => f.steadyFew.lost + f.capacity.lost + f.steadyMany.lost),
+    row('duplicated (all loads)', (f) => f.steadyFew.duplicated + f.capacity.duplicated + f.steadyMany.duplicated),
+    row('RSS idle MB', (f) => f.idleRss),
+    row(`RSS with ${MANY_USERS.toLocaleString('en')} sockets MB`, (f) => f.manySocketsRss),
+    row(`event-loop delay p99 ms, ${steady(FEW_USERS)}`, (f) => f.steadyFew.loopDelayP99),
+    row(`event-loop delay p99 ms, ${steady(MANY_USERS)}`, (f) => f.steadyMany.loopDelayP99),
+    row('event-loop delay p99 ms, capacity', (f) => f.capacity.loopDelayP99),
+  ];
+}
+
+/**
+ * Signed-in users written in bulk (no password: they only open sockets), in pairs that already have their room,
+ * so the loads measure conversations under way rather than first messages.
+ */
+async function signUpPairs(database: DatabaseHandle, count: number): Promise<Person[]> {
+  const run = randomBytes(4).toString('hex');
+  const { rows } = await database.pool.query<{ id: string }>(
+    `insert into users (name, username, email, email_verified, vh_number)
+     select 'Bench ' || n, 'bench_' || $1 || '_' || n, 'bench_' || $1 || '_' || n || '@example.com', true, 100 + n % 900
+     from generate_series(1, $2::int) as n order by n
+     returning id`,
+    [run, count],
+  );
+  const ids = rows.map((row) => row.id);
+  const tokens = ids.map(() => randomUUID().replaceAll('-', ''));
+  await database.pool.query(
+    `insert into sessions (user_id, token, expires_at)
+     select user_id, token, now() + interval '1 day' from unnest($1::uuid[], $2::text[]) as s(user_id, token)`,
+    [ids, tokens],
+  );
+  const firsts = ids.filter((_id, index) => index % 2 === 0);
+  await database.pool.query(
+    `insert into chat_rooms (participant1_id, participant2_id) select * from unnest($1::uuid[], $2::uuid[])`,
+    [firsts, firsts.map((_id, index) => ids[index * 2 + 1])],
+  );
+  return ids.map((id, index) => {
+    const signature = createHmac('sha256', TEST_AUTH_SECRET).update(tokens[index]!).digest('base64');
+    return { id, cookie: `${SESSION_COOKIE}=${encodeURIComponent(`${tokens[index]}.${signature}`)}` };
+  });
 }
 
 /** The first page of a room's history, timed over HTTP, with `size` messages in the room. */
 async function measureOpen(server: ServerProcess, database: DatabaseHandle, size: number) {
-  const [alice, bob] = await signUpMany(database, 2);
+  const [alice, bob] = await signUpPairs(database, 2);
   const first = await fetch(`${server.url}/api/chat/messages`, {
     method: 'POST',
     headers: { cookie: alice!.cookie, 'content-type': 'application/json' },
@@ -189,7 +301,20 @@ async function prepareDatabase(
   };
 }
 
-export async function benchChat() {
+async function benchRelay() {
+  const server = await startServerProcess([process.execPath, '--import', 'tsx', 'bench/relay.ts'], {});
+  try {
+    const people = Array.from({ length: MANY_USERS }, (_, index) => {
+      const id = `user-${index}`;
+      return { id, cookie: `bench-user=${id}` };
+    });
+    return await measureTarget({ server, people });
+  } finally {
+    await server.stop();
+  }
+}
+
+async function benchApp() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-bench-chat-'));
   const target = await prepareDatabase(dataDir);
   const env = {
@@ -204,15 +329,25 @@ export async function benchChat() {
   let database: DatabaseHandle | undefined;
   try {
     database = await target.connect();
-    const load = [];
-    for (const loadCase of LOAD_CASES) load.push(await measureLoad(server, database, loadCase));
+    const figures = await measureTarget({ server, people: await signUpPairs(database, MANY_USERS) });
     const open = [];
     for (const size of HISTORY_SIZES) open.push(await measureOpen(server, database, size));
-    return { database: process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded', load, open };
+    return { figures, open };
   } finally {
     await database?.close();
     await server.stop();
     await target.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+export async function benchChat() {
+  const relay = await benchRelay();
+  const app = await benchApp();
+  const database = process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded';
+  return {
+    setUp: process.env.REDIS_URL ? `${database} + Redis (REDIS_URL)` : database,
+    load: compare(relay, app.figures),
+    open: app.open,
+  };
 }
