@@ -27,10 +27,12 @@ export function createModeration({
 
   const activePatterns = () => {
     if (!cached || cached.until < Date.now()) {
+      // execute(): a drizzle query is lazy and runs again on every await; the promise runs it once.
       const rules = db
         .select({ pattern: moderationPatterns.pattern, category: moderationPatterns.category })
         .from(moderationPatterns)
-        .where(eq(moderationPatterns.isActive, true));
+        .where(eq(moderationPatterns.isActive, true))
+        .execute();
       cached = { rules, until: Date.now() + ttlMs };
       // A failed load is not kept: the next message asks the database again.
       rules.catch(() => (cached = undefined));
