@@ -11,8 +11,14 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { toHeaders, type SessionResolver, type SessionUser } from '../../http/session.ts';
 
 type SocketData = { user: SessionUser; sessionId: string };
-/** Between server nodes: a session ended, each node closes its own sockets of it. */
-type InterServerEvents = { 'session:end': (sessionId: string) => void };
+/**
+ * Between server nodes: a session ended, each node closes its own sockets of it; an event for these users, each node
+ * emits it to its own sockets of them (the sending node has already emitted it to its own).
+ */
+type InterServerEvents = {
+  'session:end': (sessionId: string) => void;
+  'users:emit': (userIds: string[], event: keyof ServerToClientEvents, args: unknown[]) => void;
+};
 type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -75,6 +81,10 @@ export async function createRealtime(options: {
     }
   };
   io.on('session:end', (sessionId) => void endLocalSession(sessionId));
+  const emitLocally = (userIds: string[], event: keyof ServerToClientEvents, args: unknown[]) => {
+    io.local.to(userIds.map(userRoom)).emit(event, ...(args as Parameters<ServerToClientEvents[typeof event]>));
+  };
+  io.on('users:emit', emitLocally);
 
   io.use(async (socket, next) => {
     try {
@@ -106,7 +116,10 @@ export async function createRealtime(options: {
     },
     toUsers(userIds, event, ...args) {
       if (userIds.length === 0) return;
-      io.to(userIds.map(userRoom)).emit(event, ...args);
+      // This node's sockets first and at once: a broadcast through the PostgreSQL adapter would deliver locally only
+      // after its NOTIFY round trip; the other nodes are told without waiting.
+      emitLocally(userIds, event, args);
+      if (clustered) io.serverSideEmit('users:emit', userIds, event, args);
     },
     endSession(sessionId) {
       void endLocalSession(sessionId);
