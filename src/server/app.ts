@@ -235,6 +235,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   app.addHook('onClose', () => assistant.close());
   await app.register(chatRoutes, {
     db,
+    pool: database.pool,
     storage,
     realtime,
     moderation,

@@ -8,13 +8,14 @@ import { olderThan, toPage } from '../../db/keyset.ts';
 import { chatRooms, messages, type NewMessage } from '../../db/schema/chat.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { enforceLimit, enforceUserLimit } from '../../platform/limits/usage-limits.ts';
+import { enforceLimit, enforceUserLimit, rateLimited } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { isOwnUpload } from './attachments.ts';
 import { messageFields, selectMessages, toChatMessage, type StoredMessage } from './message-columns.ts';
+import type { MessageWriter } from './message-writer.ts';
 import { findOrCreateRoom, findRoomBetween, getRoom } from './rooms.ts';
 
 // Messages: history pages, idempotent sends with attachments, and the files they carry.
@@ -164,10 +165,54 @@ export async function clearAssistantChat({ db, userId }: { db: Database; userId:
   await db.delete(messages).where(assistantConversation(userId));
 }
 
+type SendResult = { message: ChatMessage; created: boolean };
+
+/**
+ * The usual send, a text to someone the sender already has a room with, through the writer's group commit; null
+ * when it has to go the one-by-one way (no room yet, or the batch failed).
+ */
+async function sendThroughWriter({
+  db,
+  realtime,
+  writer,
+  sender,
+  input,
+}: {
+  db: Database;
+  realtime: Realtime;
+  writer: MessageWriter;
+  sender: SessionUser;
+  input: SendMessageInput;
+}): Promise<SendResult | null> {
+  const outcome = await writer.write({
+    clientId: input.clientId,
+    senderId: sender.id,
+    receiverId: input.receiverId,
+    content: input.content.trim(),
+  });
+  switch (outcome.kind) {
+    case 'stored': {
+      const message = toChatMessage({ ...outcome.message, meeting: null });
+      publishMessage({ realtime, message });
+      return { message, created: true };
+    }
+    case 'stored-before':
+      return {
+        message: await getRetriedMessage({ db, senderId: sender.id, clientId: input.clientId }),
+        created: false,
+      };
+    case 'rate-limited':
+      throw rateLimited(outcome.resetsAt);
+    case 'write-alone':
+      return null;
+  }
+}
+
 /**
  * Sends a message: moderation (not for Guru AI), the room created if absent (not for Guru AI), the message stored
  * and the room's last message updated atomically, then `message:new` and `room:updated` after the commit.
  * Idempotent per clientId: a retry returns the stored message with `created: false` and publishes nothing.
+ * A text that passes moderation, to a person, goes through the writer's group commit.
  */
 export async function sendMessage({
   db,
@@ -175,6 +220,7 @@ export async function sendMessage({
   realtime,
   moderation,
   assistant,
+  writer,
   sender,
   input,
 }: {
@@ -183,11 +229,16 @@ export async function sendMessage({
   realtime: Realtime;
   moderation: Moderation;
   assistant?: Assistant;
+  writer: MessageWriter;
   sender: SessionUser;
   input: SendMessageInput;
-}): Promise<{ message: ChatMessage; created: boolean }> {
+}): Promise<SendResult> {
   if (input.receiverId === sender.id) throw fieldError('receiverId', chatMessages.self);
   const toAi = input.receiverId === AI_USER_ID;
+  if (!toAi && !input.attachment && (await moderation.allows(input.content))) {
+    const sent = await sendThroughWriter({ db, realtime, writer, sender, input });
+    if (sent) return sent;
+  }
   // Guru AI is for students (SPEC.md §7); its questions have their own, lower, per-user limit.
   if (toAi && sender.role !== 'student') throw new AppError('FORBIDDEN', { message: guruMessages.studentsOnly });
   await enforceUserLimit(db, sender.id, 'chatMessages');

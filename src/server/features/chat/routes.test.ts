@@ -135,6 +135,46 @@ describe('chat', () => {
       expect(history.nextCursor).toBeNull();
     });
 
+    it('stores sends that arrive together in their order, each clientId once, and tells both partners that order', async () => {
+      const [alice, bob] = [await person(), await person('teacher')];
+      const first = (await send(alice, bob, 'Hello')).json<ChatMessage>();
+      const [aliceSocket, bobSocket] = [await socketOf(alice), await socketOf(bob)];
+      const aliceNew = recorder(aliceSocket, 'message:new');
+      const bobNew = recorder(bobSocket, 'message:new');
+      const emit = (socket: TestSocket, to: Person, clientId: string, content: string) =>
+        socket.timeout(5_000).emitWithAck('message:send', { clientId, receiverId: to.id, content });
+
+      // Both send without waiting for acknowledgements, so their messages share batches; some are sent twice.
+      const sends: Array<{ clientId: string; answer: ReturnType<typeof emit> }> = [];
+      for (let n = 0; n < 12; n++) {
+        const [aliceId, bobId] = [randomUUID(), randomUUID()];
+        sends.push({ clientId: aliceId, answer: emit(aliceSocket, bob, aliceId, `Alice ${n}`) });
+        sends.push({ clientId: bobId, answer: emit(bobSocket, alice, bobId, `Bob ${n}`) });
+        if (n % 4 === 0) sends.push({ clientId: aliceId, answer: emit(aliceSocket, bob, aliceId, `Alice ${n}`) });
+      }
+      const answers = await Promise.all(sends.map((sent) => sent.answer));
+      const idsByClientId = new Map<string, Set<string>>();
+      answers.forEach((answer, index) => {
+        if (!answer.ok) throw new Error(`send ${index} refused: ${answer.message}`);
+        const ids = idsByClientId.get(sends[index]!.clientId) ?? new Set();
+        idsByClientId.set(sends[index]!.clientId, ids.add(answer.message.id));
+      });
+      expect([...idsByClientId.values()].every((ids) => ids.size === 1)).toBe(true);
+
+      const history: MessagePage = (await call(alice, 'GET', `/api/chat/rooms/${first.roomId}/messages`)).json();
+      const stored = history.messages.slice(1);
+      expect(stored).toHaveLength(24);
+      const contentsOf = (sender: Person) => stored.filter((m) => m.senderId === sender.id).map((m) => m.content);
+      expect(contentsOf(alice)).toEqual(Array.from({ length: 12 }, (_, n) => `Alice ${n}`));
+      expect(contentsOf(bob)).toEqual(Array.from({ length: 12 }, (_, n) => `Bob ${n}`));
+      // Each partner is told of each message once, in the stored order (events on one socket keep their order).
+      const lastId = stored.at(-1)!.id;
+      for (const seen of [aliceNew, bobNew]) {
+        await seen.waitFor((m) => m.id === lastId);
+        expect(seen.seen.map((m) => m.id)).toEqual(stored.map((m) => m.id));
+      }
+    });
+
     it('lets a client that lost its connection catch up: live again after reconnecting, and the refetch has what it missed', async () => {
       const [alice, bob] = [await person(), await person('teacher')];
       const first = (await send(alice, bob, 'Before the tunnel')).json<ChatMessage>();

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type pg from 'pg';
 import { z } from 'zod';
 import { CHAT_ATTACHMENT } from '#shared/constants.ts';
 import {
@@ -30,6 +31,7 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { storeChatUpload } from './attachments.ts';
 import { cancelMeeting, followUpNewMeeting, getMeeting, mailAddressOf } from './meetings.ts';
+import { createMessageWriter } from './message-writer.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
 import type { Assistant } from './service.ts';
@@ -49,6 +51,8 @@ const tags = ['chat'];
 
 export const chatRoutes: FastifyPluginAsyncZod<{
   db: Database;
+  /** The pool behind `db`: the message writer prepares its statement on its connections. */
+  pool: pg.Pool;
   storage: Storage;
   realtime: Realtime;
   moderation: Moderation;
@@ -56,8 +60,10 @@ export const chatRoutes: FastifyPluginAsyncZod<{
   config: Config;
   /** Told of each message stored (metrics). */
   onMessageSent?: () => void;
-}> = async (app, { db, storage, realtime, moderation, assistant, config, onMessageSent }) => {
-  registerChatSocketHandlers({ db, storage, realtime, moderation, assistant, log: app.log, onMessageSent });
+}> = async (app, { db, pool, storage, realtime, moderation, assistant, config, onMessageSent }) => {
+  // One writer for both ways in, so sends over HTTP and sockets share its batches.
+  const writer = createMessageWriter({ pool });
+  registerChatSocketHandlers({ db, storage, realtime, moderation, assistant, writer, log: app.log, onMessageSent });
   const meetingMail = { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) };
 
   app.get(
@@ -139,6 +145,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{
         realtime,
         moderation,
         assistant,
+        writer,
         sender: user,
         input: request.body,
       });

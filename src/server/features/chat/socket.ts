@@ -8,6 +8,7 @@ import { AppError, validationFailure } from '../../http/errors.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Moderation } from '../moderation/service.ts';
+import type { MessageWriter } from './message-writer.ts';
 import { sendMessage, type Assistant } from './service.ts';
 
 /** The failure answer of an acknowledgement, shaped like the HTTP error body (5xx details stay in the log). */
@@ -35,6 +36,7 @@ export function registerChatSocketHandlers({
   realtime,
   moderation,
   assistant,
+  writer,
   log,
   onMessageSent,
 }: {
@@ -43,6 +45,7 @@ export function registerChatSocketHandlers({
   realtime: Realtime;
   moderation: Moderation;
   assistant: Assistant;
+  writer: MessageWriter;
   log: FastifyBaseLogger;
   onMessageSent?: () => void;
 }) {
@@ -53,7 +56,16 @@ export function registerChatSocketHandlers({
       try {
         const input = sendMessageSchema.parse(payload);
         const sender = socket.data.user;
-        const { message, created } = await sendMessage({ db, storage, realtime, moderation, assistant, sender, input });
+        const { message, created } = await sendMessage({
+          db,
+          storage,
+          realtime,
+          moderation,
+          assistant,
+          writer,
+          sender,
+          input,
+        });
         if (created) onMessageSent?.();
         ack({ ok: true, message });
       } catch (error) {

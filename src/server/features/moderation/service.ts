@@ -45,6 +45,10 @@ export function createModeration({
     forgetPatterns() {
       cached = undefined;
     },
+    /** Whether the text breaks no rule; records nothing (a text it refuses goes through assertAllowed). */
+    async allows(text: string) {
+      return checkMessage(text, { patterns: await activePatterns(), ownOrigins }).ok;
+    },
     /**
      * Throws MESSAGE_BLOCKED (400) when the text breaks a rule, after recording an illegal-content flag;
      * `field` names the input the text came from and the offsets in `details.matches` point into it.

@@ -54,12 +54,18 @@ export async function forgetUses(db: Executor, key: string) {
  */
 export async function enforceLimit(db: Executor, key: string, limit: UsageLimit, message?: string) {
   const { hits, resetsAt } = await countUse(db, key, limit.windowMs);
-  if (hits > limit.max) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000));
-    throw new AppError('RATE_LIMITED', { message, details: { retryAfterSeconds } });
-  }
+  if (hits > limit.max) throw rateLimited(resetsAt, message);
 }
+
+/** The 429 of a use past its limit, saying in how many seconds its window ends. */
+export function rateLimited(resetsAt: Date, message?: string) {
+  const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000));
+  return new AppError('RATE_LIMITED', { message, details: { retryAfterSeconds } });
+}
+
+/** The counter of a per-user limit (USER_LIMITS), for statements that count uses themselves. */
+export const userLimitKey = (name: UserLimitName, userId: string) => `${name}:${userId}`;
 
 /** Counts one use of a per-user limit (USER_LIMITS) and refuses it with 429 past the ceiling. */
 export const enforceUserLimit = (db: Executor, userId: string, name: UserLimitName) =>
-  enforceLimit(db, `${name}:${userId}`, USER_LIMITS[name]);
+  enforceLimit(db, userLimitKey(name, userId), USER_LIMITS[name]);
