@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import { USER_LIMITS } from '#shared/constants.ts';
 import { userLimitKey } from '../../platform/limits/usage-limits.ts';
@@ -105,7 +106,7 @@ function outcomeOf(row: BatchRow): WriteOutcome {
 type Pending = { message: PlainMessage; resolve(outcome: WriteOutcome): void };
 
 /** One writer per database: one batch in flight at a time, the next made of what arrived meanwhile. */
-export function createMessageWriter({ pool }: { pool: pg.Pool }): MessageWriter {
+export function createMessageWriter({ pool, log }: { pool: pg.Pool; log: FastifyBaseLogger }): MessageWriter {
   let queue: Pending[] = [];
   let busy = false;
 
@@ -150,7 +151,10 @@ export function createMessageWriter({ pool }: { pool: pg.Pool }): MessageWriter 
 
   const flush = async () => {
     const batch = takeBatch();
-    const outcomes = await writeBatch(batch).catch(() => batch.map((): WriteOutcome => ({ kind: 'write-alone' })));
+    const outcomes = await writeBatch(batch).catch((error: unknown) => {
+      log.error({ err: error }, 'a batch of chat messages failed; writing them one by one');
+      return batch.map((): WriteOutcome => ({ kind: 'write-alone' }));
+    });
     // In arrival order: each sender publishes right after its own outcome, so events follow the stored order.
     batch.forEach((pending, index) => pending.resolve(outcomes[index]!));
     if (queue.length > 0) setImmediate(() => void flush());

@@ -12,6 +12,7 @@ import { TINY_PNG, formData, pngOfSize } from '../../../../tests/support/files.t
 import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
 import { nextEvent, type TestSocket } from '../../../../tests/support/socket-client.ts';
 import { createListeningTestApp, type ListeningTestApp } from '../../../../tests/support/test-app.ts';
+import { createMessageWriter } from './message-writer.ts';
 import { findOrCreateRoom, listRooms } from './service.ts';
 import { fromNow, HOUR_MS } from '../../../../tests/support/time.ts';
 
@@ -173,6 +174,20 @@ describe('chat', () => {
         await seen.waitFor((m) => m.id === lastId);
         expect(seen.seen.map((m) => m.id)).toEqual(stored.map((m) => m.id));
       }
+    });
+
+    it('writes a batch in one statement: new messages, a repeated clientId, and a pair without a room yet', async () => {
+      const [alice, bob, carol] = [await person(), await person('teacher'), await person('teacher')];
+      await send(alice, bob, 'Hello');
+      const writer = createMessageWriter({ pool: t.pool, log: t.app.log });
+      const clientId = randomUUID();
+      const outcomes = await Promise.all([
+        writer.write({ clientId, senderId: alice.id, receiverId: bob.id, content: 'One' }),
+        writer.write({ clientId: randomUUID(), senderId: bob.id, receiverId: alice.id, content: 'Two' }),
+        writer.write({ clientId, senderId: alice.id, receiverId: bob.id, content: 'One' }),
+        writer.write({ clientId: randomUUID(), senderId: alice.id, receiverId: carol.id, content: 'No room' }),
+      ]);
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['stored', 'stored', 'stored-before', 'write-alone']);
     });
 
     it('lets a client that lost its connection catch up: live again after reconnecting, and the refetch has what it missed', async () => {

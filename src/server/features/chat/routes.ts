@@ -62,7 +62,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{
   onMessageSent?: () => void;
 }> = async (app, { db, pool, storage, realtime, moderation, assistant, config, onMessageSent }) => {
   // One writer for both ways in, so sends over HTTP and sockets share its batches.
-  const writer = createMessageWriter({ pool });
+  const writer = createMessageWriter({ pool, log: app.log });
   registerChatSocketHandlers({ db, storage, realtime, moderation, assistant, writer, log: app.log, onMessageSent });
   const meetingMail = { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) };
 
