@@ -1,6 +1,7 @@
 // Chat through the built server process (`node dist/server/main.js`) on loopback, against a bare Socket.IO relay
 // (bench/relay.ts: no database, acknowledge then emit to the partner) driven by the same load generator in the same
-// run, so the table says how far the app is from what Socket.IO alone does on this machine:
+// run (both up at once, each step run against one and then the other, so the machine's other load falls on both
+// alike), so the table says how far the app is from what Socket.IO alone does on this machine:
 //   1. Users in pairs, each socket sending `message:send` to its partner; the latency is from the send to the
 //      partner's `message:new`. At a steady 500 messages/s (sent on schedule, not after the previous acknowledgement,
 //      so a slow server cannot hide its queue) with 1,000 and with 5,000 users connected; and the capacity: 1,000 users
@@ -39,7 +40,8 @@ const round = (value: number) => Math.round(value * 10) / 10;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Person = { id: string; cookie: string };
-type Target = { server: ServerProcess; people: Person[] };
+/** A server under test, its users, and its RSS measured right after it started (before any data is written). */
+type Target = { server: ServerProcess; people: Person[]; idleRss: number };
 type Sent = { at: number; deliveries: number };
 
 /** The messages of one load, by clientId, and their deliveries to the partner. */
@@ -160,20 +162,42 @@ async function connectMany(url: string, people: Person[]) {
   return sockets;
 }
 
-/** Every figure of one target: the three loads, RSS idle and with MANY_USERS sockets. */
-async function measureTarget(target: Target) {
-  const idleRss = rssMegabytes(target.server);
-  const sockets = await connectMany(target.server.url, target.people.slice(0, FEW_USERS));
-  const steadyFew = await measureLoad(target, sockets, steadyLoad(target, sockets));
-  const capacity = await measureLoad(target, sockets, capacityLoad(target, sockets));
-  sockets.push(...(await connectMany(target.server.url, target.people.slice(FEW_USERS, MANY_USERS))));
-  const manySocketsRss = rssMegabytes(target.server);
-  const steadyMany = await measureLoad(target, sockets, steadyLoad(target, sockets));
-  for (const socket of sockets) socket.close();
-  return { idleRss, manySocketsRss, steadyFew, steadyMany, capacity };
+/** Runs one step against each target in turn. */
+async function eachTarget<T>(targets: Target[], step: (target: Target, index: number) => Promise<T>) {
+  const results: T[] = [];
+  for (const [index, target] of targets.entries()) results.push(await step(target, index));
+  return results;
 }
 
-type Figures = Awaited<ReturnType<typeof measureTarget>>;
+const closeAll = (sockets: TestSocket[]) => sockets.forEach((socket) => socket.close());
+
+/**
+ * Every figure of each target: the loads and RSS. Step by step, the targets one after the other, so that the load
+ * other programs put on the machine meanwhile falls on each target alike.
+ */
+async function measureTargets(targets: Target[]) {
+  const few = await eachTarget(targets, (target) => connectMany(target.server.url, target.people.slice(0, FEW_USERS)));
+  const steadyFew = await eachTarget(targets, (target, i) => measureLoad(target, few[i]!, steadyLoad(target, few[i]!)));
+  const capacity = await eachTarget(targets, (target, i) =>
+    measureLoad(target, few[i]!, capacityLoad(target, few[i]!)),
+  );
+  few.forEach(closeAll);
+  const many = await eachTarget(targets, async (target) => {
+    const sockets = await connectMany(target.server.url, target.people.slice(0, MANY_USERS));
+    const manySocketsRss = rssMegabytes(target.server);
+    const steadyMany = await measureLoad(target, sockets, steadyLoad(target, sockets));
+    closeAll(sockets);
+    return { manySocketsRss, steadyMany };
+  });
+  return targets.map((_target, i) => ({
+    idleRss: targets[i]!.idleRss,
+    steadyFew: steadyFew[i]!,
+    capacity: capacity[i]!,
+    ...many[i]!,
+  }));
+}
+
+type Figures = Awaited<ReturnType<typeof measureTargets>>[number];
 
 /** The side-by-side table: one row a figure, the relay, the app and how many times the relay's figure the app's is. */
 function compare(relay: Figures, app: Figures) {
@@ -301,20 +325,12 @@ async function prepareDatabase(
   };
 }
 
-async function benchRelay() {
-  const server = await startServerProcess([process.execPath, '--import', 'tsx', 'bench/relay.ts'], {});
-  try {
-    const people = Array.from({ length: MANY_USERS }, (_, index) => {
-      const id = `user-${index}`;
-      return { id, cookie: `bench-user=${id}` };
-    });
-    return await measureTarget({ server, people });
-  } finally {
-    await server.stop();
-  }
-}
+const relayUsers = Array.from({ length: MANY_USERS }, (_, index) => {
+  const id = `user-${index}`;
+  return { id, cookie: `bench-user=${id}` };
+});
 
-async function benchApp() {
+export async function benchChat() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-bench-chat-'));
   const target = await prepareDatabase(dataDir);
   const env = {
@@ -325,29 +341,31 @@ async function benchApp() {
     LOG_LEVEL: 'warn',
     ...target.env,
   };
-  const server = await startServerProcess([process.execPath, 'dist/server/main.js'], env, 60_000);
+  const relay = await startServerProcess([process.execPath, '--import', 'tsx', 'bench/relay.ts'], {});
+  let app: ServerProcess | undefined;
   let database: DatabaseHandle | undefined;
   try {
+    app = await startServerProcess([process.execPath, 'dist/server/main.js'], env, 60_000);
+    const idleRss = [rssMegabytes(relay), rssMegabytes(app)] as const;
     database = await target.connect();
-    const figures = await measureTarget({ server, people: await signUpPairs(database, MANY_USERS) });
+    const appUsers = await signUpPairs(database, MANY_USERS);
+    const [relayFigures, appFigures] = await measureTargets([
+      { server: relay, people: relayUsers, idleRss: idleRss[0] },
+      { server: app, people: appUsers, idleRss: idleRss[1] },
+    ]);
     const open = [];
-    for (const size of HISTORY_SIZES) open.push(await measureOpen(server, database, size));
-    return { figures, open };
+    for (const size of HISTORY_SIZES) open.push(await measureOpen(app, database, size));
+    const databaseName = process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded';
+    return {
+      setUp: process.env.REDIS_URL ? `${databaseName} + Redis (REDIS_URL)` : databaseName,
+      load: compare(relayFigures!, appFigures!),
+      open,
+    };
   } finally {
     await database?.close();
-    await server.stop();
+    await app?.stop();
+    await relay.stop();
     await target.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-export async function benchChat() {
-  const relay = await benchRelay();
-  const app = await benchApp();
-  const database = process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded';
-  return {
-    setUp: process.env.REDIS_URL ? `${database} + Redis (REDIS_URL)` : database,
-    load: compare(relay, app.figures),
-    open: app.open,
-  };
 }
