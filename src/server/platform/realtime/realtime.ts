@@ -11,13 +11,15 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { toHeaders, type SessionResolver, type SessionUser } from '../../http/session.ts';
 
 type SocketData = { user: SessionUser; sessionId: string };
+/** An event for some users' sockets, as one node passes it to the others. */
+type UsersEvent = [userIds: string[], event: keyof ServerToClientEvents, args: unknown[]];
 /**
- * Between server nodes: a session ended, each node closes its own sockets of it; an event for these users, each node
- * emits it to its own sockets of them (the sending node has already emitted it to its own).
+ * Between server nodes: a session ended, each node closes its own sockets of it; events for users, in order, each
+ * node emits them to its own sockets of them (the sending node has already emitted them to its own).
  */
 type InterServerEvents = {
   'session:end': (sessionId: string) => void;
-  'users:emit': (userIds: string[], event: keyof ServerToClientEvents, args: unknown[]) => void;
+  'users:emit': (events: UsersEvent[]) => void;
 };
 type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -81,10 +83,17 @@ export async function createRealtime(options: {
     }
   };
   io.on('session:end', (sessionId) => void endLocalSession(sessionId));
-  const emitLocally = (userIds: string[], event: keyof ServerToClientEvents, args: unknown[]) => {
+  const emitLocally = ([userIds, event, args]: UsersEvent) => {
     io.local.to(userIds.map(userRoom)).emit(event, ...(args as Parameters<ServerToClientEvents[typeof event]>));
   };
-  io.on('users:emit', emitLocally);
+  io.on('users:emit', (events) => events.forEach(emitLocally));
+  // The events of one tick go to the other nodes together: one NOTIFY (or Redis publish) for many messages.
+  let forOtherNodes: UsersEvent[] = [];
+  const passOn = () => {
+    if (forOtherNodes.length === 0) return;
+    io.serverSideEmit('users:emit', forOtherNodes);
+    forOtherNodes = [];
+  };
 
   io.use(async (socket, next) => {
     try {
@@ -118,14 +127,18 @@ export async function createRealtime(options: {
       if (userIds.length === 0) return;
       // This node's sockets first and at once: a broadcast through the PostgreSQL adapter would deliver locally only
       // after its NOTIFY round trip; the other nodes are told without waiting.
-      emitLocally(userIds, event, args);
-      if (clustered) io.serverSideEmit('users:emit', userIds, event, args);
+      const usersEvent: UsersEvent = [userIds, event, args];
+      emitLocally(usersEvent);
+      if (!clustered) return;
+      if (forOtherNodes.length === 0) setImmediate(passOn);
+      forOtherNodes.push(usersEvent);
     },
     endSession(sessionId) {
       void endLocalSession(sessionId);
       if (clustered) io.serverSideEmit('session:end', sessionId);
     },
     async close() {
+      passOn();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await closeAdapter();
     },
