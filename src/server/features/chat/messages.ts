@@ -166,6 +166,15 @@ export async function clearAssistantChat({ db, userId }: { db: Database; userId:
 }
 
 type SendResult = { message: ChatMessage; created: boolean };
+/** What a send needs besides the sender and the message: the same for every way in (HTTP and the socket). */
+export type SendDependencies = {
+  db: Database;
+  storage: Storage;
+  realtime: Realtime;
+  moderation: Moderation;
+  assistant?: Assistant;
+  writer: MessageWriter;
+};
 
 /**
  * The usual send, a text to someone the sender already has a room with, through the writer's group commit; null
@@ -223,16 +232,7 @@ export async function sendMessage({
   writer,
   sender,
   input,
-}: {
-  db: Database;
-  storage: Storage;
-  realtime: Realtime;
-  moderation: Moderation;
-  assistant?: Assistant;
-  writer: MessageWriter;
-  sender: SessionUser;
-  input: SendMessageInput;
-}): Promise<SendResult> {
+}: SendDependencies & { sender: SessionUser; input: SendMessageInput }): Promise<SendResult> {
   if (input.receiverId === sender.id) throw fieldError('receiverId', chatMessages.self);
   const toAi = input.receiverId === AI_USER_ID;
   if (!toAi && !input.attachment && (await moderation.allows(input.content))) {

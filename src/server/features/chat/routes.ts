@@ -62,8 +62,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{
   onMessageSent?: () => void;
 }> = async (app, { db, pool, storage, realtime, moderation, assistant, config, onMessageSent }) => {
   // One writer for both ways in, so sends over HTTP and sockets share its batches.
-  const writer = createMessageWriter({ pool, log: app.log });
-  registerChatSocketHandlers({ db, storage, realtime, moderation, assistant, writer, log: app.log, onMessageSent });
+  const send = { db, storage, realtime, moderation, assistant, writer: createMessageWriter({ pool, log: app.log }) };
+  registerChatSocketHandlers({ send, log: app.log, onMessageSent });
   const meetingMail = { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) };
 
   app.get(
@@ -139,16 +139,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const { message, created } = await sendMessage({
-        db,
-        storage,
-        realtime,
-        moderation,
-        assistant,
-        writer,
-        sender: user,
-        input: request.body,
-      });
+      const { message, created } = await sendMessage({ ...send, sender: user, input: request.body });
       if (created) onMessageSent?.();
       return reply.status(created ? 201 : 200).send(message);
     },

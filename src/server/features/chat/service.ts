@@ -9,6 +9,7 @@ export {
   sendMessage,
   storeAssistantReply,
   type Assistant,
+  type SendDependencies,
 } from './messages.ts';
 export { markRoom } from './receipts.ts';
 export { createMeeting, getMeetingMessage } from './meeting-messages.ts';

@@ -3,13 +3,8 @@ import { z } from 'zod';
 import { errorMessages } from '#shared/errors.ts';
 import type { SendMessageAck } from '#shared/realtime-events.ts';
 import { sendMessageSchema, type ChatError } from '#shared/schemas/chat.ts';
-import type { Database } from '../../db/client.ts';
 import { AppError, validationFailure } from '../../http/errors.ts';
-import type { Realtime } from '../../platform/realtime/realtime.ts';
-import type { Storage } from '../../platform/storage/storage.ts';
-import type { Moderation } from '../moderation/service.ts';
-import type { MessageWriter } from './message-writer.ts';
-import { sendMessage, type Assistant } from './service.ts';
+import { sendMessage, type SendDependencies } from './service.ts';
 
 /** The failure answer of an acknowledgement, shaped like the HTTP error body (5xx details stay in the log). */
 function failureAck(error: unknown, log: FastifyBaseLogger): SendMessageAck {
@@ -31,41 +26,21 @@ function failureAck(error: unknown, log: FastifyBaseLogger): SendMessageAck {
 
 /** `message:send` over the socket: the same service as POST /api/chat/messages, answered through the ack. */
 export function registerChatSocketHandlers({
-  db,
-  storage,
-  realtime,
-  moderation,
-  assistant,
-  writer,
+  send,
   log,
   onMessageSent,
 }: {
-  db: Database;
-  storage: Storage;
-  realtime: Realtime;
-  moderation: Moderation;
-  assistant: Assistant;
-  writer: MessageWriter;
+  send: SendDependencies;
   log: FastifyBaseLogger;
   onMessageSent?: () => void;
 }) {
-  realtime.onConnection((socket) => {
+  send.realtime.onConnection((socket) => {
     socket.on('message:send', async (payload, ack) => {
       // Without a callback the sender could never learn the outcome, and a send must be acknowledged to count.
       if (typeof ack !== 'function') return;
       try {
         const input = sendMessageSchema.parse(payload);
-        const sender = socket.data.user;
-        const { message, created } = await sendMessage({
-          db,
-          storage,
-          realtime,
-          moderation,
-          assistant,
-          writer,
-          sender,
-          input,
-        });
+        const { message, created } = await sendMessage({ ...send, sender: socket.data.user, input });
         if (created) onMessageSent?.();
         ack({ ok: true, message });
       } catch (error) {
