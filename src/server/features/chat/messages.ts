@@ -54,9 +54,18 @@ export async function insertMessage({
   db: Executor;
   values: NewMessage;
 }): Promise<StoredMessage | null> {
-  const inserted = db
-    .$with('inserted')
-    .as(db.insert(messages).values(values).onConflictDoNothing({ target: messages.clientId }).returning(messageFields));
+  // After the room's last message even when the clock has not moved on since (the embedded database's ticks are
+  // milliseconds), as the writer's batches do: a room's history keeps the order its messages were stored in.
+  const createdAt = values.roomId
+    ? sql`greatest(now(), (select ${chatRooms.lastMessageAt} from ${chatRooms} where ${chatRooms.id} = ${values.roomId}) + interval '1 microsecond')`
+    : undefined;
+  const inserted = db.$with('inserted').as(
+    db
+      .insert(messages)
+      .values({ ...values, ...(createdAt && { createdAt }) })
+      .onConflictDoNothing({ target: messages.clientId })
+      .returning(messageFields),
+  );
   const touched = db.$with('touched').as(
     db
       .update(chatRooms)
