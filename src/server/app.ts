@@ -34,6 +34,7 @@ import { notificationsRoutes } from './features/notifications/routes.ts';
 import { requestsRoutes } from './features/requests/routes.ts';
 import { reportsRoutes } from './features/reports/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
+import { tutorsRoutes } from './features/tutors/routes.ts';
 import { requestExpiryJob } from './features/requests/service.ts';
 import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
@@ -223,13 +224,14 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(authRoutes, { auth, db });
   await app.register(pagesRoutes, { db, config });
   await app.register(accountsRoutes, { db, auth, config, storage });
-  await app.register(profilesRoutes, { db, storage });
   await app.register(searchRoutes, { db });
   await app.register(reportsRoutes, { db });
-  // One moderation for every text users show each other: chat, requests, bids, file names.
+  // One moderation for every text users show each other: chat, requests, bids, file names, profiles, reviews.
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
+  await app.register(profilesRoutes, { db, storage, moderation });
   await app.register(adminRoutes, { db, realtime, moderation });
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
+  await app.register(tutorsRoutes, { db, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
   const assistant = createAssistant({ db, realtime, storage, config: config.ai, log: app.log });
   app.addHook('onClose', () => assistant.close());

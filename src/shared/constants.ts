@@ -45,6 +45,16 @@ export const JOB_CARD_DESCRIPTION_LENGTH = 180;
 // Subjects: teachers pick several subjects in this category, one in any other (SPEC §2 Register).
 export const MATHEMATICS_CATEGORY = 'Mathematics';
 
+// Tutor profiles and reviews: text limits, how long a review stays editable, and the reviews page size.
+export const REVIEW = {
+  headlineMax: 80,
+  aboutMax: 1000,
+  bodyMax: 1000,
+  editableDays: 7,
+  pageSize: 10,
+} as const;
+export const REVIEW_EDITABLE_MS = REVIEW.editableDays * 24 * 60 * 60 * 1000;
+
 // Bids: one per teacher per request; only one can be accepted.
 export const BID_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 

@@ -27,6 +27,10 @@ export const paths = {
     getHref: (tutorId?: string) => (tutorId ? `/chat?tutorId=${encodeURIComponent(tutorId)}` : '/chat'),
   },
   profile: { path: '/profile', getHref: () => '/profile' },
+  tutor: {
+    path: '/tutors/:tutorId',
+    getHref: (tutorId: string) => `/tutors/${encodeURIComponent(tutorId)}`,
+  },
 
   search: {
     students: { path: '/search-student', getHref: () => '/search-student' },

@@ -5,7 +5,8 @@ import type { AdminPermission, Role } from '#shared/constants.ts';
 import type { Executor } from '../../src/server/db/client.ts';
 import { adminPermissions, adminRoles } from '../../src/server/db/schema/admin.ts';
 import { accounts, sessions, users, type NewUser } from '../../src/server/db/schema/auth.ts';
-import { tutoringRequests, type NewTutoringRequest } from '../../src/server/db/schema/requests.ts';
+import { tutorBids, tutoringRequests, type NewTutoringRequest } from '../../src/server/db/schema/requests.ts';
+import { reviews } from '../../src/server/db/schema/reviews.ts';
 import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
 import { TEST_ADMIN, TEST_AUTH_SECRET } from './test-config.ts';
 
@@ -89,6 +90,34 @@ export async function createRequest(
     })
     .returning();
   return request!;
+}
+
+/**
+ * A completed job between a new student and a new teacher with the student's review of it, written straight to the
+ * database with the teacher's counters as the service would leave them.
+ */
+export async function createReviewedJob(db: Executor, { rating = 4 }: { rating?: number } = {}) {
+  const subject = await createSubject(db);
+  const student = await createUser(db, { role: 'student' });
+  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
+  const [bid] = await db
+    .insert(tutorBids)
+    .values({ requestId: request.id, tutorId: tutor.id, amount: 10, status: 'accepted' })
+    .returning();
+  await db
+    .update(tutoringRequests)
+    .set({ status: 'completed', acceptedBidId: bid!.id, completedAt: new Date() })
+    .where(eq(tutoringRequests.id, request.id));
+  const [review] = await db
+    .insert(reviews)
+    .values({ requestId: request.id, studentId: student.id, bidId: bid!.id, tutorId: tutor.id, rating })
+    .returning();
+  await db
+    .update(users)
+    .set({ jobsCompleted: 1, reviewCount: 1, reviewRatingSum: rating })
+    .where(eq(users.id, tutor.id));
+  return { student, tutor, requestId: request.id, review: review! };
 }
 
 let clientAddresses = 0;

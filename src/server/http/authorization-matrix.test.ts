@@ -3,7 +3,14 @@ import type { InjectOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teacherNotifications } from '../db/schema/notifications.ts';
-import { createSubject, createTeacher, createUser, freshClientAddress } from '../../../tests/support/factories.ts';
+import { tutorBids } from '../db/schema/requests.ts';
+import {
+  createRequest,
+  createSubject,
+  createTeacher,
+  createUser,
+  freshClientAddress,
+} from '../../../tests/support/factories.ts';
 import { formData, TINY_PNG } from '../../../tests/support/files.ts';
 import { signIn, type Caller } from '../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
@@ -36,6 +43,9 @@ type World = {
   meetingId: string;
   notificationId: string;
   avatarName: string;
+  /** Jobs of `student` with `teacher` as the tutor: accepted (two), completed, and completed with a review. */
+  jobs: { asked: string; completable: string; reviewable: string };
+  reviewId: string;
 };
 
 type Row = {
@@ -162,6 +172,11 @@ const MATRIX: Record<string, Row> = {
     call: () => ({ url: `/api/admin/contact-messages/${randomUUID()}/handled`, payload: { handled: true } }),
   },
   'GET /api/admin/audit-log': { expected: signedIn(403), call: () => ({ url: '/api/admin/audit-log' }) },
+  'GET /api/admin/reviews': { expected: signedIn(403), call: () => ({ url: '/api/admin/reviews' }) },
+  'POST /api/admin/reviews/{id}/hide': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/reviews/${w.reviewId}/hide`, payload: { note: 'Unfair' } }),
+  },
   'POST /api/profile/avatar': {
     expected: signedIn(200),
     call: () => ({
@@ -223,6 +238,46 @@ const MATRIX: Record<string, Row> = {
     call: (w) => ({ url: `/api/notifications/${w.notificationId}/read` }),
   },
   'POST /api/notifications/read-all': { expected: signedIn(200), call: () => ({ url: '/api/notifications/read-all' }) },
+  'POST /api/requests/{id}/complete': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/requests/${w.jobs.completable}/complete` }),
+  },
+  'POST /api/requests/{id}/completion-request': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 204 },
+    call: (w) => ({ url: `/api/requests/${w.jobs.asked}/completion-request` }),
+  },
+  'POST /api/requests/{id}/review': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 201, teacher: 403 },
+    call: (w) => ({ url: `/api/requests/${w.jobs.reviewable}/review`, payload: { rating: 5 } }),
+  },
+  'PATCH /api/reviews/{id}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/reviews/${w.reviewId}`, payload: { rating: 4 } }),
+  },
+  'POST /api/reviews/{id}/reply': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 200 },
+    call: (w) => ({ url: `/api/reviews/${w.reviewId}/reply`, payload: { body: 'Thank you!' } }),
+  },
+  'POST /api/reviews/{id}/report': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 200 },
+    call: (w) => ({ url: `/api/reviews/${w.reviewId}/report`, payload: { reason: 'Not true' } }),
+  },
+  'GET /api/tutors/{id}': {
+    expected: signedIn(200),
+    call: (w) => ({ url: `/api/tutors/${w.callers.teacher.user.id}` }),
+  },
+  'GET /api/tutors/{id}/reviews': {
+    expected: signedIn(200),
+    call: (w) => ({ url: `/api/tutors/${w.callers.teacher.user.id}/reviews` }),
+  },
+  'GET /api/jobs/with/{userId}': {
+    expected: signedIn(200),
+    call: (w) => ({ url: `/api/jobs/with/${w.callers.teacher.user.id}` }),
+  },
+  'PUT /api/profile/about': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
+    call: () => ({ url: '/api/profile/about', payload: { headline: 'Calm help', about: null } }),
+  },
   'GET /api/chat/rooms': { expected: signedIn(200), call: () => ({ url: '/api/chat/rooms' }) },
   'POST /api/chat/rooms': {
     expected: signedIn(201),
@@ -356,6 +411,30 @@ describe('the authorization matrix', () => {
         payload: { title: 'Matrix meeting', startTime: fromNow(2 * HOUR_MS).toISOString() },
       }),
     );
+    /** A request of `student` whose offer from `teacher` is accepted, then completed (and reviewed) when asked. */
+    const jobWithTeacher = async (stage: 'accepted' | 'completed' | 'reviewed') => {
+      const job = await createRequest(t.db, { studentId: callers.student.user.id, subjectId });
+      const [jobBid] = await t.db
+        .insert(tutorBids)
+        .values({ requestId: job.id, tutorId: callers.teacher.user.id, amount: 10 })
+        .returning();
+      await ok(
+        await send(callers.student, { method: 'POST', url: `/api/requests/${job.id}/bids/${jobBid!.id}/accept` }),
+      );
+      if (stage !== 'accepted')
+        await ok(await send(callers.student, { method: 'POST', url: `/api/requests/${job.id}/complete` }));
+      if (stage !== 'reviewed') return { requestId: job.id, reviewId: null };
+      const written = await ok(
+        await send(callers.student, { url: `/api/requests/${job.id}/review`, payload: { rating: 5 } }),
+      );
+      return { requestId: job.id, reviewId: written.id as string };
+    };
+    const reviewed = await jobWithTeacher('reviewed');
+    const jobs = {
+      asked: (await jobWithTeacher('accepted')).requestId,
+      completable: (await jobWithTeacher('accepted')).requestId,
+      reviewable: (await jobWithTeacher('completed')).requestId,
+    };
     const [notification] = await t.db
       .select({ id: teacherNotifications.id })
       .from(teacherNotifications)
@@ -373,6 +452,8 @@ describe('the authorization matrix', () => {
       meetingId: meeting.meeting.id,
       notificationId: notification!.id,
       avatarName: avatar.image.split('/').pop(),
+      jobs,
+      reviewId: reviewed.reviewId!,
     };
   });
   afterAll(() => t.close());

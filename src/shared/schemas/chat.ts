@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tutorTrustSchema } from './reviews.ts';
 import {
   CHAT_ATTACHMENT,
   CHAT_MESSAGE_MAX_LENGTH,
@@ -103,6 +104,8 @@ const chatUserSchema = z.object({
   image: z.string().nullable(),
   vhNumber: z.number().int(),
   role: z.enum(ROLES),
+  /** A tutor's rating and completed jobs for the chat header (zeros and null for students). */
+  ...tutorTrustSchema.shape,
 });
 
 export const attachmentSchema = z.object({

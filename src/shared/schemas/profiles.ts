@@ -17,6 +17,9 @@ export const profileSchema = z.object({
   vhNumber: z.number().int(),
   image: z.string().nullable(),
   specializations: z.array(subjectSchema),
+  /** A teacher's public headline and about text (null when unset, and always for students). */
+  headline: z.string().nullable(),
+  about: z.string().nullable(),
 });
 
 // Specializations (SPEC.md §2 Register): several subjects in Mathematics, exactly one anywhere else.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tutorTrustSchema } from './reviews.ts';
 import {
   BID_STATUSES,
   DESCRIPTION_MIN_LENGTH,
@@ -274,6 +275,7 @@ export const offerSchema = z.object({
   message: z.string().nullable(),
   status: z.enum(BID_STATUSES),
   createdAt: isoDate,
+  ...tutorTrustSchema.shape,
 });
 
 export const acceptBidResponseSchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '#shared/constants.ts';
 import { subjectSchema } from './profiles.ts';
+import { tutorTrustSchema } from './reviews.ts';
 
 // Search by VH number (SPEC.md §5 "VH search"), shared by the search screens and the API.
 
@@ -23,6 +24,8 @@ const vhSearchResultSchema = z.object({
   image: z.string().nullable(),
   /** A teacher's subjects (empty for students). */
   specializations: z.array(subjectSchema),
+  /** A teacher's rating and completed jobs (zeros and null for students). */
+  ...tutorTrustSchema.shape,
 });
 
 export const vhSearchAnswerSchema = z.object({ results: z.array(vhSearchResultSchema) });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
-import { DEFAULT_ROLE, ROLES, VH_NUMBER } from '#shared/constants.ts';
+import { DEFAULT_ROLE, REVIEW, ROLES, VH_NUMBER } from '#shared/constants.ts';
 import { createdAt, id, inList, timestamptz } from './columns.ts';
 
 // better-auth 1.7 core tables (user, session, account, verification, rateLimit), keyed by TS
@@ -37,8 +37,22 @@ export const users = pgTable(
     // Set by an admin: a suspended user cannot sign in, and their sessions end when it is set.
     suspendedAt: timestamptz('suspended_at'),
     suspensionReason: text('suspension_reason'),
+    // A teacher's public profile texts (moderated like chat).
+    headline: text('headline'),
+    about: text('about'),
+    // A tutor's counters, changed in the transaction that completes a job or writes, edits or hides a review, so
+    // that no page recounts them; the average is reviewRatingSum / reviewCount over the visible reviews.
+    jobsCompleted: integer('jobs_completed').notNull().default(0),
+    reviewCount: integer('review_count').notNull().default(0),
+    reviewRatingSum: integer('review_rating_sum').notNull().default(0),
   },
   (t) => [
+    check('users_headline_length_check', sql`char_length(${t.headline}) <= ${sql.raw(String(REVIEW.headlineMax))}`),
+    check('users_about_length_check', sql`char_length(${t.about}) <= ${sql.raw(String(REVIEW.aboutMax))}`),
+    check(
+      'users_review_counters_check',
+      sql`${t.jobsCompleted} >= 0 and ${t.reviewCount} >= 0 and ${t.reviewRatingSum} between ${t.reviewCount} and 5 * ${t.reviewCount}`,
+    ),
     check('users_role_check', inList(t.role, ROLES)),
     check(
       'users_vh_number_check',

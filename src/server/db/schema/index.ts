@@ -11,3 +11,4 @@ export * from './admin.ts';
 export * from './pages.ts';
 export * from './realtime.ts';
 export * from './limits.ts';
+export * from './reviews.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   index,
   jsonb,
@@ -61,6 +62,12 @@ export const tutoringRequests = pgTable(
     }),
     // The Idempotency-Key the form sent: a second submit of the same form finds this request instead of a new one.
     idempotencyKey: uuid('idempotency_key'),
+    // When the student marked the job (the accepted request) completed.
+    completedAt: timestamptz('completed_at'),
+    // Derived, so that a review's foreign key can demand a completed job (see reviews.ts).
+    isCompleted: boolean('is_completed')
+      .notNull()
+      .generatedAlwaysAs(sql`status = 'completed'`),
   },
   (t) => [
     check('tutoring_requests_type_check', inList(t.type, REQUEST_TYPES)),
@@ -80,6 +87,9 @@ export const tutoringRequests = pgTable(
       .where(sql`${t.status} = 'open'`),
     // The expiry job: open requests older than 48 hours.
     index('tutoring_requests_status_created_idx').on(t.status, t.createdAt),
+    // What a review's foreign key points at: this student's completed job with this accepted offer.
+    unique('tutoring_requests_job_key').on(t.id, t.studentId, t.acceptedBidId, t.isCompleted),
+    check('tutoring_requests_completed_check', sql`(${t.status} = 'completed') = (${t.completedAt} is not null)`),
   ],
 );
 
@@ -103,6 +113,8 @@ export const tutorBids = pgTable(
     check('tutor_bids_status_check', inList(t.status, BID_STATUSES)),
     // One bid per teacher per request; also serves "bids of this request".
     unique('tutor_bids_request_tutor_key').on(t.requestId, t.tutorId),
+    // What a review's foreign key points at: the accepted offer and the tutor who made it.
+    unique('tutor_bids_id_tutor_key').on(t.id, t.tutorId),
     index('tutor_bids_tutor_created_idx').on(t.tutorId, t.createdAt.desc().nullsFirst()),
     // At most one accepted bid per request, whatever races the application loses.
     uniqueIndex('tutor_bids_one_accepted_key')

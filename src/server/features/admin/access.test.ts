@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { illegalContentFlags, moderationPatterns, userReports } from '../../db/schema/moderation.ts';
 import { contactMessages } from '../../db/schema/pages.ts';
 import {
+  createReviewedJob,
   createSessionCookie,
   createSubAdmin,
   createSuperAdminCookie,
@@ -54,6 +55,15 @@ describe('every admin route checks the caller’s admin permission', () => {
         call: async () => ({
           url: `/api/admin/reports/${await pendingReport()}/decision`,
           payload: { status: 'resolved', note: 'Warned' },
+        }),
+      },
+      'GET /api/admin/reviews': { area: 'reports', ok: 200, call: () => ({ url: '/api/admin/reviews' }) },
+      'POST /api/admin/reviews/{id}/hide': {
+        area: 'reports',
+        ok: 200,
+        call: async () => ({
+          url: `/api/admin/reviews/${(await createReviewedJob(t.db)).review.id}/hide`,
+          payload: { note: 'Unfair' },
         }),
       },
       'GET /api/admin/flags': { area: 'content', ok: 200, call: () => ({ url: '/api/admin/flags' }) },

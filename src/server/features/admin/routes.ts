@@ -32,6 +32,12 @@ import {
   subAdminsQuerySchema,
   updateSubAdminSchema,
 } from '#shared/schemas/admin.ts';
+import {
+  adminReviewSchema,
+  adminReviewsPageSchema,
+  hideReviewSchema,
+  reviewsQuerySchema,
+} from '#shared/schemas/reviews.ts';
 import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Moderation } from '../moderation/service.ts';
@@ -40,7 +46,9 @@ import { listContactMessages, markContactMessage } from './contact-messages.ts';
 import { createPattern, listPatterns, setPatternActive } from './patterns.ts';
 import { getMeetingStats } from './meetings.ts';
 import { decideFlag, decideReport, listFlags, listReports } from './moderation-queue.ts';
+import { hideReviewAsAdmin } from './reviews.ts';
 import { getAdminStats, requireAdmin } from './service.ts';
+import { listReportedReviews } from '../tutors/service.ts';
 import { addSubAdmin, listSubAdmins, removeSubAdmin, updateSubAdmin } from './sub-admins.ts';
 import { getAdminUser, reinstateUser, suspendUser } from './users.ts';
 
@@ -121,6 +129,41 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realti
     async (request) => {
       const { user } = await requireAdmin(request, db, 'reports');
       return decideReport({ db, actor: user, reportId: request.params.id, input: request.body });
+    },
+  );
+
+  app.get(
+    '/api/admin/reviews',
+    {
+      schema: {
+        summary: 'Report Management: reviews their tutors reported, newest report first',
+        description: 'Page with the cursor. Needs reports.',
+        tags,
+        querystring: reviewsQuerySchema,
+        response: { 200: adminReviewsPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'reports');
+      return listReportedReviews({ db, cursor: request.query.cursor });
+    },
+  );
+
+  app.post(
+    '/api/admin/reviews/:id/hide',
+    {
+      schema: {
+        summary: 'Hide a review with a note: it leaves the tutor’s page and no longer counts in the rating',
+        description: 'Unknown review: 404; already hidden: 409. Needs reports.',
+        tags,
+        params: idParams,
+        body: hideReviewSchema,
+        response: { 200: adminReviewSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, 'reports');
+      return hideReviewAsAdmin({ db, actor: user, reviewId: request.params.id, note: request.body.note });
     },
   );
 

@@ -8,6 +8,7 @@ import { users } from '../../db/schema/auth.ts';
 import { chatRooms, messages, type ChatRoom } from '../../db/schema/chat.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
+import { toTutorTrust, tutorTrustColumns } from '../tutors/service.ts';
 
 // Chat rooms: one per pair of users, found or created race-safely, listed with their last message.
 
@@ -100,6 +101,7 @@ function selectRooms({ db, userId }: { db: Executor; userId: string }) {
         image: partner.image,
         vhNumber: partner.vhNumber,
         role: partner.role,
+        ...tutorTrustColumns(partner),
       },
       lastMessageId: lastMessage.id,
       lastMessageSenderId: lastMessage.senderId,
@@ -131,7 +133,7 @@ type RoomRow = Awaited<ReturnType<ReturnType<typeof selectRooms>['execute']>>[nu
 function toRoomSummary(row: RoomRow): ChatRoomSummary {
   return {
     id: row.id,
-    partner: row.partner,
+    partner: { ...row.partner, ...toTutorTrust(row.partner) },
     lastMessageAt: row.lastMessageAt.toISOString(),
     lastMessage:
       row.lastMessageId === null

@@ -327,6 +327,9 @@ describe('chat', () => {
           vhNumber: partners[0]!.vhNumber,
           role: 'teacher',
           image: null,
+          ratingAverage: null,
+          reviewCount: 0,
+          jobsCompleted: 0,
         },
         lastMessage: {
           senderId: me.id,
@@ -336,7 +339,16 @@ describe('chat', () => {
           fileType: null,
         },
       });
-      expect(Object.keys(all.rooms[0]!.partner).sort()).toEqual(['id', 'image', 'role', 'username', 'vhNumber']);
+      expect(Object.keys(all.rooms[0]!.partner).sort()).toEqual([
+        'id',
+        'image',
+        'jobsCompleted',
+        'ratingAverage',
+        'reviewCount',
+        'role',
+        'username',
+        'vhNumber',
+      ]);
 
       const seen: string[] = [];
       let cursor: string | null | undefined;

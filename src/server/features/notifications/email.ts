@@ -15,6 +15,9 @@ const NOTIFICATION_EMAIL_TYPES = {
   meeting_scheduled: 'Meeting scheduled',
   meeting_reminder: 'Meeting reminder',
   meeting_cancelled: 'Meeting cancelled',
+  completion_requested: 'Please mark your job as completed',
+  job_completed: 'Job completed',
+  new_review: 'New review',
 } as const;
 export type NotificationEmailType = keyof typeof NOTIFICATION_EMAIL_TYPES;
 

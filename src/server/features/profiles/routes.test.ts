@@ -89,6 +89,8 @@ describe('subjects and profiles', () => {
       vhNumber: user.vhNumber,
       image: null,
       specializations: [{ id: algebra, name: 'Algebra', category: 'Mathematics' }],
+      headline: null,
+      about: null,
     });
   });
 

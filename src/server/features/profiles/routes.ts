@@ -7,17 +7,26 @@ import {
   updateSpecializationsSchema,
   withAvatarRules,
 } from '#shared/schemas/profiles.ts';
+import { tutorAboutSchema, updateTutorAboutSchema } from '#shared/schemas/reviews.ts';
 import type { Database } from '../../db/client.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 import { requireUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
-import { getAvatar, getProfile, listSubjects, updateAvatar, updateSpecializations } from './service.ts';
+import type { Moderation } from '../moderation/service.ts';
+import {
+  getAvatar,
+  getProfile,
+  listSubjects,
+  updateAvatar,
+  updateSpecializations,
+  updateTutorAbout,
+} from './service.ts';
 
-export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage }> = async (
+export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage; moderation: Moderation }> = async (
   app,
-  { db, storage },
+  { db, storage, moderation },
 ) => {
   app.get(
     '/api/subjects',
@@ -79,6 +88,23 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     async (request) => {
       const user = await requireUser(request);
       return { specializations: await updateSpecializations({ db, user, subjectIds: request.body.subjectIds }) };
+    },
+  );
+
+  app.put(
+    '/api/profile/about',
+    {
+      schema: {
+        summary: 'Replace the signed-in teacher’s headline (80 characters) and about text (1,000), shown on their page',
+        description: 'Students: 403; contact details: 400 MESSAGE_BLOCKED on the field.',
+        tags: ['profiles'],
+        body: updateTutorAboutSchema,
+        response: { 200: tutorAboutSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return updateTutorAbout({ db, moderation, user, input: request.body });
     },
   );
 

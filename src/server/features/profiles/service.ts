@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { specializationMessages, specializationProblem, type Profile } from '#shared/schemas/profiles.ts';
+import type { TutorAbout } from '#shared/schemas/reviews.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
@@ -8,6 +9,7 @@ import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
+import type { Moderation } from '../moderation/service.ts';
 
 // Avatars are public images served by GET /api/files/avatars/:name; `users.image` holds that URL.
 const AVATAR_URL_PREFIX = '/api/files/avatars/';
@@ -37,6 +39,8 @@ export async function getProfile({ db, userId }: { db: Executor; userId: string 
       role: users.role,
       vhNumber: users.vhNumber,
       image: users.image,
+      headline: users.headline,
+      about: users.about,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -93,6 +97,27 @@ export async function updateSpecializations({
   await checkSpecializations({ db, subjectIds: unique, field: 'subjectIds' });
   await db.transaction((tx) => replaceSpecializations({ db: tx, teacherId: user.id, subjectIds: unique }));
   return listSpecializations({ db, teacherId: user.id });
+}
+
+/** A teacher's headline and about text for their public page, moderated like chat (no contact details). */
+export async function updateTutorAbout({
+  db,
+  moderation,
+  user,
+  input,
+}: {
+  db: Database;
+  moderation: Moderation;
+  user: SessionUser;
+  input: TutorAbout;
+}): Promise<TutorAbout> {
+  if (user.role !== 'teacher') throw new AppError('FORBIDDEN', { message: 'Only teachers have a public profile.' });
+  for (const field of ['headline', 'about'] as const) {
+    const text = input[field];
+    if (text) await moderation.assertAllowed({ text, field, senderId: user.id, roomId: null });
+  }
+  await db.update(users).set(input).where(eq(users.id, user.id));
+  return input;
 }
 
 /**

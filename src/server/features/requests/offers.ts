@@ -10,6 +10,7 @@ import type { SessionUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { findOrCreateRoom } from '../chat/service.ts';
 import { createNotification } from '../notifications/service.ts';
+import { toTutorTrust, tutorTrustColumns } from '../tutors/service.ts';
 import { paths } from '#shared/paths.ts';
 import { closedProblem, notFound, r } from './request-columns.ts';
 
@@ -40,6 +41,7 @@ export async function listOffers({
       message: tutorBids.message,
       status: tutorBids.status,
       createdAt: tutorBids.createdAt,
+      ...tutorTrustColumns(users),
     })
     .from(r)
     .leftJoin(tutorBids, eq(tutorBids.requestId, r.id))
@@ -61,6 +63,7 @@ export async function listOffers({
             amount: row.amount!,
             status: row.status!,
             createdAt: row.createdAt!.toISOString(),
+            ...toTutorTrust(row),
           },
         ],
   );

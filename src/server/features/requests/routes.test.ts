@@ -611,6 +611,9 @@ describe('a student’s requests and offers', () => {
       message: 'I teach this daily',
       status: 'pending',
       createdAt: expect.any(String),
+      ratingAverage: null,
+      reviewCount: 0,
+      jobsCompleted: 0,
     });
     expect(offers[1]).not.toHaveProperty('email');
   });

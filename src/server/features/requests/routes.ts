@@ -29,8 +29,11 @@ import { uploadLimits } from '../../platform/storage/upload.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { attachmentUploadSchema } from './attachments.ts';
+import { completeJobResponseSchema } from '#shared/schemas/reviews.ts';
 import {
   acceptBid,
+  askToCompleteJob,
+  completeJob,
   createRequest,
   getRequestAttachment,
   getRequestDetail,
@@ -189,6 +192,42 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const student = await requireRole(request, 'student');
       return acceptBid({ db, realtime, publicUrl, student, requestId: request.params.id, bidId: request.params.bidId });
+    },
+  );
+
+  app.post(
+    '/api/requests/:id/complete',
+    {
+      schema: {
+        summary: 'Mark the job (an accepted request) completed; the tutor is told and the student asked for a rating',
+        description:
+          'A request without an accepted offer answers 409 JOB_NOT_ACCEPTED; marking it again answers the same.',
+        tags: ['requests'],
+        params: requestParams,
+        response: { 200: completeJobResponseSchema },
+      },
+    },
+    async (request) => {
+      const student = await requireRole(request, 'student');
+      return completeJob({ db, realtime, publicUrl, student, requestId: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/requests/:id/completion-request',
+    {
+      schema: {
+        summary: 'The tutor of an accepted request asks its student to mark it completed (a notification)',
+        description: 'Anyone but the accepted tutor: 404; a request that is not accepted: 409 JOB_NOT_ACCEPTED.',
+        tags: ['requests'],
+        params: requestParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const tutor = await requireRole(request, 'teacher');
+      await askToCompleteJob({ db, realtime, publicUrl, tutor, requestId: request.params.id });
+      return reply.status(204).send(null);
     },
   );
 

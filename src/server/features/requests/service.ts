@@ -9,4 +9,5 @@ export {
 } from './requests.ts';
 export { acceptBid, listOffers } from './offers.ts';
 export { listJobs, placeBid } from './jobs.ts';
+export { askToCompleteJob, completeJob } from './completion.ts';
 export { closeExpiredRequests, requestExpiryJob } from './expiry.ts';

@@ -9,6 +9,9 @@ import { createSubject, createTeacher, createUser } from '../../../../tests/supp
 import { call, signIn, signedInStudent, type Caller } from '../../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 
+/** A person's trust fields before any completed job or review. */
+const noTrust = { ratingAverage: null, reviewCount: 0, jobsCompleted: 0 };
+
 describe('search by VH number', () => {
   let t: TestApp;
   let teacher: Caller;
@@ -44,8 +47,8 @@ describe('search by VH number', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.json()).toEqual({
       results: [
-        { id: b.id, username: b.username, role: 'student', vhNumber, image: null, specializations: [] },
-        { id: a.id, username: a.username, role: 'student', vhNumber, image: null, specializations: [] },
+        { id: b.id, username: b.username, role: 'student', vhNumber, image: null, specializations: [], ...noTrust },
+        { id: a.id, username: a.username, role: 'student', vhNumber, image: null, specializations: [], ...noTrust },
       ],
     });
     expect(response.body).not.toMatch(/@/);
@@ -73,6 +76,7 @@ describe('search by VH number', () => {
           vhNumber,
           image: null,
           specializations: [{ id: subject.id, name: subject.name, category: subject.category }],
+          ...noTrust,
         },
       ]);
       expect(response.body).not.toContain(expert.email);

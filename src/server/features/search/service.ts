@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import { adminRoles } from '../../db/schema/admin.ts';
 import { users } from '../../db/schema/auth.ts';
 import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+import { toTutorTrust, tutorTrustColumns } from '../tutors/service.ts';
 
 /**
  * Up to VH_SEARCH_LIMIT people of `role` with this VH number, by username. The searcher, admins and system
@@ -22,7 +23,14 @@ export async function searchByVhNumber({
   role: Role;
 }): Promise<VhSearchResult[]> {
   const people = await db
-    .select({ id: users.id, username: users.username, role: users.role, vhNumber: users.vhNumber, image: users.image })
+    .select({
+      id: users.id,
+      username: users.username,
+      role: users.role,
+      vhNumber: users.vhNumber,
+      image: users.image,
+      ...tutorTrustColumns(users),
+    })
     .from(users)
     .where(
       and(
@@ -54,6 +62,7 @@ export async function searchByVhNumber({
 
   return people.map((person) => ({
     ...person,
+    ...toTutorTrust(person),
     specializations: taught
       .filter((subject) => subject.teacherId === person.id)
       .map(({ id, name, category }) => ({ id, name, category })),

@@ -1,0 +1,171 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  reviewInputSchema,
+  reviewReplySchema,
+  reviewReportSchema,
+  reviewSchema,
+  reviewsPageSchema,
+  reviewsQuerySchema,
+  sharedJobsSchema,
+  tutorProfileSchema,
+} from '#shared/schemas/reviews.ts';
+import type { Database } from '../../db/client.ts';
+import { requireRole, requireUser } from '../../http/session.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import type { Moderation } from '../moderation/service.ts';
+import {
+  createReview,
+  getTutorProfile,
+  listSharedJobs,
+  listTutorReviews,
+  replyToReview,
+  reportReview,
+  updateReview,
+} from './service.ts';
+
+const tags = ['tutors'];
+const reviewParams = z.object({ id: z.uuid() });
+
+export const tutorsRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  realtime: Realtime;
+  moderation: Moderation;
+  publicUrl: string;
+}> = async (app, { db, realtime, moderation, publicUrl }) => {
+  app.get(
+    '/api/tutors/:id',
+    {
+      schema: {
+        summary: 'A tutor’s public page: profile texts, subjects, completed jobs, rating and first-response time',
+        description: 'Any signed-in user; not a teacher: 404. Never carries the e-mail address.',
+        tags,
+        params: z.object({ id: z.uuid() }),
+        response: { 200: tutorProfileSchema },
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return getTutorProfile({ db, tutorId: request.params.id });
+    },
+  );
+
+  app.get(
+    '/api/tutors/:id/reviews',
+    {
+      schema: {
+        summary: 'A tutor’s reviews, newest first, a page at a time (hidden reviews left out)',
+        tags,
+        params: z.object({ id: z.uuid() }),
+        querystring: reviewsQuerySchema,
+        response: { 200: reviewsPageSchema },
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return listTutorReviews({ db, tutorId: request.params.id, cursor: request.query.cursor });
+    },
+  );
+
+  app.get(
+    '/api/jobs/with/:userId',
+    {
+      schema: {
+        summary: 'The jobs between the signed-in user and this person, newest first, with their reviews',
+        description: 'What the chat header needs for "Mark as completed" and the rating prompt.',
+        tags,
+        params: z.object({ userId: z.uuid() }),
+        response: { 200: sharedJobsSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return { jobs: await listSharedJobs({ db, userId: user.id, partnerId: request.params.userId }) };
+    },
+  );
+
+  app.post(
+    '/api/requests/:id/review',
+    {
+      schema: {
+        summary: 'Rate a completed job from 1 to 5 stars with an optional review (its student, once)',
+        description:
+          'Not completed: 409 JOB_NOT_COMPLETED; a second review: 409 ALREADY_REVIEWED; contact details: 400 MESSAGE_BLOCKED.',
+        tags,
+        params: z.object({ id: z.uuid() }),
+        body: reviewInputSchema,
+        response: { 201: reviewSchema },
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      const review = await createReview({
+        db,
+        realtime,
+        moderation,
+        publicUrl,
+        student,
+        requestId: request.params.id,
+        input: request.body,
+      });
+      return reply.status(201).send(review);
+    },
+  );
+
+  app.patch(
+    '/api/reviews/:id',
+    {
+      schema: {
+        summary: 'Change one’s review within 7 days of writing it',
+        description: 'Later: 409 REVIEW_EDIT_CLOSED.',
+        tags,
+        params: reviewParams,
+        body: reviewInputSchema,
+        response: { 200: reviewSchema },
+      },
+    },
+    async (request) => {
+      const student = await requireRole(request, 'student');
+      return updateReview({ db, moderation, student, reviewId: request.params.id, input: request.body });
+    },
+  );
+
+  app.post(
+    '/api/reviews/:id/reply',
+    {
+      schema: {
+        summary: 'The reviewed tutor’s one public reply',
+        description: 'A second reply: 409 ALREADY_REPLIED.',
+        tags,
+        params: reviewParams,
+        body: reviewReplySchema,
+        response: { 200: reviewSchema },
+      },
+    },
+    async (request) => {
+      const tutor = await requireRole(request, 'teacher');
+      return replyToReview({ db, moderation, tutor, reviewId: request.params.id, body: request.body.body });
+    },
+  );
+
+  app.post(
+    '/api/reviews/:id/report',
+    {
+      schema: {
+        summary: 'The reviewed tutor reports a review to the admins, once',
+        description: 'A second report: 409 ALREADY_REPORTED.',
+        tags,
+        params: reviewParams,
+        body: reviewReportSchema,
+        response: { 200: reviewSchema },
+      },
+    },
+    async (request) => {
+      const tutor = await requireRole(request, 'teacher');
+      return reportReview({ db, tutor, reviewId: request.params.id, reason: request.body.reason });
+    },
+  );
+};
