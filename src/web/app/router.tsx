@@ -58,6 +58,10 @@ const pageRoutes: RouteObject[] = [
         }),
       },
       {
+        path: paths.tutor.path,
+        lazy: async () => ({ Component: (await import('#web/features/tutors/pages/tutor-page.tsx')).TutorPage }),
+      },
+      {
         path: paths.reportUser.path,
         lazy: async () => ({
           Component: (await import('#web/features/reports/pages/report-user-page.tsx')).ReportUserPage,

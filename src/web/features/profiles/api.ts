@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Profile, Subject } from '#shared/schemas/profiles.ts';
+import type { TutorAbout } from '#shared/schemas/reviews.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
 const profileQueryKey = ['profile', 'me'] as const;
@@ -32,6 +33,17 @@ export function useUpdateSpecializations() {
     onSuccess: ({ specializations }) => {
       queryClient.setQueryData(profileQueryKey, (profile) => (profile ? { ...profile, specializations } : profile));
     },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: profileQueryKey }),
+  });
+}
+
+/** A teacher's headline and about text; the profile shows the saved texts. */
+export function useUpdateTutorAbout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TutorAbout) => apiFetch<TutorAbout>('/api/profile/about', { method: 'PUT', body: input }),
+    onSuccess: (saved) =>
+      queryClient.setQueryData(profileQueryKey, (profile) => (profile ? { ...profile, ...saved } : profile)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: profileQueryKey }),
   });
 }

@@ -141,6 +141,40 @@ export function useAcceptBid() {
   });
 }
 
+// Finished jobs: the student marks an accepted request completed; its tutor may ask them to.
+
+export function completeJob(requestId: string) {
+  return apiFetch<{ requestId: string; completedAt: string }>(
+    `/api/requests/${encodeURIComponent(requestId)}/complete`,
+    { method: 'POST', body: {} },
+  );
+}
+
+export function askToCompleteJob(requestId: string) {
+  return apiFetch<null>(`/api/requests/${encodeURIComponent(requestId)}/completion-request`, {
+    method: 'POST',
+    body: {},
+  });
+}
+
+/** `onChanged` refreshes what else shows the job (the chat's job bar); the request's own queries refresh here. */
+export function useCompleteJob({ onChanged }: { onChanged?: () => Promise<unknown> } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: completeJob,
+    onSettled: (_data, _error, requestId) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: requestsKeys.detail(requestId) }),
+        queryClient.invalidateQueries({ queryKey: requestsKeys.mineAll }),
+        onChanged?.(),
+      ]),
+  });
+}
+
+export function useAskToCompleteJob() {
+  return useMutation({ mutationFn: askToCompleteJob });
+}
+
 // Jobs.
 
 function fetchJobs({

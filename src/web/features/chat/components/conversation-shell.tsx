@@ -6,7 +6,7 @@ import { Input } from '#web/components/ui/input.tsx';
 
 type ConversationShellProps = {
   title: string;
-  subtitle: string;
+  subtitle: ReactNode;
   avatar: ReactNode;
   /** The header menu's items: Report user, or Clear chat for Guru AI. */
   menuItems: ReactNode;
@@ -50,7 +50,7 @@ export function ConversationShell({ title, subtitle, avatar, menuItems, onBack, 
             {avatar}
             <div className="min-w-0 flex-1">
               <h2 className="truncate font-semibold">{title}</h2>
-              <p className="text-xs text-muted-foreground">{subtitle}</p>
+              <div className="text-xs text-muted-foreground">{subtitle}</div>
             </div>
             <Button variant="ghost" size="icon" aria-label="Search messages" onClick={() => setSearching(true)}>
               <Search aria-hidden="true" className="size-5" />

@@ -2,12 +2,14 @@ import { Flag } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '#shared/paths.ts';
 import type { ChatRoomSummary } from '#shared/schemas/chat.ts';
+import { TutorTrustLink } from '#web/components/tutor-trust.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { DropdownMenuItem } from '#web/components/ui/dropdown-menu.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
 import { useMessages } from '../api.ts';
 import { useOutbox } from '../use-outbox.ts';
 import { Composer } from './composer.tsx';
+import { JobBar } from './job-bar.tsx';
 import { ConversationShell } from './conversation-shell.tsx';
 import { MessageList } from './message-list.tsx';
 import { ScheduleMeetingDialog } from './schedule-meeting-dialog.tsx';
@@ -28,7 +30,12 @@ export function Conversation({ room, user, onBack, onSent }: ConversationProps) 
   return (
     <ConversationShell
       title={partner.username}
-      subtitle={`VH number: ${partner.vhNumber}`}
+      subtitle={
+        <>
+          <p>VH number: {partner.vhNumber}</p>
+          {partner.role === 'teacher' && <TutorTrustLink tutorId={partner.id} trust={partner} className="text-xs" />}
+        </>
+      }
       avatar={<Avatar name={partner.username} src={partner.image} className="size-10 text-base" />}
       menuItems={
         <DropdownMenuItem asChild>
@@ -42,6 +49,7 @@ export function Conversation({ room, user, onBack, onSent }: ConversationProps) 
     >
       {(searchQuery) => (
         <>
+          <JobBar user={user} partnerId={partner.id} partnerName={partner.username} />
           <MessageList
             query={messages}
             conversationId={room.id}

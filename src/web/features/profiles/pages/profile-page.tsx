@@ -13,6 +13,7 @@ import { errorMessage } from '#web/lib/api.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useProfile, useSetProfileImage } from '../api.ts';
 import { SpecializationsEditor } from '../components/specializations-editor.tsx';
+import { TutorAboutEditor } from '../components/tutor-about-editor.tsx';
 
 const roleLabels = { student: 'Student', teacher: 'Teacher' } as const;
 
@@ -108,6 +109,21 @@ export function ProfilePage() {
                 </p>
               </CardContent>
             </Card>
+
+            {profile.role === 'teacher' && (
+              <Card>
+                <CardHeader>
+                  <h2 className="text-lg leading-snug font-semibold">Public profile</h2>
+                  <CardDescription>
+                    Students see your headline and about text on your tutor page, next to your rating and reviews. No
+                    contact details: they are refused as in chat.
+                  </CardDescription>
+                </CardHeader>
+                <CardContent>
+                  <TutorAboutEditor userId={profile.id} about={profile} />
+                </CardContent>
+              </Card>
+            )}
 
             {profile.role === 'teacher' && (
               <Card>

@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleAlert, FileQuestion, MessageSquare, RotateCw, Users } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { CheckCircle2, CircleAlert, FileQuestion, MessageSquare, RotateCw, Users } from 'lucide-react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { formatAmount, formatBudget } from '#shared/rules/budget.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
 import type { Offer, RequestCard } from '#shared/schemas/requests.ts';
 import { paths } from '#shared/paths.ts';
+import { TutorTrustLink } from '#web/components/tutor-trust.tsx';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
@@ -28,7 +29,7 @@ import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
-import { requestsKeys, useAcceptBid, useOffers, useRequestDetail } from '../api.ts';
+import { requestsKeys, useAcceptBid, useCompleteJob, useOffers, useRequestDetail } from '../api.ts';
 import {
   Fact,
   formatDate,
@@ -90,7 +91,18 @@ function RequestSummary({
   );
 }
 
-function OfferCard({ offer, canAccept, onAccept }: { offer: Offer; canAccept: boolean; onAccept: () => void }) {
+function OfferCard({
+  offer,
+  canAccept,
+  onAccept,
+  completion,
+}: {
+  offer: Offer;
+  canAccept: boolean;
+  onAccept: () => void;
+  /** The accepted offer's "Mark as completed" while the job is in progress. */
+  completion?: ReactNode;
+}) {
   const isAccepted = offer.status === 'accepted';
   return (
     <li>
@@ -108,6 +120,7 @@ function OfferCard({ offer, canAccept, onAccept }: { offer: Offer; canAccept: bo
           <div className="min-w-0 flex-1">
             <p className="truncate font-medium">{offer.username}</p>
             <p className="text-sm text-muted-foreground">VH number: {String(offer.vhNumber).padStart(3, '0')}</p>
+            <TutorTrustLink tutorId={offer.tutorId} trust={offer} />
           </div>
           <div className="text-right">
             <p className="text-lg font-semibold">{formatAmount(offer.amount)}</p>
@@ -132,6 +145,7 @@ function OfferCard({ offer, canAccept, onAccept }: { offer: Offer; canAccept: bo
               Accept Offer
             </Button>
           )}
+          {isAccepted && completion}
         </div>
       </Card>
     </li>
@@ -146,6 +160,7 @@ export function OffersPage() {
   const detail = useRequestDetail(requestId);
   const offers = useOffers(requestId, { enabled: detail.isSuccess });
   const accept = useAcceptBid();
+  const complete = useCompleteJob();
   const [confirming, setConfirming] = useState<Offer | null>(null);
   const redirectTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
@@ -260,7 +275,33 @@ export function OffersPage() {
         ) : (
           <ul className="flex flex-col gap-3">
             {list.map((offer) => (
-              <OfferCard key={offer.id} offer={offer} canAccept={canAccept} onAccept={() => setConfirming(offer)} />
+              <OfferCard
+                key={offer.id}
+                offer={offer}
+                canAccept={canAccept}
+                onAccept={() => setConfirming(offer)}
+                completion={
+                  request.status === 'accepted' && (
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      loading={complete.isPending}
+                      onClick={() =>
+                        complete.mutate(requestId, {
+                          onSuccess: () =>
+                            toast.success('Job marked as completed', {
+                              description: 'You can now rate your tutor in the chat.',
+                            }),
+                          onError: (error) => toast.error(errorMessage(error)),
+                        })
+                      }
+                    >
+                      <CheckCircle2 aria-hidden="true" />
+                      Mark as completed
+                    </Button>
+                  )
+                }
+              />
             ))}
           </ul>
         )}

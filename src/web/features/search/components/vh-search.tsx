@@ -9,6 +9,7 @@ import {
   type VhSearchResult,
 } from '#shared/schemas/search.ts';
 import { paths } from '#shared/paths.ts';
+import { TutorTrustLink } from '#web/components/tutor-trust.tsx';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
@@ -57,6 +58,7 @@ function ResultCard({ person, kind }: { person: VhSearchResult; kind: VhSearchKi
               {person.specializations.map((subject) => subject.name).join(', ')}
             </p>
           )}
+          {person.role === 'teacher' && <TutorTrustLink tutorId={person.id} trust={person} />}
         </div>
         <Button
           onClick={connect}

@@ -1,0 +1,75 @@
+import { tutorBids } from '../../src/server/db/schema/requests.ts';
+import { createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
+import { expect, test } from './fixtures.ts';
+
+// Trust: finished jobs, ratings and reviews, and the tutor's public page.
+
+test('a student completes a job and rates it, the tutor replies, the next student sees the rating and the review', async ({
+  page,
+  db,
+  signInAs,
+  openBrowserAs,
+}) => {
+  test.setTimeout(60_000);
+  const subject = await createSubject(db, { name: `Statistics ${Date.now()}` });
+  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+  const student = await signInAs('student');
+  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
+  await db.insert(tutorBids).values({ requestId: request.id, tutorId: tutor.id, amount: 12, message: 'Glad to help.' });
+
+  // The student accepts the offer and lands in the chat with the tutor.
+  await page.goto(`/student/offers/${request.id}`);
+  const offer = page.getByRole('article', { name: `Offer from ${tutor.username}` });
+  await expect(offer.getByRole('link', { name: /No reviews yet.*0 jobs completed/ })).toBeVisible();
+  await offer.getByRole('button', { name: 'Accept Offer' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Accept Offer' }).click();
+  await expect(page.getByRole('region', { name: `Conversation with ${tutor.username}` })).toBeVisible();
+
+  // Marks it completed in the chat header, then rates it 5 stars with the keyboard and a review.
+  // By keyboard: the acceptance's toast still lies over the header's right end.
+  await page.getByRole('button', { name: 'Mark as completed' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Job marked as completed')).toBeVisible();
+  const rating = page.getByRole('radiogroup', { name: 'Your rating' });
+  await rating.getByRole('radio', { name: '1 star' }).focus();
+  await page.keyboard.press('Space');
+  await expect(rating.getByRole('radio', { name: '1 star' })).toBeChecked();
+  // Arrows move between the stars (a key held as briefly as a test's selects only where it lands with Space).
+  for (const stars of [2, 3, 4, 5]) {
+    await page.keyboard.press('ArrowRight');
+    await expect(rating.getByRole('radio', { name: `${stars} stars` })).toBeFocused();
+  }
+  await page.keyboard.press('Space');
+  await expect(rating.getByRole('radio', { name: '5 stars' })).toBeChecked();
+  await page.getByLabel('Your review (optional)').fill('Explained p-values until they finally made sense.');
+  await page.getByRole('button', { name: 'Submit review' }).click();
+  await expect(page.getByText('Thank you for your review!')).toBeVisible();
+
+  // The tutor reads it on their page and replies once.
+  const tutorBrowser = await openBrowserAs(tutor.id);
+  const tutorPage = tutorBrowser.page;
+  await tutorPage.goto(`/tutors/${tutor.id}`);
+  const review = tutorPage.getByRole('listitem', { name: `Review by ${student.username}` });
+  await expect(review).toContainText('Explained p-values until they finally made sense.');
+  await review.getByRole('button', { name: 'Reply' }).click();
+  await review.getByLabel('Your public reply').fill('Thank you, it was a pleasure!');
+  await review.getByRole('button', { name: 'Post reply' }).click();
+  await expect(review.getByText('Thank you, it was a pleasure!')).toBeVisible();
+  await expect(review.getByRole('button', { name: 'Reply' })).toBeHidden();
+
+  // A second student sees the rating on the tutor's next offer and opens the profile with the review.
+  const next = await createUser(db, { role: 'student' });
+  const nextRequest = await createRequest(db, { studentId: next.id, subjectId: subject.id });
+  await db.insert(tutorBids).values({ requestId: nextRequest.id, tutorId: tutor.id, amount: 10 });
+  const nextPage = (await openBrowserAs(next.id)).page;
+  await nextPage.goto(`/student/offers/${nextRequest.id}`);
+  const trust = nextPage
+    .getByRole('article', { name: `Offer from ${tutor.username}` })
+    .getByRole('link', { name: /5\.0.*\(1 review\).*1 job completed/ });
+  await expect(trust).toBeVisible();
+  await trust.click();
+  await expect(nextPage.getByRole('heading', { level: 1, name: tutor.username })).toBeVisible();
+  await expect(nextPage.getByRole('img', { name: 'Rated 5 out of 5' }).first()).toBeVisible();
+  await expect(nextPage.getByText('Explained p-values until they finally made sense.')).toBeVisible();
+  await expect(nextPage.getByText('Thank you, it was a pleasure!')).toBeVisible();
+});
