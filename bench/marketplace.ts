@@ -20,7 +20,7 @@ const CREATE_CALLS = 20;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-async function timed(run: () => Promise<{ statusCode: number }>, times: number) {
+export async function timed(run: () => Promise<{ statusCode: number }>, times: number) {
   const durations: number[] = [];
   for (let i = 0; i < times; i++) {
     const startedAt = performance.now();

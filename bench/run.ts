@@ -1,11 +1,12 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each;
-// `npm run bench -- chat` (or any of startup, marketplace, chat, guru, moderation) runs only those named.
+// `npm run bench -- chat` (or any of startup, marketplace, trust, chat, guru, moderation) runs only those named.
 import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
 import { benchGuru } from './guru.ts';
 import { benchMarketplace } from './marketplace.ts';
 import { benchModeration } from './moderation.ts';
 import { benchStartup } from './startup.ts';
+import { benchTrust } from './trust.ts';
 
 const benches = {
   async startup() {
@@ -17,6 +18,12 @@ const benches = {
       '\nMarketplace (embedded database: jobs page among 100,000 requests, one request notifying 1,000 teachers)',
     );
     console.table(await benchMarketplace());
+  },
+  async trust() {
+    console.log(
+      '\nTrust (embedded database): the offers page with 50 offers from tutors with 1,000 reviews each, against the same page before any review',
+    );
+    console.table(await benchTrust());
   },
   async chat() {
     const chat = await benchChat();
