@@ -134,3 +134,4 @@ export type ReviewsPage = z.infer<typeof reviewsPageSchema>;
 export type TutorProfile = z.infer<typeof tutorProfileSchema>;
 export type SharedJob = z.infer<typeof sharedJobSchema>;
 export type AdminReview = z.infer<typeof adminReviewSchema>;
+export type AdminReviewsPage = z.infer<typeof adminReviewsPageSchema>;

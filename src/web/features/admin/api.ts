@@ -30,6 +30,7 @@ import type {
   SubAdminsPage,
   UpdateSubAdminInput,
 } from '#shared/schemas/admin.ts';
+import type { AdminReview, AdminReviewsPage } from '#shared/schemas/reviews.ts';
 import { ApiError, apiFetch } from '#web/lib/api.ts';
 
 /** Every admin query's key, so a change can refresh exactly what it touched. */
@@ -37,6 +38,7 @@ const adminKeys = {
   me: ['admin', 'me'] as const,
   stats: ['admin', 'stats'] as const,
   reports: ['admin', 'reports'] as const,
+  reviews: ['admin', 'reviews'] as const,
   flags: ['admin', 'flags'] as const,
   meetings: ['admin', 'meetings'] as const,
   subAdmins: ['admin', 'sub-admins'] as const,
@@ -99,6 +101,10 @@ function adminPagesOptions<P extends { nextCursor: string | null }>(
 export const useAdminReports = (filter: AdminTableFilter<AdminReport['status']>) =>
   useInfiniteQuery(adminPagesOptions<AdminReportsPage>(adminKeys.reports, '/api/admin/reports', filter));
 
+/** Reviews their tutors reported, newest report first. */
+export const useReportedReviews = () =>
+  useInfiniteQuery(adminPagesOptions<AdminReviewsPage>(adminKeys.reviews, '/api/admin/reviews'));
+
 export const useAdminFlags = (filter: AdminTableFilter<AdminFlag['status']>) =>
   useInfiniteQuery(adminPagesOptions<AdminFlagsPage>(adminKeys.flags, '/api/admin/flags', filter));
 
@@ -135,6 +141,13 @@ export const useDecideReport = () =>
     ({ id, input }: { id: string; input: DecideReportInput }) =>
       apiFetch<AdminReport>(`/api/admin/reports/${id}/decision`, { method: 'POST', body: input }),
     [adminKeys.reports],
+  );
+
+export const useHideReview = () =>
+  useAdminMutation(
+    ({ id, note }: { id: string; note: string }) =>
+      apiFetch<AdminReview>(`/api/admin/reviews/${id}/hide`, { method: 'POST', body: { note } }),
+    [adminKeys.reviews],
   );
 
 export const useDecideFlag = () =>

@@ -4,7 +4,8 @@ import { adminMessages, type AdminReport } from '#shared/schemas/admin.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
-import { useAdminReports, useDecideReport, type AdminTableFilter } from '../api.ts';
+import type { AdminReview } from '#shared/schemas/reviews.ts';
+import { useAdminReports, useDecideReport, useHideReview, useReportedReviews, type AdminTableFilter } from '../api.ts';
 import { adminDateTime, DecisionCell, StatusBadge } from '../components/admin-format.tsx';
 import { AdminTable, pagedRows, type AdminColumn } from '../components/admin-table.tsx';
 import { DecisionDialog } from '../components/decision-dialog.tsx';
@@ -29,6 +30,62 @@ const columns: AdminColumn<AdminReport>[] = [
   { header: 'Created At', cell: (report) => adminDateTime(report.createdAt), sortable: true },
   { header: 'Decision', cell: (report) => <DecisionCell decision={report} /> },
 ];
+
+const reviewColumns: AdminColumn<AdminReview>[] = [
+  {
+    header: 'Tutor',
+    cell: (review) => <UserLink user={{ id: review.tutorId, username: review.tutorName }} fallback="Deleted account" />,
+  },
+  { header: 'Author', cell: (review) => <UserLink user={review.author} fallback="Deleted account" /> },
+  {
+    header: 'Review',
+    cell: (review) => (
+      <span className="flex flex-col gap-0.5">
+        <span>
+          {review.rating} / 5{review.body ? `: ${review.body}` : ''}
+        </span>
+        <span className="text-muted-foreground">Reported: {review.reportReason}</span>
+      </span>
+    ),
+  },
+  { header: 'Status', cell: (review) => <StatusBadge status={review.hiddenAt ? 'hidden' : 'visible'} /> },
+  { header: 'Reported At', cell: (review) => (review.reportedAt ? adminDateTime(review.reportedAt) : '') },
+];
+
+/** Reviews their tutors reported; hiding one takes it off the tutor's page and out of the rating. */
+function ReportedReviews() {
+  const reviews = useReportedReviews();
+  const hide = useHideReview();
+  const [hiding, setHiding] = useState<AdminReview>();
+  return (
+    <>
+      <AdminTable
+        caption="Reported reviews"
+        columns={reviewColumns}
+        data={pagedRows(reviews)}
+        rowKey={(review) => review.id}
+        errorMessage={adminMessages.reportsFailed}
+        emptyMessage="No reported reviews"
+        actions={(review) =>
+          !review.hiddenAt && (
+            <Button size="sm" variant="outline" onClick={() => setHiding(review)}>
+              Hide review
+            </Button>
+          )
+        }
+      />
+      {hiding && (
+        <DecisionDialog
+          title="Hide review"
+          description={`${hiding.tutorName} reported ${hiding.author.username}'s review: ${hiding.reportReason ?? ''}`}
+          confirmLabel="Hide review"
+          onConfirm={(note) => hide.mutateAsync({ id: hiding.id, note })}
+          onClose={() => setHiding(undefined)}
+        />
+      )}
+    </>
+  );
+}
 
 export function AdminReportsPage() {
   useDocumentTitle('Report Management');
@@ -75,6 +132,7 @@ export function AdminReportsPage() {
           onClose={() => setDeciding(undefined)}
         />
       )}
+      <ReportedReviews />
     </div>
   );
 }
