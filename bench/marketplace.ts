@@ -1,16 +1,8 @@
 // The marketplace under load, on the embedded database (the default install): the jobs page of a teacher with
 // 5 subjects while the database holds 100,000 requests, and posting one request that notifies 1,000 teachers.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app.ts';
-import { parseConfig } from '../src/server/config.ts';
-import { openDatabase } from '../src/server/db/client.ts';
-import { migrateDatabase } from '../src/server/db/migrate.ts';
-import { seedDatabase } from '../src/server/db/seed.ts';
+import { withEmbeddedApp } from './embedded-app.ts';
 import { createSessionCookie, createTeacher, createUser } from '../tests/support/factories.ts';
-import { TEST_AUTH_SECRET } from '../tests/support/test-config.ts';
 
 const REQUESTS = 100_000;
 const MATCHING_TEACHERS = 1_000;
@@ -33,27 +25,7 @@ export async function timed(run: () => Promise<{ statusCode: number }>, times: n
 }
 
 export async function benchMarketplace() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-bench-market-'));
-  const config = parseConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    AUTH_SECRET: TEST_AUTH_SECRET,
-    ADMIN_PASSWORD: 'Bench-password-1',
-  });
-  const database = await openDatabase({ kind: 'embedded', dataDir: path.join(dataDir, 'db'), socketDir: dataDir });
-  const app = await buildApp(config, { database });
-  try {
-    await migrateDatabase(database.pool);
-    await seedDatabase({
-      db: database.db,
-      config,
-      log: { info: () => undefined, warn: () => undefined },
-      tellOperator: () => undefined,
-    });
-    await app.ready();
-    const { db } = database;
-
+  return withEmbeddedApp('market', async ({ app, db }) => {
     const subjectRows = await db.execute<{ id: string }>(sql`select id from subjects order by name`);
     const subjectIds = subjectRows.rows.map((row) => row.id);
     const teacherSubjects = subjectIds.slice(0, 5);
@@ -160,9 +132,5 @@ export async function benchMarketplace() {
       target_p99_ms: target_p99_ms ?? '',
       ok: target_p99_ms === null ? '' : p99_ms <= target_p99_ms ? 'yes' : 'NO',
     }));
-  } finally {
-    await app.close();
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }

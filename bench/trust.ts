@@ -1,17 +1,9 @@
 // Trust on the embedded database: a student's offers page with 50 offers from tutors who have 1,000 reviews each
 // (against the same page before any review: the rating is read from the tutor's counters, never recounted), and one
 // such tutor's public page and first page of reviews.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app.ts';
-import { parseConfig } from '../src/server/config.ts';
-import { openDatabase } from '../src/server/db/client.ts';
-import { migrateDatabase } from '../src/server/db/migrate.ts';
-import { seedDatabase } from '../src/server/db/seed.ts';
+import { withEmbeddedApp } from './embedded-app.ts';
 import { createRequest, createSessionCookie, createSubject, createUser } from '../tests/support/factories.ts';
-import { TEST_AUTH_SECRET } from '../tests/support/test-config.ts';
 import { timed } from './marketplace.ts';
 
 const TUTORS = 50;
@@ -19,26 +11,7 @@ const REVIEWS_PER_TUTOR = 1_000;
 const CALLS = 200;
 
 export async function benchTrust() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-bench-trust-'));
-  const config = parseConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    AUTH_SECRET: TEST_AUTH_SECRET,
-    ADMIN_PASSWORD: 'Bench-password-1',
-  });
-  const database = await openDatabase({ kind: 'embedded', dataDir: path.join(dataDir, 'db'), socketDir: dataDir });
-  const app = await buildApp(config, { database });
-  try {
-    await migrateDatabase(database.pool);
-    await seedDatabase({
-      db: database.db,
-      config,
-      log: { info: () => undefined, warn: () => undefined },
-      tellOperator: () => undefined,
-    });
-    await app.ready();
-    const { db } = database;
+  return withEmbeddedApp('trust', async ({ app, db }) => {
     const subject = await createSubject(db);
     const student = await createUser(db, { role: 'student' });
     const reviewer = await createUser(db, { role: 'student' });
@@ -111,9 +84,5 @@ export async function benchTrust() {
       row('GET /api/tutors/:id, a tutor with 1,000 reviews (median first response included)', CALLS, profile),
       row('GET /api/tutors/:id/reviews, first page of 1,000', CALLS, reviewsPage),
     ];
-  } finally {
-    await app.close();
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
