@@ -10,6 +10,7 @@ import { StarRatingInput } from '#web/components/ui/star-rating.tsx';
 import { Textarea } from '#web/components/ui/textarea.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import type { SessionUser } from '#web/lib/auth-client.ts';
+import { useSocketEvent } from '#web/lib/socket.ts';
 import { useAskToCompleteJob, useCompleteJob } from '#web/features/requests/api.ts';
 import { tutorsKeys, useSaveReview, useSharedJobs } from '#web/features/tutors/api.ts';
 
@@ -84,6 +85,10 @@ export function JobBar({
   const ask = useAskToCompleteJob();
   // When the chat opened: a review's 7 days are judged against it (render stays pure).
   const [openedAt] = useState(Date.now);
+  // Completion, a review or a request to complete comes with a notification: the bar follows the other person's step.
+  useSocketEvent('notification:new', () => {
+    void queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) });
+  });
   const job = jobs.data?.[0];
   if (!job) return null;
   const isStudent = job.studentId === user.id;
