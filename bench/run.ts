@@ -10,7 +10,7 @@ import { benchTrust } from './trust.ts';
 
 const benches = {
   async startup() {
-    console.log('\nStartup (time to the first answered /api/health)');
+    console.log("\nStartup (time to the first answered /api/health; then the whole process tree's memory, idle 5 s)");
     console.table(await benchStartup());
   },
   async marketplace() {

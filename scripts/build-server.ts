@@ -7,6 +7,7 @@ await build({
   entryPoints: {
     main: 'src/server/main.ts',
     'pglite-worker': 'src/server/db/embedded/pglite-worker.ts',
+    'pglite-initdb': 'src/server/db/embedded/pglite-initdb.ts',
     'guru-math-worker': 'src/server/features/guru/math-worker.ts',
   },
   outdir: 'dist/server',

@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 // Sources run through tsx/vitest (.ts) in development and tests, bundled JavaScript (scripts/build-server.ts) in
@@ -13,4 +16,20 @@ export function startWorker({ source, bundled, workerData }: { source: URL; bund
         { eval: true, workerData },
       )
     : new Worker(bundled, { workerData });
+}
+
+/** Runs `source` (or, in the bundled server, `bundled`) as a child process with these arguments to its end. */
+export function runChildProcess({ source, bundled, args }: { source: URL; bundled: URL; args: string[] }) {
+  const entry = isSource ? ['--import', 'tsx', fileURLToPath(source)] : [fileURLToPath(bundled)];
+  const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors += chunk));
+  return new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(fileURLToPath(source))} exited with code ${code}: ${errors}`)),
+    );
+  });
 }

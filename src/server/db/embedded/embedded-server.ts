@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startWorker } from '../../platform/worker-threads.ts';
+import { runChildProcess, startWorker } from '../../platform/worker-threads.ts';
 import type { EmbeddedWorkerCommand, EmbeddedWorkerData, EmbeddedWorkerReply } from './pglite-worker.ts';
 
 export type EmbeddedServer = {
@@ -31,6 +31,14 @@ export async function startEmbeddedServer(options: {
   // A socket file left by a crashed process would make listen() fail with EADDRINUSE.
   rmSync(socketPath, { force: true });
 
+  // A new data directory is initialised by a process of its own, which returns initdb's memory when it ends.
+  if (options.dataDir && !options.templateFile && !existsSync(path.join(options.dataDir, 'PG_VERSION'))) {
+    await runChildProcess({
+      source: new URL('./pglite-initdb.ts', import.meta.url),
+      bundled: new URL('./pglite-initdb.js', import.meta.url),
+      args: [options.dataDir],
+    });
+  }
   const workerData: EmbeddedWorkerData = {
     dataDir: options.dataDir,
     templateFile: options.templateFile,

@@ -19,12 +19,17 @@ export type EmbeddedWorkerCommand = { type: 'stop' } | { type: 'dump'; file: str
 export type EmbeddedWorkerReply =
   { type: 'ready' } | { type: 'stopped' } | { type: 'dumped' } | { type: 'error'; message: string };
 
+const SHARED_BUFFERS = '16MB';
+
 const options = workerData as EmbeddedWorkerData;
 const port = parentPort!;
 
 try {
   const loadDataDir = options.templateFile ? new Blob([await readFile(options.templateFile)]) : undefined;
-  const db = await PGlite.create(options.dataDir, { loadDataDir });
+  // Every page of the buffer pool is written at start-up, so its size is resident memory for the process's life
+  // (PGlite's 128 MB default was a third of the server's). The data files are cached by the OS anyway.
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`];
+  const db = await PGlite.create(options.dataDir, { loadDataDir, startParams });
   const server = new PGLiteSocketServer({ db, path: options.socketPath, maxConnections: options.maxConnections });
   // The stock queue interleaves concurrent connections' queries (see query-queue.ts); handlers take the server's.
   Object.assign(server, { queryQueue: new ExclusiveQueryQueue(db) });
