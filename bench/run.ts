@@ -1,10 +1,11 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each;
-// `npm run bench -- chat` (or any of startup, marketplace, trust, chat, guru, moderation) runs only those named.
+// `npm run bench -- chat` (or any of startup, marketplace, rooms, trust, chat, guru, moderation) runs only those named.
 import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
 import { benchGuru } from './guru.ts';
 import { benchMarketplace } from './marketplace.ts';
 import { benchModeration } from './moderation.ts';
+import { benchRooms } from './rooms.ts';
 import { benchStartup } from './startup.ts';
 import { benchTrust } from './trust.ts';
 
@@ -18,6 +19,12 @@ const benches = {
       '\nMarketplace (embedded database: jobs page among 100,000 requests, one request notifying 1,000 teachers)',
     );
     console.table(await benchMarketplace());
+  },
+  async rooms() {
+    console.log(
+      '\nRoom list (p50 of 200 calls): a user in 1,000 of 100,000 rooms against one in 10 of 10 (embedded; PostgreSQL too with BENCH_DATABASE_URL)',
+    );
+    console.table(await benchRooms());
   },
   async trust() {
     console.log(

@@ -1,5 +1,5 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AI_USER_ID, CHAT_PREVIEW_LENGTH } from '#shared/constants.ts';
 import { chatMessages, type ChatRoomSummary, type RoomPage } from '#shared/schemas/chat.ts';
 import type { Database, Executor } from '../../db/client.ts';
@@ -163,8 +163,19 @@ export async function listRooms({
   cursor?: string;
   limit: number;
 }): Promise<RoomPage> {
+  // Each half reads its participant index in order and stops after one page; only that page's rooms are joined to
+  // their partner, last message and unread count (an OR of the two participants read and joined every room).
+  const half = (participant: AnyPgColumn) =>
+    db
+      .select({ id: chatRooms.id, lastMessageAt: chatRooms.lastMessageAt })
+      .from(chatRooms)
+      .where(and(eq(participant, userId), olderThan(chatRooms.lastMessageAt, chatRooms.id, cursor)))
+      .orderBy(desc(chatRooms.lastMessageAt), desc(chatRooms.id))
+      .limit(limit + 1);
+  const pageIds = sql`(select id from (${half(chatRooms.participant1Id)} union all ${half(chatRooms.participant2Id)}
+    order by last_message_at desc, id desc limit ${limit + 1}) as page)`;
   const rows = await selectRooms({ db, userId })
-    .where(and(isParticipant(userId), olderThan(chatRooms.lastMessageAt, chatRooms.id, cursor)))
+    .where(inArray(chatRooms.id, pageIds))
     .orderBy(desc(chatRooms.lastMessageAt), desc(chatRooms.id))
     .limit(limit + 1);
   const { page, nextCursor } = toPage(rows, limit);

@@ -363,6 +363,34 @@ describe('chat', () => {
       expect(seen).toEqual(all.rooms.map((room) => room.id));
     });
 
+    it('pages through rooms from both sides of the pair in the order of all of them, ties on time broken by id', async () => {
+      const me = await person();
+      const partners = await Promise.all(Array.from({ length: 9 }, () => person('teacher')));
+      // Rooms where I am the first participant and rooms where I am the second, three of them at the same time.
+      const tied = new Date(Date.now() - HOUR_MS);
+      await t.db.insert(chatRooms).values(
+        partners.map((partner, index) => ({
+          participant1Id: index % 2 === 0 ? me.id : partner.id,
+          participant2Id: index % 2 === 0 ? partner.id : me.id,
+          lastMessageAt: index < 3 ? tied : new Date(Date.now() - index * 60_000),
+        })),
+      );
+      const everyRoom = await t.db
+        .select({ id: chatRooms.id })
+        .from(chatRooms)
+        .where(sql`${me.id} in (${chatRooms.participant1Id}, ${chatRooms.participant2Id})`)
+        .orderBy(sql`${chatRooms.lastMessageAt} desc, ${chatRooms.id} desc`);
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listRooms({ db: t.db, userId: me.id, limit: 2, cursor });
+        seen.push(...page.rooms.map((room) => room.id));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(everyRoom.map((room) => room.id));
+    });
+
     it('opens a room with a partner (Connect): created once, then found', async () => {
       const [me, tutor] = [await person(), await person('teacher')];
       const tutorRooms = recorder(await socketOf(tutor), 'room:updated');
