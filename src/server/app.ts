@@ -17,7 +17,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
-import { createAuth, sessionResolverFor } from './features/auth/auth.ts';
+import { createAuth, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
@@ -40,7 +40,7 @@ import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
-import { registerSession } from './http/session.ts';
+import { createSessionCache, registerSession } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
 import { devMailboxRoutes } from './platform/mail/dev-mailbox.ts';
@@ -201,17 +201,18 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     },
     transform: jsonSchemaTransform,
   });
-  const resolveSession = sessionResolverFor(auth);
-  registerSession(app, resolveSession);
+  const sessions = createSessionCache(sessionResolverFor(auth), sessionCookieOf);
+  registerSession(app, sessions.resolve);
   const realtime = await createRealtime({
     server: app.server,
-    resolveSession,
+    resolveSession: sessions.resolve,
     allowedOrigins: [config.publicUrl],
     config,
     database,
     log: app.log,
   });
   app.decorate('realtime', realtime);
+  realtime.onSessionEnded(sessions.forget);
   metrics.gauge(
     'socketio_sockets_connected',
     'Sockets connected to this process',

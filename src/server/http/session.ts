@@ -10,6 +10,58 @@ export type { SessionUser };
  */
 export type SessionResolver = (headers: Headers) => Promise<{ user: SessionUser; sessionId: string } | null>;
 
+type ResolvedSession = NonNullable<Awaited<ReturnType<SessionResolver>>>;
+
+/** How long a resolved session is reused without asking the database again (an ended one is forgotten at once). */
+export const SESSION_CACHE_MS = 5_000;
+const SESSION_CACHE_ENTRIES = 10_000;
+
+/**
+ * Reuses a session resolved in the last few seconds, by the cookie value that named it (one valid only once the
+ * resolver has checked its signature), so an API call costs its own queries and not the session's too. The app
+ * calls `forget` on every process when a session ends (sign-out, password reset, suspension, expiry), through the
+ * bus that also closes its sockets. What else could change meanwhile is the picture in the cached user, which no
+ * server rule reads.
+ */
+export function createSessionCache(resolve: SessionResolver, keyOf: (headers: Headers) => string | null) {
+  const byKey = new Map<string, { session: ResolvedSession; until: number }>();
+  const keysBySession = new Map<string, string>();
+  // A lookup that started before a session ended may hold that session: it is answered but not kept.
+  let endedSessions = 0;
+
+  const remember = (key: string, session: ResolvedSession) => {
+    byKey.delete(key);
+    byKey.set(key, { session, until: Date.now() + SESSION_CACHE_MS });
+    keysBySession.set(session.sessionId, key);
+    // Oldest first: a Map keeps insertion order.
+    for (const [oldestKey, oldest] of byKey) {
+      if (byKey.size <= SESSION_CACHE_ENTRIES && oldest.until > Date.now()) break;
+      byKey.delete(oldestKey);
+      keysBySession.delete(oldest.session.sessionId);
+    }
+  };
+
+  const resolveCached: SessionResolver = async (headers) => {
+    const key = keyOf(headers);
+    if (!key) return resolve(headers);
+    const cached = byKey.get(key);
+    if (cached && cached.until > Date.now()) return cached.session;
+    const endedBefore = endedSessions;
+    const session = await resolve(headers);
+    if (session && endedSessions === endedBefore) remember(key, session);
+    return session;
+  };
+
+  const forget = (sessionId: string) => {
+    endedSessions++;
+    const key = keysBySession.get(sessionId);
+    if (key === undefined) return;
+    keysBySession.delete(sessionId);
+    byKey.delete(key);
+  };
+  return { resolve: resolveCached, forget };
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Resolves the signed-in user from the session cookie once per request; null when signed out. */

@@ -1,6 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { getSessionCookie } from 'better-auth/cookies';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { PASSWORD_MIN, RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
@@ -13,6 +14,8 @@ import { validationFailure } from '../../http/errors.ts';
 import { toSessionUser, type SessionResolver } from '../../http/session.ts';
 import { clearFailedSignIns } from './sign-in-lockout.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './mails.ts';
+
+const COOKIE_PREFIX = 'vh';
 
 type AuthOptions = {
   config: Config;
@@ -138,7 +141,7 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     advanced: {
       database: { generateId: 'uuid' },
-      cookiePrefix: 'vh',
+      cookiePrefix: COOKIE_PREFIX,
       useSecureCookies: config.publicUrl.startsWith('https://'),
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
     },
@@ -172,3 +175,6 @@ export function sessionResolverFor(auth: Auth): SessionResolver {
     return { user: toSessionUser(result.user), sessionId: result.session.id };
   };
 }
+
+/** The signed session cookie of a request (whichever of the plain or `__Secure-` names it has), or null. */
+export const sessionCookieOf = (headers: Headers) => getSessionCookie(headers, { cookiePrefix: COOKIE_PREFIX });

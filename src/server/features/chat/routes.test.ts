@@ -361,6 +361,12 @@ describe('chat', () => {
         cursor = page.nextCursor;
       } while (cursor);
       expect(seen).toEqual(all.rooms.map((room) => room.id));
+
+      // The session was resolved by the calls above: a further list call runs the list's query only.
+      const apiSpy = vi.spyOn(t.pool, 'query');
+      expect((await call(me, 'GET', '/api/chat/rooms')).statusCode).toBe(200);
+      expect(apiSpy).toHaveBeenCalledTimes(1);
+      apiSpy.mockRestore();
     });
 
     it('pages through rooms from both sides of the pair in the order of all of them, ties on time broken by id', async () => {

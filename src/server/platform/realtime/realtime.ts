@@ -37,6 +37,8 @@ export type Realtime = {
   ): void;
   /** Tells the sockets of an ended session so, then disconnects them (on every node). */
   endSession(sessionId: string): void;
+  /** Runs on every node for each ended session, before its sockets on that node are told. */
+  onSessionEnded(handler: (sessionId: string) => void): void;
   /** Runs for every authenticated socket of this node: features attach their client-to-server handlers here. */
   onConnection(handler: (socket: RealtimeSocket) => void): void;
   /** Whether events reach the other nodes now: `reconnecting` while the fan-out connection is lost. */
@@ -76,7 +78,9 @@ export async function createRealtime(options: {
 
   // Each node tells its own sockets and then closes them: on one connection the notice is sure to arrive first
   // (a broadcast through the adapter could be overtaken by the disconnect).
+  const sessionEndedHandlers: Array<(sessionId: string) => void> = [];
   const endLocalSession = async (sessionId: string) => {
+    for (const handler of sessionEndedHandlers) handler(sessionId);
     for (const socket of await io.local.in(sessionRoom(sessionId)).fetchSockets()) {
       socket.emit('session:ended');
       socket.disconnect();
@@ -118,6 +122,9 @@ export async function createRealtime(options: {
     io,
     onConnection(handler) {
       connectionHandlers.push(handler);
+    },
+    onSessionEnded(handler) {
+      sessionEndedHandlers.push(handler);
     },
     fanOut() {
       if (!clustered) return 'single-node';
