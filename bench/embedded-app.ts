@@ -9,6 +9,16 @@ import { migrateDatabase } from '../src/server/db/migrate.ts';
 import { seedDatabase } from '../src/server/db/seed.ts';
 import { TEST_AUTH_SECRET } from '../tests/support/test-config.ts';
 
+/** The production configuration of an app built inside the benchmark's own process, on this data directory. */
+export const benchAppConfig = (dataDir: string) =>
+  parseConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    ADMIN_PASSWORD: 'Bench-password-1',
+  });
+
 /** Runs `measure` against a fresh app and database in a temporary directory named `name`, removed afterwards. */
 export async function withEmbeddedApp<T>(
   name: string,
@@ -18,13 +28,7 @@ export async function withEmbeddedApp<T>(
   }) => Promise<T>,
 ): Promise<T> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `vh-bench-${name}-`));
-  const config = parseConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    AUTH_SECRET: TEST_AUTH_SECRET,
-    ADMIN_PASSWORD: 'Bench-password-1',
-  });
+  const config = benchAppConfig(dataDir);
   const database = await openDatabase({ kind: 'embedded', dataDir: path.join(dataDir, 'db'), socketDir: dataDir });
   const app = await buildApp(config, { database });
   try {

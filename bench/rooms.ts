@@ -7,12 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app.ts';
-import { parseConfig } from '../src/server/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/server/db/client.ts';
 import { migrateDatabase } from '../src/server/db/migrate.ts';
 import { createSessionCookie, createUser } from '../tests/support/factories.ts';
 import { withAdminClient } from '../tests/support/test-database.ts';
-import { TEST_AUTH_SECRET } from '../tests/support/test-config.ts';
+import { benchAppConfig } from './embedded-app.ts';
 
 const CALLS = 200;
 const RATIO_TARGET = 1.5;
@@ -78,13 +77,7 @@ async function openBenchDatabase(dataDir: string, serverUrl: string | undefined)
 async function measureSize(size: (typeof SIZES)[number], serverUrl: string | undefined) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-bench-rooms-'));
   const { name, database, drop } = await openBenchDatabase(dataDir, serverUrl);
-  const config = parseConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    AUTH_SECRET: TEST_AUTH_SECRET,
-    ADMIN_PASSWORD: 'Bench-password-1',
-  });
+  const config = benchAppConfig(dataDir);
   const app = await buildApp(config, { database });
   try {
     await migrateDatabase(database.pool);
