@@ -86,6 +86,8 @@ export async function createRequest(
       description: `Help me understand ${unique()}`,
       budgetMin: 8,
       budgetMax: 15,
+      // A completed request carries the time it was completed (the table's check holds the two together).
+      ...(overrides.status === 'completed' ? { completedAt: new Date() } : {}),
       ...overrides,
     })
     .returning();
