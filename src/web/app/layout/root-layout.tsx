@@ -44,7 +44,9 @@ export function RootLayout() {
         Skip to content
       </a>
       <SiteHeader />
-      <main id={MAIN_ID} tabIndex={-1} className="flex flex-1 flex-col">
+      {/* At least a screen tall (less the top bar): while the session check and a lazy page load, the footer waits
+          below the fold, so nothing on screen moves when the page arrives. */}
+      <main id={MAIN_ID} tabIndex={-1} className="flex min-h-[calc(100dvh-4rem)] flex-1 flex-col">
         <Suspense fallback={<PageFallback />}>
           <Outlet />
         </Suspense>

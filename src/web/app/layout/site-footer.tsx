@@ -45,7 +45,7 @@ function ContactDetails() {
         <Phone aria-hidden="true" className={iconClasses} />
         <span className="sr-only">Phone: </span>
         {isPending ? (
-          <Skeleton className="h-4 w-32" />
+          <Skeleton className="h-5 w-32" />
         ) : (
           <a href={telHref(settings.supportPhone)} className="hover:text-foreground hover:underline">
             {settings.supportPhone}
@@ -56,7 +56,7 @@ function ContactDetails() {
         <Mail aria-hidden="true" className={iconClasses} />
         <span className="sr-only">E-mail: </span>
         {isPending ? (
-          <Skeleton className="h-4 w-44" />
+          <Skeleton className="h-5 w-44" />
         ) : (
           <a href={`mailto:${settings.supportEmail}`} className="break-all hover:text-foreground hover:underline">
             {settings.supportEmail}
