@@ -1,4 +1,4 @@
-import { LogOut, Menu, UserRound, X } from 'lucide-react';
+import { Menu, X } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigation } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
@@ -9,11 +9,14 @@ import { cn } from '#web/lib/utils.ts';
 import { paths } from '#shared/paths.ts';
 import { Logo } from './logo.tsx';
 import { getNavItems } from './nav-items.ts';
-import { useLogout } from './use-logout.ts';
+import { desktopLinkClasses, mobileLinkClasses } from './nav-link-classes.ts';
 import { displayName } from './display-name.ts';
 
 // The menu's Radix code is only needed once someone is signed in: keep it out of the first download.
 const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).UserMenu }));
+
+// The account part of the small-screen menu signs out (and says so in a notice): loaded once someone is signed in.
+const MobileAccount = lazy(async () => ({ default: (await import('./mobile-account.tsx')).MobileAccount }));
 
 // The bell brings the socket and the popover: loaded once someone is signed in.
 const NotificationBell = lazy(async () => ({
@@ -21,18 +24,6 @@ const NotificationBell = lazy(async () => ({
 }));
 
 const MOBILE_MENU_ID = 'mobile-menu';
-
-const desktopLinkClasses = cn(
-  'inline-flex h-10 items-center rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors',
-  'hover:bg-accent hover:text-accent-foreground',
-  'aria-[current=page]:bg-primary-soft aria-[current=page]:text-primary-soft-foreground',
-);
-
-const mobileLinkClasses = cn(
-  'flex min-h-12 items-center rounded-md px-3 text-base font-medium transition-colors',
-  'hover:bg-accent hover:text-accent-foreground',
-  'aria-[current=page]:bg-primary-soft aria-[current=page]:text-primary-soft-foreground',
-);
 
 /** A thin bar under the top bar while the next page's code loads. */
 function NavigationProgress() {
@@ -71,35 +62,6 @@ function UserMenuPlaceholder({ user }: { user: SessionUser }) {
       <span className="max-w-40 truncate">{name}</span>
       <span className="size-4" />
     </span>
-  );
-}
-
-function MobileAccount({ user, onNavigate }: { user: SessionUser; onNavigate: () => void }) {
-  const { logout, isPending } = useLogout();
-  const name = displayName(user);
-  return (
-    <div className="flex flex-col gap-1">
-      <div className="flex items-center gap-3 px-3 py-2">
-        <Avatar name={name} src={user.image} className="size-10 text-base" />
-        <div className="min-w-0">
-          <p className="truncate font-medium">{name}</p>
-          {user.vhNumber && <p className="text-sm text-muted-foreground">VH number: {user.vhNumber}</p>}
-        </div>
-      </div>
-      <Link to={paths.profile.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
-        <UserRound aria-hidden="true" className="size-5 text-muted-foreground" />
-        Profile
-      </Link>
-      <button
-        type="button"
-        className={cn(mobileLinkClasses, 'cursor-pointer gap-3 text-left disabled:opacity-60')}
-        onClick={logout}
-        disabled={isPending}
-      >
-        <LogOut aria-hidden="true" className="size-5 text-muted-foreground" />
-        Logout
-      </button>
-    </div>
   );
 }
 
@@ -199,7 +161,9 @@ export function SiteHeader() {
           {!isPending && (
             <div className="border-t pt-4">
               {user ? (
-                <MobileAccount user={user} onNavigate={closeMenu} />
+                <Suspense fallback={null}>
+                  <MobileAccount user={user} onNavigate={closeMenu} />
+                </Suspense>
               ) : (
                 <SignedOutButtons onNavigate={closeMenu} />
               )}
