@@ -4,9 +4,12 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
+import { prerenderedPageFile } from '#shared/prerendered-pages.ts';
 
 const PAGE = `<!doctype html><title>Virtual Help</title>${'<p>A page.</p>'.repeat(100)}`;
 const SCRIPT = `console.log(1);${' void 0;'.repeat(300)}`;
+const ABOUT = `<!doctype html><title>Virtual Help</title>${'<p>About us.</p>'.repeat(100)}`;
+const SIGN_IN = `<!doctype html><title>Virtual Help</title>${'<p>Sign in.</p>'.repeat(100)}`;
 
 describe('the web app', () => {
   let t: TestApp;
@@ -19,6 +22,9 @@ describe('the web app', () => {
       writeFileSync(path.join(webDir, `${file}.gz`), gzipSync(text));
     };
     write('index.html', PAGE);
+    mkdirSync(path.join(webDir, 'prerendered/auth'), { recursive: true });
+    write(prerenderedPageFile('/about'), ABOUT);
+    write(prerenderedPageFile('/auth/login'), SIGN_IN);
     mkdirSync(path.join(webDir, 'assets'));
     write('assets/app-1234.js', SCRIPT);
     t = await createTestApp({}, { webDir });
@@ -36,6 +42,21 @@ describe('the web app', () => {
       expect(head.headers['content-type']).toBe(get.headers['content-type']);
       expect(head.body).toBe('');
     }
+  });
+
+  it('sends a prerendered page for its exact path, and the shell with a query string or for other pages', async () => {
+    const page = async (url: string) => {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.headers['content-security-policy'], url).toContain("script-src 'self'");
+      return brotliDecompressSync(response.rawPayload).toString();
+    };
+    expect(await page('/about')).toBe(ABOUT);
+    expect(await page('/auth/login')).toBe(SIGN_IN);
+    expect(await page('/auth/login?redirectTo=%2Fchat')).toBe(PAGE);
+    expect(await page('/chat')).toBe(PAGE);
+    expect(await page('/auth')).toBe(PAGE);
+    expect(await page('/prerendered/about')).toBe(PAGE);
   });
 
   it('answers an unknown API path with a JSON 404, for GET and HEAD', async () => {

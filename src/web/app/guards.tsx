@@ -60,11 +60,14 @@ export function RequireAuth({ role }: { role?: Role }) {
   return <Outlet />;
 }
 
-/** Layout route for the sign-in and registration pages: a signed-in user goes on to where they were headed. */
+/**
+ * Layout route for the sign-in and registration pages: a signed-in user goes on to where they were headed. The
+ * form shows while the session is checked (the prerendered page paints it at once; almost everyone here is
+ * signed out).
+ */
 export function RedirectIfSignedIn() {
-  const { user, isPending } = useSession();
+  const { user } = useSession();
   const [searchParams] = useSearchParams();
-  if (isPending) return <PageFallback />;
   if (user) {
     return <Navigate to={signInDestination(searchParams.get('redirectTo'))} replace />;
   }

@@ -1,4 +1,4 @@
-import { createBrowserRouter, replace, type RouteObject } from 'react-router';
+import { replace, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 import { RootLayout } from './layout/root-layout.tsx';
 import { PageFallback } from './page-fallback.tsx';
@@ -216,5 +216,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

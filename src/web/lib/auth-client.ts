@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionUser } from '#shared/schemas/session.ts';
 import { apiFetch } from './api.ts';
 import { queryClient, sessionQueryKey } from './query-client.ts';
+import { useHydrated } from './use-hydrated.ts';
 
 export type { SessionUser };
 
@@ -19,22 +20,25 @@ export const sessionQueryOptions = queryOptions({
 });
 
 /**
- * The signed-in user, live. `isPending` stays true until the first check is done;
- * when the check fails (server unreachable) the user counts as signed out.
+ * The signed-in user, live. `isPending` stays true until the first check is done (and while a prerendered page
+ * hydrates, which knows nobody); when the check fails (server unreachable) the user counts as signed out.
  */
 export function useSession() {
   const query = useQuery(sessionQueryOptions);
-  const user = query.data?.user ?? null;
+  const hydrated = useHydrated();
+  const session = hydrated ? (query.data ?? null) : null;
+  const user = session?.user ?? null;
   return {
-    session: query.data ?? null,
+    session,
     user,
-    isPending: query.isPending,
+    isPending: !hydrated || query.isPending,
     isSignedIn: user !== null,
   };
 }
 
 // Other tabs of the same browser follow sign-in and sign-out without a reload.
-const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('virtual-help-auth');
+// (None while a page is prerendered at build time, where an open channel would keep Node running.)
+const channel = typeof window === 'undefined' ? null : new BroadcastChannel('virtual-help-auth');
 
 /** Tells this tab and the others that the session changed (after sign-in, sign-out, profile edits). */
 export async function notifyAuthChanged() {

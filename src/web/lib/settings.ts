@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from './api.ts';
+import { useHydrated } from './use-hydrated.ts';
 
 type PublicSettings = {
   supportPhone: string;
@@ -23,10 +24,15 @@ export const publicSettingsQueryOptions = queryOptions({
   staleTime: Infinity,
 });
 
-/** Support contact details. `isPending` while the first answer is awaited; fallbacks if it fails. */
+/**
+ * Support contact details. `isPending` while the first answer is awaited (and while a prerendered page hydrates);
+ * fallbacks if it fails.
+ */
 export function usePublicSettings() {
   const query = useQuery(publicSettingsQueryOptions);
-  return { settings: query.data ?? fallbackSettings, isPending: query.isPending };
+  const hydrated = useHydrated();
+  const settings = hydrated ? query.data : undefined;
+  return { settings: settings ?? fallbackSettings, isPending: !hydrated || query.isPending };
 }
 
 export function telHref(phone: string) {

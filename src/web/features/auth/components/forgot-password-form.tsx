@@ -23,6 +23,7 @@ import { Input } from '#web/components/ui/input.tsx';
 import { ApiError } from '#web/lib/api.ts';
 import { useRequestPasswordReset } from '../api.ts';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
+import { Form } from '#web/components/ui/form.tsx';
 
 type ForgotPasswordValues = z.input<typeof forgotPasswordSchema>;
 
@@ -51,14 +52,14 @@ export function ForgotPasswordForm() {
 
   return (
     <>
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <Form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
         <FormField label="Email" error={errors.email?.message} required>
           <Input type="email" autoComplete="email" inputMode="email" maxLength={254} {...form.register('email')} />
         </FormField>
         <Button type="submit" size="lg" className="w-full" loading={requestReset.isPending}>
           {requestReset.isPending ? 'Sending...' : 'Send reset link'}
         </Button>
-      </form>
+      </Form>
 
       <Dialog
         open={sentTo !== null}

@@ -18,6 +18,7 @@ import { signInDestination } from '#web/lib/redirect.ts';
 import { useSendConfirmationEmail, useSignIn } from '../api.ts';
 import { authLinkClasses } from './auth-page-shell.tsx';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
+import { Form } from '#web/components/ui/form.tsx';
 
 type LoginFormValues = z.input<typeof loginSchema>;
 
@@ -104,7 +105,7 @@ export function LoginForm() {
   const isBusy = signIn.isPending || isRedirecting;
 
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+    <Form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
       <ConfirmationNote searchParams={searchParams} />
 
       {unconfirmedEmail && (
@@ -149,6 +150,6 @@ export function LoginForm() {
       <Button type="submit" size="lg" className="mt-1 w-full" loading={isBusy}>
         {isBusy ? 'Signing in...' : 'Sign in'}
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -30,6 +30,7 @@ import {
   type ResolverContext,
 } from './register-form-schema.ts';
 import { useAvailability } from './use-availability.ts';
+import { Form } from '#web/components/ui/form.tsx';
 
 export function RegisterForm() {
   const baseId = useId();
@@ -124,7 +125,7 @@ export function RegisterForm() {
 
   return (
     <>
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
+      <Form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
         <FormField
           label="Username"
           error={errors.name?.message}
@@ -319,7 +320,7 @@ export function RegisterForm() {
             </p>
           )}
         </div>
-      </form>
+      </Form>
 
       <AccountExistsDialog
         open={dialog === 'accountExists'}

@@ -11,6 +11,7 @@ import { Textarea } from '#web/components/ui/textarea.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { useSendContactMessage } from '../api.ts';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
+import { Form } from '#web/components/ui/form.tsx';
 
 type ContactFormValues = z.input<typeof contactMessageSchema>;
 
@@ -42,7 +43,7 @@ export function ContactForm() {
   const isSending = sendMessage.isPending;
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-describedby="contact-form-note" className="flex flex-col gap-5">
+    <Form noValidate onSubmit={onSubmit} aria-describedby="contact-form-note" className="flex flex-col gap-5">
       <p id="contact-form-note" className="text-sm text-muted-foreground">
         All fields are required.
       </p>
@@ -64,6 +65,6 @@ export function ContactForm() {
         {!isSending && <Send aria-hidden="true" />}
         {isSending ? 'Sending...' : 'Send Message'}
       </Button>
-    </form>
+    </Form>
   );
 }
