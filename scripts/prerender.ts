@@ -1,5 +1,5 @@
 // Part of the web build: renders each public page to HTML (src/web/entry-server.tsx, bundled for Node here) into
-// dist/web/prerendered/ (src/shared/prerendered-pages.ts), from the built index.html, with the page's own chunks preloaded. The server sends these
+// dist/web/prerendered/ (src/shared/prerendered-pages.ts), from the built index.html. The server sends these
 // for the exact paths; the browser hydrates them (src/web/main.tsx).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,28 +20,12 @@ const { renderPage } = (await import(pathToFileURL(path.resolve(SSR_DIR, 'entry-
   renderPage: (pagePath: string) => Promise<string>;
 };
 
-type ManifestChunk = { file: string; imports?: string[] };
-const manifest = JSON.parse(readFileSync(path.join(WEB_DIR, '.vite/manifest.json'), 'utf8')) as Record<
-  string,
-  ManifestChunk
->;
-const shell = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
 const ROOT = '<div id="root"></div>';
-if (!shell.includes(ROOT) || !shell.includes('</head>')) throw new Error(`index.html has no ${ROOT} to fill`);
-
-/** The page chunk and the chunks it imports, as <link rel="modulepreload">: they load beside the entry. */
-function preloadLinks(module: string) {
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`The Vite manifest has no chunk for ${key}`);
-    if (files.has(chunk.file) || shell.includes(`/${chunk.file}"`)) return;
-    files.add(chunk.file);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  visit(module);
-  return [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
-}
+const shell = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8')
+  // The page paints from its HTML and stylesheet: scripts preloaded beside them would share the phone's bandwidth
+  // and delay that first paint. The entry script loads its imports itself, then the page's chunk, then hydrates.
+  .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '');
+if (!shell.includes(ROOT)) throw new Error(`index.html has no ${ROOT} to fill`);
 
 /**
  * The CSP refuses style attributes in markup (a few Radix parts render them): each becomes a data attribute that
@@ -72,7 +56,6 @@ for (const page of publicPages) {
     : '';
   const html = shell
     .replace('<script type="module"', `${stylesheet}<script type="module"`)
-    .replace('</head>', `${preloadLinks(page.module)}</head>`)
     .replace(ROOT, `<div id="root">${body}</div>`);
   write(path.join(WEB_DIR, prerenderedPageFile(page.path)), html);
 }
