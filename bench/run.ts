@@ -1,8 +1,10 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each;
-// `npm run bench -- chat` (or any of startup, marketplace, rooms, trust, chat, guru, moderation) runs only those named.
+// `npm run bench -- chat` (or any of startup, marketplace, rooms, trust, chat, guru, moderation, lighthouse) runs only
+// those named; paths (`npm run bench -- lighthouse /about /chat`) limit the pages Lighthouse measures.
 import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
 import { benchGuru } from './guru.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchMarketplace } from './marketplace.ts';
 import { benchModeration } from './moderation.ts';
 import { benchRooms } from './rooms.ts';
@@ -53,9 +55,17 @@ const benches = {
     console.table(moderation.rows);
     if (!moderation.withinBudget) process.exitCode = 1;
   },
+  async lighthouse() {
+    const lighthouse = await benchLighthouse(pagePaths);
+    console.log('\nLighthouse mobile (simulated slow 4G, 4x CPU), median of 3 runs a page');
+    console.table(lighthouse.rows);
+    console.log(`Page budgets: ${lighthouse.withinBudget ? 'all met' : 'MISSED (see the budget column)'}`);
+    if (!lighthouse.withinBudget) process.exitCode = 1;
+  },
 };
 
-const named = process.argv.slice(2);
+const pagePaths = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith('/'));
 const unknown = named.filter((name) => !(name in benches));
 if (unknown.length > 0) {
   console.error(`Unknown benchmark ${unknown.join(', ')}; one of ${Object.keys(benches).join(', ')}`);
