@@ -28,6 +28,8 @@ const STEADY_SECONDS = 6;
 const FEW_USERS = 1_000;
 const MANY_USERS = 5_000;
 const CAPACITY_MESSAGES_PER_USER = 8;
+/** Messages each of the 1,000 users sends, unmeasured, before the first load, so no figure includes JIT warm-up. */
+const WARM_UP_MESSAGES_PER_USER = 3;
 const HISTORY_SIZES = [10, 100_000] as const;
 const OPEN_RUNS = 30;
 const ACK_TIMEOUT_MS = 60_000;
@@ -141,11 +143,11 @@ const steadyLoad = (target: Target, sockets: TestSocket[]) => async (deliveries:
   await Promise.all(acknowledged);
 };
 
-/** Every user sends its next message as soon as the last one is acknowledged. */
-const capacityLoad = (target: Target, sockets: TestSocket[]) => (deliveries: Deliveries) =>
+/** Every user sends its next message as soon as the last one is acknowledged, `perUser` messages each. */
+const capacityLoad = (target: Target, sockets: TestSocket[], perUser: number) => (deliveries: Deliveries) =>
   Promise.all(
     sockets.map(async (socket, index) => {
-      for (let n = 0; n < CAPACITY_MESSAGES_PER_USER; n++)
+      for (let n = 0; n < perUser; n++)
         await deliveries.send(socket, target.people[partnerIndex(index)]!.id, `Message ${n} about exercise ${index}`);
     }),
   );
@@ -177,9 +179,12 @@ const closeAll = (sockets: TestSocket[]) => sockets.forEach((socket) => socket.c
  */
 async function measureTargets(targets: Target[]) {
   const few = await eachTarget(targets, (target) => connectMany(target.server.url, target.people.slice(0, FEW_USERS)));
+  await eachTarget(targets, (target, i) =>
+    measureLoad(target, few[i]!, capacityLoad(target, few[i]!, WARM_UP_MESSAGES_PER_USER)),
+  );
   const steadyFew = await eachTarget(targets, (target, i) => measureLoad(target, few[i]!, steadyLoad(target, few[i]!)));
   const capacity = await eachTarget(targets, (target, i) =>
-    measureLoad(target, few[i]!, capacityLoad(target, few[i]!)),
+    measureLoad(target, few[i]!, capacityLoad(target, few[i]!, CAPACITY_MESSAGES_PER_USER)),
   );
   few.forEach(closeAll);
   const many = await eachTarget(targets, async (target) => {
