@@ -39,8 +39,17 @@ export const chatRooms = pgTable(
       sql`least(${t.participant1Id}, ${t.participant2Id})`,
       sql`greatest(${t.participant1Id}, ${t.participant2Id})`,
     ),
-    index('chat_rooms_participant1_idx').on(t.participant1Id, t.lastMessageAt.desc().nullsFirst()),
-    index('chat_rooms_participant2_idx').on(t.participant2Id, t.lastMessageAt.desc().nullsFirst()),
+    // The room list's order (newest first, id breaking ties) for each participant, so a page stops after its rows.
+    index('chat_rooms_participant1_idx').on(
+      t.participant1Id,
+      t.lastMessageAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('chat_rooms_participant2_idx').on(
+      t.participant2Id,
+      t.lastMessageAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );
 
