@@ -178,6 +178,14 @@ describe('checkMessage', () => {
     expect(result).toMatchObject({ category: 'email', matches: [{ start: 0, end: 14 }] });
   });
 
+  it('finds a match at the start of a text right after one at the end of a longer text', () => {
+    // The rules' regular expressions are global and shared between checks: none may start where the last one ended.
+    expect(check('a long sentence that ends with an idiot')).toMatchObject({ category: 'offensive' });
+    expect(check('idiot')).toMatchObject({ category: 'offensive', matches: [{ start: 0, end: 5 }] });
+    expect(check('See www.example.com/a/long/path/to/a/page')).toMatchObject({ category: 'link' });
+    expect(check('www.x.com')).toMatchObject({ category: 'link', matches: [{ start: 0, end: 9 }] });
+  });
+
   it('skips a pattern that does not compile instead of failing every message', () => {
     expect(() => check('hello')).not.toThrow();
   });

@@ -43,7 +43,7 @@ export function checkMessage(text: string, { patterns, ownOrigins }: ModerationO
       ),
   );
   const links = allLinks.filter((link) => link.explicit || !overlapsAny(link, emails));
-  const ownHosts = new Set(ownOrigins.map(hostOf));
+  const ownHosts = hostsOf(ownOrigins);
   const externalLinks = links.filter((link) => !ownHosts.has(link.host));
   // Digits inside addresses (ids in our own file links, ports, paths) are not phone numbers.
   const phones = findPhoneNumbers(text, [...emails, ...links]);
@@ -52,12 +52,9 @@ export function checkMessage(text: string, { patterns, ownOrigins }: ModerationO
     ['phone', phones],
     ['email', emails],
     ['link', externalLinks.map(({ start, end }) => ({ start, end }))],
-    ...PATTERN_CATEGORY_ORDER.map((category): [ModerationCategory, ModerationMatch[]] => [
+    ...[...regexesByCategory(patterns)].map(([category, regexes]): [ModerationCategory, ModerationMatch[]] => [
       category,
-      findPatternMatches(
-        text,
-        patterns.filter((rule) => rule.category === category),
-      ),
+      findPatternMatches(text, regexes),
     ]),
   ];
   for (const [category, matches] of found) {
@@ -71,8 +68,24 @@ const PATTERN_CATEGORY_ORDER: ModerationCategory[] = ['offensive', 'hate_speech'
 const overlapsAny = (span: ModerationMatch, others: readonly ModerationMatch[]) =>
   others.some((other) => span.start < other.end && other.start < span.end);
 
+const NO_MATCHES: readonly RegExpExecArray[] = Object.freeze([]);
+
+/**
+ * Every match of a global regex. A message usually matches none of the rules, and then nothing is allocated: the
+ * quick test comes first, because matchAll copies the regex and builds an iterator on every call.
+ */
+function allMatches(text: string, regex: RegExp): readonly RegExpExecArray[] {
+  regex.lastIndex = 0;
+  const found = regex.test(text);
+  regex.lastIndex = 0;
+  return found ? [...text.matchAll(regex)] : NO_MATCHES;
+}
+
 function matchesOf(text: string, regex: RegExp): ModerationMatch[] {
-  return [...text.matchAll(regex)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  const matches = allMatches(text, regex);
+  return matches === NO_MATCHES
+    ? []
+    : matches.map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -128,7 +141,7 @@ type Token = { start: number; end: number; digits: number };
 
 function findPhoneNumbers(text: string, ignore: readonly ModerationMatch[]): ModerationMatch[] {
   const masked = maskSpans(text, INNOCENT_NUMBERS.flatMap((regex) => matchesOf(text, regex)).concat(ignore));
-  const tokens: Token[] = [...masked.matchAll(DIGIT_TOKEN)].map((match) => ({
+  const tokens: Token[] = allMatches(masked, DIGIT_TOKEN).map((match) => ({
     start: match.index,
     end: match.index + match[0].length,
     digits: /\p{Nd}/u.test(match[0]) ? 1 : (match[0].match(SPELLED_DIGIT)?.length ?? 1),
@@ -146,6 +159,7 @@ function findPhoneNumbers(text: string, ignore: readonly ModerationMatch[]): Mod
 
 /** Replaces the spans with a character that is neither digit nor separator, keeping every offset. */
 function maskSpans(text: string, spans: readonly ModerationMatch[]) {
+  if (spans.length === 0) return text;
   const chars = text.split(''); // UTF-16 units, like the offsets of matchAll
   for (const { start, end } of spans) chars.fill('#', start, end);
   return chars.join('');
@@ -334,7 +348,7 @@ type Link = ModerationMatch & { host: string; explicit: boolean };
 function findLinks(text: string): Link[] {
   const links: Link[] = [];
   LINK_PATTERNS.forEach((regex, index) => {
-    for (const match of text.matchAll(regex)) {
+    for (const match of allMatches(text, regex)) {
       const value = match[0].replace(TRAILING_PUNCTUATION, '');
       if (NOT_A_LINK.has(value.toLowerCase())) continue;
       const span = { start: match.index, end: match.index + value.length };
@@ -343,6 +357,17 @@ function findLinks(text: string): Link[] {
     }
   });
   return links.sort((a, b) => a.start - b.start);
+}
+
+/** The hosts of our own origins, parsed once per list (the server passes the same one with every message). */
+const ownHostSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function hostsOf(origins: readonly string[]) {
+  let hosts = ownHostSets.get(origins);
+  if (!hosts) {
+    hosts = new Set(origins.map(hostOf));
+    ownHostSets.set(origins, hosts);
+  }
+  return hosts;
 }
 
 /** The host (with port) of a URL, "www.…" or bare domain, lower case; "" when there is none. */
@@ -373,10 +398,29 @@ function compile(pattern: string): RegExp | null {
   return regex;
 }
 
-function findPatternMatches(text: string, rules: readonly ModerationPatternRule[]): ModerationMatch[] {
-  const spans = rules.flatMap(({ pattern }) => {
-    const regex = compile(pattern);
-    return regex ? matchesOf(text, regex).filter((span) => span.end > span.start) : [];
-  });
-  return mergeSpans(spans);
+/**
+ * The compiled patterns of each category, in PATTERN_CATEGORY_ORDER, once per list of rules (the server reuses its
+ * list for every message until the patterns change).
+ */
+const regexesOfRules = new WeakMap<readonly ModerationPatternRule[], Map<ModerationCategory, RegExp[]>>();
+function regexesByCategory(rules: readonly ModerationPatternRule[]) {
+  let byCategory = regexesOfRules.get(rules);
+  if (!byCategory) {
+    byCategory = new Map(
+      PATTERN_CATEGORY_ORDER.map((category) => [
+        category,
+        rules.flatMap((rule) => (rule.category === category ? (compile(rule.pattern) ?? []) : [])),
+      ]),
+    );
+    regexesOfRules.set(rules, byCategory);
+  }
+  return byCategory;
+}
+
+function findPatternMatches(text: string, regexes: readonly RegExp[]): ModerationMatch[] {
+  const spans: ModerationMatch[] = [];
+  for (const regex of regexes) {
+    for (const span of matchesOf(text, regex)) if (span.end > span.start) spans.push(span);
+  }
+  return spans.length === 0 ? spans : mergeSpans(spans);
 }
