@@ -8,6 +8,12 @@ import { routes } from './app/router.tsx';
 import { sessionQueryOptions } from './lib/auth-client.ts';
 import { queryClient } from './lib/query-client.ts';
 import { publicSettingsQueryOptions } from './lib/settings.ts';
+import type { $ZodConfig } from 'zod/v4/core';
+
+// Zod tries `new Function` the first time it parses, and the browser reports that try as a CSP violation. Zod reads
+// its settings from this global when it loads (every copy of it shares them), so setting them here turns the try
+// off without bringing zod into the first page's code.
+(globalThis as { __zod_globalConfig?: $ZodConfig }).__zod_globalConfig = { jitless: true };
 
 // Ask for the session and contact details while the first page's code is still downloading.
 queryClient.query(sessionQueryOptions).catch(() => undefined);
