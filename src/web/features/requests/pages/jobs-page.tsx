@@ -24,7 +24,7 @@ import { EmptyState } from '#web/components/ui/empty-state.tsx';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
-import { Tabs, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { downloadFile } from '#web/lib/download.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
@@ -185,75 +185,77 @@ export function JobsPage() {
         title="Available Jobs in Your Subjects"
         description="Open requests from students in the subjects you teach, newest first."
       />
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <Tabs value={tab} onValueChange={(value) => setTab(value as Tab)}>
+      <Tabs value={tab} onValueChange={(value) => setTab(value as Tab)} className="flex flex-col gap-6">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
           <TabsList>
             <TabsTrigger value="all">All Jobs ({counts?.all ?? 0})</TabsTrigger>
             <TabsTrigger value="tutoring">Tutoring ({counts?.tutoring ?? 0})</TabsTrigger>
             <TabsTrigger value="assignment">Assignments ({counts?.assignment ?? 0})</TabsTrigger>
           </TabsList>
-        </Tabs>
-        {teacherSubjects.length > 1 && (
-          <NativeSelect
-            aria-label="Subject"
-            className="sm:w-56"
-            value={subjectId}
-            onChange={(event) => setSubjectId(event.target.value)}
-          >
-            <option value="">All Subjects</option>
-            {teacherSubjects.map((subject) => (
-              <option key={subject.id} value={subject.id}>
-                {subject.name}
-              </option>
-            ))}
-          </NativeSelect>
-        )}
-      </div>
-
-      {jobs.isPending ? (
-        <div className="flex flex-col gap-3">
-          <span role="status" className="sr-only">
-            Loading jobs
-          </span>
-          {[0, 1, 2].map((key) => (
-            <Skeleton key={key} className="h-44 w-full rounded-xl" />
-          ))}
-        </div>
-      ) : jobs.isError ? (
-        <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load jobs">
-          <p>{errorMessage(jobs.error)}</p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => void jobs.refetch()}>
-            <RotateCw aria-hidden="true" />
-            Try again
-          </Button>
-        </Alert>
-      ) : list.length === 0 ? (
-        <EmptyState icon={<Briefcase />} headingLevel="h2" title={emptyTexts[tab]} />
-      ) : (
-        <div className="flex flex-col gap-4">
-          <ul className="flex flex-col gap-3">
-            {list.map((job) => (
-              <JobCard
-                key={job.id}
-                job={job}
-                isHighlighted={job.id === highlight}
-                hasBid={job.alreadyBid || alreadyBid.has(job.id)}
-                onBid={() => setBidJob(job)}
-              />
-            ))}
-          </ul>
-          {jobs.hasNextPage && (
-            <Button
-              variant="outline"
-              className="self-center"
-              loading={jobs.isFetchingNextPage}
-              onClick={() => void jobs.fetchNextPage()}
+          {teacherSubjects.length > 1 && (
+            <NativeSelect
+              aria-label="Subject"
+              className="sm:w-56"
+              value={subjectId}
+              onChange={(event) => setSubjectId(event.target.value)}
             >
-              Load more
-            </Button>
+              <option value="">All Subjects</option>
+              {teacherSubjects.map((subject) => (
+                <option key={subject.id} value={subject.id}>
+                  {subject.name}
+                </option>
+              ))}
+            </NativeSelect>
           )}
         </div>
-      )}
+
+        <TabsContent value={tab} className="mt-0">
+          {jobs.isPending ? (
+            <div className="flex flex-col gap-3">
+              <span role="status" className="sr-only">
+                Loading jobs
+              </span>
+              {[0, 1, 2].map((key) => (
+                <Skeleton key={key} className="h-44 w-full rounded-xl" />
+              ))}
+            </div>
+          ) : jobs.isError ? (
+            <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load jobs">
+              <p>{errorMessage(jobs.error)}</p>
+              <Button variant="outline" size="sm" className="mt-2" onClick={() => void jobs.refetch()}>
+                <RotateCw aria-hidden="true" />
+                Try again
+              </Button>
+            </Alert>
+          ) : list.length === 0 ? (
+            <EmptyState icon={<Briefcase />} headingLevel="h2" title={emptyTexts[tab]} />
+          ) : (
+            <div className="flex flex-col gap-4">
+              <ul className="flex flex-col gap-3">
+                {list.map((job) => (
+                  <JobCard
+                    key={job.id}
+                    job={job}
+                    isHighlighted={job.id === highlight}
+                    hasBid={job.alreadyBid || alreadyBid.has(job.id)}
+                    onBid={() => setBidJob(job)}
+                  />
+                ))}
+              </ul>
+              {jobs.hasNextPage && (
+                <Button
+                  variant="outline"
+                  className="self-center"
+                  loading={jobs.isFetchingNextPage}
+                  onClick={() => void jobs.fetchNextPage()}
+                >
+                  Load more
+                </Button>
+              )}
+            </div>
+          )}
+        </TabsContent>
+      </Tabs>
 
       {bidJob && (
         <BidDialog
