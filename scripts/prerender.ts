@@ -1,6 +1,6 @@
 // Part of the web build: renders each public page to HTML (src/web/entry-server.tsx, bundled for Node here) into
 // dist/web/prerendered/ (src/shared/prerendered-pages.ts), from the built index.html. The server sends these
-// for the exact paths; the browser hydrates them (src/web/main.tsx).
+// for the exact paths; the browser hydrates them (src/web/main.tsx). index.html itself gets the page frame.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,16 +16,30 @@ await build({
   logLevel: 'warn',
   build: { ssr: 'entry-server.tsx', outDir: `../../${SSR_DIR}`, emptyOutDir: true, manifest: false },
 });
-const { renderPage } = (await import(pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href)) as {
+const { renderPage, renderFrame } = (await import(pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href)) as {
   renderPage: (pagePath: string) => Promise<string>;
+  renderFrame: () => Promise<string>;
 };
 
 const ROOT = '<div id="root"></div>';
-const shell = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8')
-  // The page paints from its HTML and stylesheet: scripts preloaded beside them would share the phone's bandwidth
-  // and delay that first paint. The entry script loads its imports itself, then the page's chunk, then hydrates.
-  .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '');
+const manifest = JSON.parse(readFileSync(path.join(WEB_DIR, '.vite/manifest.json'), 'utf8')) as Record<
+  string,
+  { file: string }
+>;
+const entryScript = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
+const indexHtml = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
+const shell = indexHtml
+  // The page paints from its HTML and stylesheet: scripts fetched beside them would share the phone's bandwidth
+  // and delay that first paint. It names only the boot script (src/web/boot.ts), which loads the app's entry after
+  // the first paint; the entry loads its imports itself, then the page's chunk, then hydrates.
+  .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '')
+  .replace(
+    entryScript,
+    (_script, entry: string) =>
+      `<script type="module" crossorigin src="/${manifest['boot.ts']!.file}" data-app="${entry}"></script>`,
+  );
 if (!shell.includes(ROOT)) throw new Error(`index.html has no ${ROOT} to fill`);
+if (!shell.includes('data-app=')) throw new Error('index.html has no entry script for the boot script to load');
 
 /**
  * The CSP refuses style attributes in markup (a few Radix parts render them): each becomes a data attribute that
@@ -48,20 +62,30 @@ const write = (file: string, text: string) => {
   writeFileSync(`${file}.gz`, gzipSync(text, { level: 9 }));
 };
 
-rmSync(path.join(WEB_DIR, path.dirname(INLINE_STYLES_FILE)), { recursive: true, force: true });
-for (const page of publicPages) {
-  const body = moveInlineStyles(await renderPage(page.path));
+/** The HTML page with `body` in its root, and the inline-styles stylesheet when the body needs it. */
+function withBody(html: string, root: string, body: string) {
   const stylesheet = body.includes('data-prerendered-style')
     ? `<link rel="stylesheet" href="/${INLINE_STYLES_FILE}">`
     : '';
-  const html = shell
+  return html
     .replace('<script type="module"', `${stylesheet}<script type="module"`)
-    .replace(ROOT, `<div id="root">${body}</div>`);
-  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), html);
+    .replace(ROOT, `${root}${body}</div>`);
 }
+
+rmSync(path.join(WEB_DIR, path.dirname(INLINE_STYLES_FILE)), { recursive: true, force: true });
+for (const page of publicPages) {
+  const body = moveInlineStyles(await renderPage(page.path));
+  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), withBody(shell, '<div id="root">', body));
+}
+// Every other page path gets index.html: it keeps its script and module preloads (nothing there to paint before
+// them but the frame), and main.tsx renders the app in place of the frame.
+write(
+  path.join(WEB_DIR, 'index.html'),
+  withBody(indexHtml, '<div id="root" data-frame>', moveInlineStyles(await renderFrame())),
+);
 write(
   path.join(WEB_DIR, INLINE_STYLES_FILE),
   [...inlineStyles].map((css) => `[data-prerendered-style="${css}"]{${css}}`).join('\n'),
 );
 rmSync(SSR_DIR, { recursive: true, force: true });
-console.log(`Prerendered ${publicPages.length} public pages`);
+console.log(`Prerendered ${publicPages.length} public pages and the frame of the others`);

@@ -2,10 +2,25 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { AppProviders } from './app/providers.tsx';
+import { RootLayout } from './app/layout/root-layout.tsx';
+import { PageFallback } from './app/page-fallback.tsx';
 import { routes } from './app/router.tsx';
 
-export async function renderPage(pagePath: string) {
+export function renderPage(pagePath: string) {
+  return renderRoutes(routes, pagePath);
+}
+
+/**
+ * The frame every other page starts from: top bar, footer and the page area loading, as the app shows them until
+ * the page's code has arrived. index.html carries it, so a page that is not prerendered paints before its scripts.
+ */
+export function renderFrame() {
+  return renderRoutes([{ Component: RootLayout, children: [{ index: true, Component: PageFallback }] }], '/');
+}
+
+async function renderRoutes(routes: RouteObject[], pagePath: string) {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(pagePath, 'http://prerender.invalid')));
   if (context instanceof Response) throw new Error(`${pagePath} answers with a redirect, not a page`);

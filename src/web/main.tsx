@@ -1,5 +1,5 @@
 import './app/styles.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -22,29 +22,41 @@ queryClient.query(publicSettingsQueryOptions).catch(() => undefined);
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-// A public page arrives prerendered (scripts/prerender.ts): its lazy route modules are loaded before hydrating,
-// so the first render is the page itself, as in the HTML, not the loading state.
-const isPrerendered = container.hasChildNodes();
+/** Lets the browser paint and answer input before the next step of starting up: each step is a task of its own. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+
+// A public page arrives prerendered (scripts/prerender.ts) and is hydrated. Any other page arrives as the frame
+// (top bar, footer, page loading), which the app's first render replaces with the same look.
+const isPrerendered = container.hasChildNodes() && !('frame' in container.dataset);
 if (isPrerendered) {
   // The CSP refuses style attributes in markup: the prerendered HTML carries them as data attributes instead.
   for (const element of container.querySelectorAll<HTMLElement>('[data-prerendered-style]')) {
     element.style.cssText = element.dataset.prerenderedStyle ?? '';
     element.removeAttribute('data-prerendered-style');
   }
-  await Promise.all(
-    (matchRoutes(routes, window.location) ?? []).map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      Object.assign(route, { ...(await route.lazy()), lazy: undefined });
-    }),
-  );
 }
+// The page's lazy route modules are loaded before the first render, so that it is the page itself (as in the
+// prerendered HTML), not its loading state followed by the page.
+await Promise.all(
+  (matchRoutes(routes, window.location) ?? []).map(async ({ route }) => {
+    if (typeof route.lazy !== 'function') return;
+    Object.assign(route, { ...(await route.lazy()), lazy: undefined });
+  }),
+);
+await nextTask();
+const router = createBrowserRouter(routes);
+await nextTask();
 
 const app = (
   <StrictMode>
     <AppProviders>
-      <RouterProvider router={createBrowserRouter(routes)} />
+      <RouterProvider router={router} />
     </AppProviders>
   </StrictMode>
 );
-if (isPrerendered) hydrateRoot(container, app);
-else createRoot(container).render(app);
+// In a transition, React renders (and hydrates) in slices of a few milliseconds, answering input in between,
+// instead of holding the main thread for the whole first render.
+startTransition(() => {
+  if (isPrerendered) hydrateRoot(container, app);
+  else createRoot(container).render(app);
+});

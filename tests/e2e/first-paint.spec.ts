@@ -1,0 +1,41 @@
+import { expect, test } from './fixtures.ts';
+
+// What a visitor sees before any script has run: the public pages are whole HTML documents that name one small
+// boot script, and every other page starts from the frame (top bar, footer, the page loading).
+
+test('a public page names only the boot script, which loads the app after the first paint', async ({ request }) => {
+  const html = await (await request.get('/about')).text();
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag);
+  expect(scripts).toHaveLength(1);
+  expect(scripts[0]).toMatch(/src="\/assets\/boot-[\w-]+\.js" data-app="\/assets\/index-[\w-]+\.js"/);
+  expect(html).not.toContain('modulepreload');
+});
+
+test.describe('without scripts', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a public page shows its content and its links lead on', async ({ page }) => {
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/about/i);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Contact', exact: true }).click();
+    await expect(page).toHaveURL(/\/contact$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/contact/i);
+  });
+
+  test('another page shows the frame: the top bar, the page loading and the footer', async ({ page }) => {
+    await page.goto('/chat');
+    await expect(page.getByRole('banner').getByRole('link', { name: /virtual help/i })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading page' })).toBeAttached();
+    await expect(page.getByRole('contentinfo')).toBeAttached();
+  });
+});
+
+test('the app replaces the frame with the page, without errors', async ({ page, signInAs }) => {
+  await signInAs('student');
+  await page.goto('/chat');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/chat/i);
+  // One app in the root: React replaced the frame rather than adding to it.
+  await expect(page.locator('#root > *')).toHaveCount(1);
+  await expect(page.getByRole('banner')).toHaveCount(1);
+  await expect(page.getByText('Loading page')).toHaveCount(0);
+});
