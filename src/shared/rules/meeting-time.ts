@@ -1,4 +1,23 @@
-// Meeting times as people read them: in the reader's own time zone, with the zone named.
+import { MEETING_START_GRACE_MS } from '../constants.ts';
+
+// Meeting times: whether a start is still ahead, a meeting's status, and times as people read them (in the reader's
+// own time zone, with the zone named).
+
+/** A start time later than now (with MEETING_START_GRACE_MS of slack for the trip). */
+export const isFutureStart = (startTime: string | Date, now = Date.now()) =>
+  new Date(startTime).getTime() > now - MEETING_START_GRACE_MS;
+
+export const MEETING_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+type MeetingStatus = (typeof MEETING_STATUSES)[number];
+
+/** SPEC.md §4: Cancelled once cancelled, else Scheduled while the start is in the future, else Completed. */
+export function meetingStatus(
+  meeting: { startTime: string | Date; cancelledAt: string | Date | null },
+  now = Date.now(),
+): MeetingStatus {
+  if (meeting.cancelledAt) return 'cancelled';
+  return new Date(meeting.startTime).getTime() > now ? 'scheduled' : 'completed';
+}
 
 /** "Thu 27 Nov, 18:00 CET" in `timeZone` (the browser's own when omitted). */
 export function meetingTimeLabel(date: Date | string, timeZone?: string) {

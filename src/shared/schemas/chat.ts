@@ -6,13 +6,13 @@ import {
   CHAT_MESSAGES_PAGE,
   CHAT_ROOMS_PAGE,
   MEETING_DESCRIPTION_MAX_LENGTH,
-  MEETING_START_GRACE_MS,
   MEETING_TITLE_MAX_LENGTH,
   MIB,
   MODERATION_CATEGORIES,
   ROLES,
 } from '../constants.ts';
 import { cursorSchema } from './cursor.ts';
+import { isFutureStart, MEETING_STATUSES, meetingStatus } from '../rules/meeting-time.ts';
 
 // Chat rooms, messages, attachments, receipts and meetings: the API's inputs and outputs, shared with the web app.
 // Times travel as ISO 8601 strings.
@@ -78,10 +78,6 @@ export const sendMessageSchema = z
     path: ['content'],
   });
 
-/** A start time later than now (with MEETING_START_GRACE_MS of slack for the trip). */
-export const isFutureStart = (startTime: string | Date, now = Date.now()) =>
-  new Date(startTime).getTime() > now - MEETING_START_GRACE_MS;
-
 export const createMeetingSchema = z.object({
   title: z
     .string({ error: chatMessages.titleRequired })
@@ -128,18 +124,6 @@ const meetingSchema = z.object({
 });
 
 export const meetingParamsSchema = z.object({ meetingId: z.uuid() });
-
-const MEETING_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
-type MeetingStatus = (typeof MEETING_STATUSES)[number];
-
-/** SPEC.md §4: Cancelled once cancelled, else Scheduled while the start is in the future, else Completed. */
-export function meetingStatus(
-  meeting: { startTime: string | Date; cancelledAt: string | Date | null },
-  now = Date.now(),
-): MeetingStatus {
-  if (meeting.cancelledAt) return 'cancelled';
-  return new Date(meeting.startTime).getTime() > now ? 'scheduled' : 'completed';
-}
 
 export const meetingDetailSchema = meetingSchema.extend({ status: z.enum(MEETING_STATUSES) });
 
