@@ -1,68 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { toast } from 'sonner';
-import { REVIEW } from '#shared/constants.ts';
-import { reviewInputSchema, type SharedJob } from '#shared/schemas/reviews.ts';
 import { Button } from '#web/components/ui/button.tsx';
-import { FormField } from '#web/components/ui/form-field.tsx';
-import { StarRatingInput } from '#web/components/ui/star-rating.tsx';
-import { Textarea } from '#web/components/ui/textarea.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import type { SessionUser } from '#web/lib/auth-client.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useAskToCompleteJob, useCompleteJob } from '#web/features/requests/api.ts';
-import { tutorsKeys, useSaveReview, useSharedJobs } from '#web/features/tutors/api.ts';
+import { tutorsKeys, useSharedJobs } from '#web/features/tutors/api.ts';
+import { lazyWithPreload } from '#web/lib/lazy-with-preload.tsx';
 
-/** The student's stars and optional review of a completed job (or a change within 7 days). */
-function RatingPrompt({ job, tutorName }: { job: SharedJob; tutorName: string }) {
-  const [rating, setRating] = useState<number | null>(job.review?.rating ?? null);
-  const [body, setBody] = useState(job.review?.body ?? '');
-  const [error, setError] = useState<string | undefined>();
-  const save = useSaveReview();
-  const errorId = useId();
-  return (
-    <form
-      aria-label={`Rate your ${job.subjectName} job`}
-      className="flex flex-col gap-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const parsed = reviewInputSchema.safeParse({ rating: rating ?? 0, body });
-        if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-        setError(undefined);
-        save.mutate(
-          { requestId: job.requestId, reviewId: job.review?.id, input: parsed.data },
-          {
-            onSuccess: () => toast.success(job.review ? 'Review updated' : 'Thank you for your review!'),
-            onError: (failure) => setError(errorMessage(failure)),
-          },
-        );
-      }}
-    >
-      <p className="text-sm font-medium">
-        How did your {job.subjectName} job with {tutorName} go?
-      </p>
-      <StarRatingInput
-        label="Your rating"
-        value={rating}
-        onChange={setRating}
-        invalid={Boolean(error)}
-        describedBy={error ? errorId : undefined}
-      />
-      <FormField label="Your review (optional)">
-        <Textarea value={body} onChange={(event) => setBody(event.target.value)} maxLength={REVIEW.bodyMax} rows={2} />
-      </FormField>
-      {error && (
-        <p id={errorId} role="alert" className="text-sm text-error">
-          {error}
-        </p>
-      )}
-      <Button type="submit" size="sm" className="self-start" loading={save.isPending}>
-        {job.review ? 'Update review' : 'Submit review'}
-      </Button>
-    </form>
-  );
-}
+// The rating form and its checks: only a student with a completed job sees it, so it is not part of the chat's code.
+const RatingPrompt = lazyWithPreload(async () => (await import('./rating-prompt.tsx')).RatingPrompt);
 
 /**
  * The latest job between the two people of a chat, under its header: the student can mark it completed, then rate
@@ -103,6 +53,8 @@ export function JobBar({
             <Button
               size="sm"
               loading={complete.isPending}
+              onPointerEnter={RatingPrompt.preload}
+              onFocus={RatingPrompt.preload}
               onClick={() =>
                 complete.mutate(job.requestId, {
                   onSuccess: () => toast.success('Job marked as completed'),
@@ -130,7 +82,9 @@ export function JobBar({
           )}
         </div>
       ) : isStudent && isEditable ? (
-        <RatingPrompt key={job.review?.updatedAt ?? job.requestId} job={job} tutorName={partnerName} />
+        <Suspense fallback={<Spinner label="Loading" className="size-5" />}>
+          <RatingPrompt key={job.review?.updatedAt ?? job.requestId} job={job} tutorName={partnerName} />
+        </Suspense>
       ) : (
         <p className="text-sm text-muted-foreground">Your {job.subjectName} job is completed.</p>
       )}

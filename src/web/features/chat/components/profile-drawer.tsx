@@ -1,13 +1,19 @@
-import { LogOut, Menu, X } from 'lucide-react';
+import { Camera, LogOut, Menu, X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useNavigate } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { ChangeAvatarDialog } from '#web/components/change-avatar-dialog.tsx';
+import { Suspense } from 'react';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { signOut, type SessionUser } from '#web/lib/auth-client.ts';
+import { lazyWithPreload } from '#web/lib/lazy-with-preload.tsx';
 import { paths } from '#shared/paths.ts';
+
+// Picking a new picture brings its checks: loaded when the drawer is reached for, not with the chat.
+const ChangeAvatarDialog = lazyWithPreload(
+  async () => (await import('#web/components/change-avatar-dialog.tsx')).ChangeAvatarDialog,
+);
 
 /** The sidebar's menu: a side sheet with the user's picture (Change picture), name, VH number and Sign Out. */
 export function ProfileDrawer({ user }: { user: SessionUser }) {
@@ -25,7 +31,13 @@ export function ProfileDrawer({ user }: { user: SessionUser }) {
   return (
     <DialogPrimitive.Root>
       <DialogPrimitive.Trigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Open profile menu">
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Open profile menu"
+          onPointerEnter={ChangeAvatarDialog.preload}
+          onFocus={ChangeAvatarDialog.preload}
+        >
           <Menu aria-hidden="true" className="size-5" />
         </Button>
       </DialogPrimitive.Trigger>
@@ -45,7 +57,16 @@ export function ProfileDrawer({ user }: { user: SessionUser }) {
           </DialogPrimitive.Description>
           <div className="flex flex-col items-center gap-3 text-center">
             <Avatar name={name} src={user.image} className="size-24 text-3xl" />
-            <ChangeAvatarDialog displayName={name} currentImage={user.image} />
+            <Suspense
+              fallback={
+                <Button variant="outline" size="sm" disabled>
+                  <Camera aria-hidden="true" />
+                  Change picture
+                </Button>
+              }
+            >
+              <ChangeAvatarDialog displayName={name} currentImage={user.image} />
+            </Suspense>
             <p className="mt-2 max-w-full truncate text-lg font-semibold">{name}</p>
             {user.vhNumber && <p className="text-sm text-muted-foreground">VH number: {user.vhNumber}</p>}
           </div>

@@ -1,9 +1,5 @@
-import { format } from 'date-fns';
 import { CalendarPlus } from 'lucide-react';
-import { useState, type SubmitEvent } from 'react';
-import { toast } from 'sonner';
-import { localZoneName } from '#shared/rules/meeting-time.ts';
-import { chatMessages, isFutureStart } from '#shared/schemas/chat.ts';
+import { Suspense, useState } from 'react';
 import { Button } from '#web/components/ui/button.tsx';
 import {
   Dialog,
@@ -14,83 +10,29 @@ import {
   DialogHeader,
   DialogTitle,
 } from '#web/components/ui/dialog.tsx';
-import { FormField } from '#web/components/ui/form-field.tsx';
-import { Input } from '#web/components/ui/input.tsx';
-import { Textarea } from '#web/components/ui/textarea.tsx';
-import { ApiError, errorMessage } from '#web/lib/api.ts';
-import { useCreateMeeting } from '../api.ts';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { lazyWithPreload } from '#web/lib/lazy-with-preload.tsx';
 
-type Errors = { title?: string; startTime?: string };
-
-const localNow = () => format(new Date(), "yyyy-MM-dd'T'HH:mm");
+// The form and its checks load when the teacher reaches for the button, not with the chat.
+const ScheduleMeetingForm = lazyWithPreload(
+  async () => (await import('./schedule-meeting-form.tsx')).ScheduleMeetingForm,
+);
 
 /** Teachers: "Schedule meeting" in a room. The partner is notified by the meeting message. */
 export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string; partnerName: string }) {
   const [isOpen, setOpen] = useState(false);
   const [isDone, setDone] = useState(false);
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [startTime, setStartTime] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const create = useCreateMeeting();
-
-  const reset = () => {
-    setTitle('');
-    setDescription('');
-    setStartTime('');
-    setErrors({});
-    create.reset();
-  };
-
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next: Errors = {};
-    if (!title.trim()) next.title = chatMessages.titleRequired;
-    if (!startTime) next.startTime = chatMessages.startRequired;
-    else if (!isFutureStart(new Date(startTime))) next.startTime = chatMessages.startInPast;
-    setErrors(next);
-    if (next.title || next.startTime) return;
-    create.mutate(
-      {
-        roomId,
-        input: {
-          title: title.trim(),
-          ...(description.trim() ? { description: description.trim() } : {}),
-          startTime: new Date(startTime).toISOString(),
-        },
-      },
-      {
-        onSuccess: () => {
-          setOpen(false);
-          reset();
-          setDone(true);
-        },
-        onError: (error) => {
-          const fields = error instanceof ApiError ? error.fields : undefined;
-          if (fields?.title || fields?.startTime) {
-            setErrors({ title: fields.title, startTime: fields.startTime });
-            return;
-          }
-          toast.error('Error creating meeting', { description: errorMessage(error) });
-        },
-      },
-    );
-  };
 
   return (
     <>
-      <Dialog
-        open={isOpen}
-        onOpenChange={(open) => {
-          setOpen(open);
-          if (!open) reset();
-        }}
-      >
+      <Dialog open={isOpen} onOpenChange={setOpen}>
         <Button
           variant="ghost"
           size="icon"
           aria-label="Schedule meeting"
           title="Schedule meeting"
+          onPointerEnter={ScheduleMeetingForm.preload}
+          onFocus={ScheduleMeetingForm.preload}
           onClick={() => setOpen(true)}
         >
           <CalendarPlus aria-hidden="true" className="size-5" />
@@ -100,37 +42,21 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
             <DialogTitle>Schedule meeting</DialogTitle>
             <DialogDescription>A video meeting with {partnerName}.</DialogDescription>
           </DialogHeader>
-          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-            <FormField label="Title" error={errors.title} required>
-              <Input value={title} onChange={(event) => setTitle(event.target.value)} maxLength={200} />
-            </FormField>
-            <FormField label="Description (optional)">
-              <Textarea value={description} onChange={(event) => setDescription(event.target.value)} maxLength={2000} />
-            </FormField>
-            <FormField
-              label="Start time"
-              error={errors.startTime}
-              required
-              description={`In your time zone (${localZoneName()}); the other participant sees it in theirs.`}
-            >
-              <Input
-                type="datetime-local"
-                min={localNow()}
-                value={startTime}
-                onChange={(event) => setStartTime(event.target.value)}
-              />
-            </FormField>
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button variant="outline" disabled={create.isPending}>
-                  Cancel
-                </Button>
-              </DialogClose>
-              <Button type="submit" loading={create.isPending}>
-                Schedule
-              </Button>
-            </DialogFooter>
-          </form>
+          <Suspense
+            fallback={
+              <div className="flex justify-center py-8">
+                <Spinner label="Loading" className="size-6" />
+              </div>
+            }
+          >
+            <ScheduleMeetingForm
+              roomId={roomId}
+              onScheduled={() => {
+                setOpen(false);
+                setDone(true);
+              }}
+            />
+          </Suspense>
         </DialogContent>
       </Dialog>
       <Dialog open={isDone} onOpenChange={setDone}>
