@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
 import { useState, type SubmitEvent } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { AvatarPicker } from '#web/components/avatar-picker.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import {

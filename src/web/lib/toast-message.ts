@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from './toast.ts';
 
 /** "Title - text" messages of SPEC.md §5 become a toast title and description. */
 export function toastMessage(message: string, kind: 'error' | 'success' = 'error') {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { signOut } from '#web/lib/auth-client.ts';
 import { paths } from '#shared/paths.ts';
 

@@ -1,5 +1,5 @@
 import { useCallback, useRef } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { BACKGROUND_MESSAGE_TEXT_LENGTH } from '#shared/constants.ts';
 
 /** SPEC.md §7: the text is cut at 50 characters (47 plus "..."). */

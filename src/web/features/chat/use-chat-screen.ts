@@ -1,7 +1,7 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { ChatRoomSummary, RoomPage } from '#shared/schemas/chat.ts';
 import { paths } from '#shared/paths.ts';
 import { errorMessage } from '#web/lib/api.ts';

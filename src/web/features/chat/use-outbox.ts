@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { ModerationMatch } from '#shared/rules/moderation.ts';
 import type { SendMessageInput } from '#shared/schemas/chat.ts';
 import { ApiError, errorMessage } from '#web/lib/api.ts';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { z } from 'zod';
 import type { AdminPermission } from '#shared/constants.ts';
 import { addSubAdminSchema, adminMessages, type AdminListOrder, type SubAdmin } from '#shared/schemas/admin.ts';

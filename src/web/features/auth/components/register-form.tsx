@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { paths } from '#shared/paths.ts';
 import { AvatarPicker } from '#web/components/avatar-picker.tsx';
 import { SubjectPicker } from '#web/components/subject-picker.tsx';

@@ -3,7 +3,7 @@ import { CircleCheck, Link2Off } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { z } from 'zod';
 import { newPasswordSchema, type NewPasswordInput } from '#shared/schemas/auth.ts';
 import { paths } from '#shared/paths.ts';

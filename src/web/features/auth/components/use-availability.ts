@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { AVAILABILITY_DEBOUNCE_MS } from '#shared/constants.ts';
 import { emailSchema, usernameSchema, type Availability } from '#shared/schemas/auth.ts';
 import { availabilityQueryKey, availabilityQueryOptions, type AvailabilityField } from '../api.ts';

@@ -1,6 +1,6 @@
 import { Download, FileText } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { CHAT_ATTACHMENT } from '#shared/constants.ts';
 import { formatFileSize, shortenFileName } from '#shared/rules/file-size.ts';
 import type { ChatMessage } from '#shared/schemas/chat.ts';

@@ -1,6 +1,6 @@
 import { Camera, FileText, Image as ImageIcon, Paperclip, SendHorizontal, X } from 'lucide-react';
 import { Fragment, useEffect, useRef, useState, type SubmitEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { CHAT_ATTACHMENT } from '#shared/constants.ts';
 import { formatFileSize, shortenFileName } from '#shared/rules/file-size.ts';
 import { checkMessage, MODERATION_NOTICE_TITLE, type ModerationMatch } from '#shared/rules/moderation.ts';

@@ -1,7 +1,7 @@
 import { Video } from 'lucide-react';
 import { formatDistanceStrict } from 'date-fns';
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { MEETING_JOIN_WINDOW } from '#shared/constants.ts';
 import { meetingStatus, meetingTimeLabel } from '#shared/rules/meeting-time.ts';
 import type { ChatMessage } from '#shared/schemas/chat.ts';

@@ -2,7 +2,7 @@ import { Camera, LogOut, Menu, X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useNavigate } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { Suspense } from 'react';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { REVIEW } from '#shared/constants.ts';
 import { reviewInputSchema, type SharedJob } from '#shared/schemas/reviews.ts';
 import { Button } from '#web/components/ui/button.tsx';

@@ -1,6 +1,6 @@
 import { format } from 'date-fns';
 import { useState, type SubmitEvent } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { isFutureStart, localZoneName } from '#shared/rules/meeting-time.ts';
 import { chatMessages } from '#shared/schemas/chat.ts';
 import { Button } from '#web/components/ui/button.tsx';

@@ -3,7 +3,7 @@ import { formatDistanceToNow } from 'date-fns';
 import { Bell } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { Role } from '#shared/constants.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Popover, PopoverContent, PopoverTrigger } from '#web/components/ui/popover.tsx';

@@ -1,6 +1,6 @@
 import { Pencil } from 'lucide-react';
 import { useRef, useState, type SubmitEvent } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { specializationMessages, specializationProblem, type Subject } from '#shared/schemas/profiles.ts';
 import { SubjectPicker } from '#web/components/subject-picker.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { REVIEW } from '#shared/constants.ts';
 import { paths } from '#shared/paths.ts';
 import { updateTutorAboutSchema, type TutorAbout } from '#shared/schemas/reviews.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { bidRangeMessage, isBidInRange } from '#shared/rules/budget.ts';
 import { placeBidSchema, type Job } from '#shared/schemas/requests.ts';
 import { Button } from '#web/components/ui/button.tsx';

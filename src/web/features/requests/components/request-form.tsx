@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { EDUCATION_LEVELS, type RequestType } from '#shared/constants.ts';
 import { defaultBudget } from '#shared/rules/budget.ts';
 import type { RequestDraft } from '#shared/schemas/guru.ts';

@@ -1,7 +1,7 @@
 import { format } from 'date-fns';
 import { BookOpen, ClipboardList } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { EDUCATION_LEVELS, type EducationLevel, type RequestType, type SupportType } from '#shared/constants.ts';
 import { budgetProblem } from '#shared/rules/budget.ts';
 import { wizardRequestToInput, type WizardAnswers } from '#shared/schemas/requests.ts';

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Copy, Download, Paperclip, RotateCw, Briefcase } from 'lucide-react';
 import { Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { JOB_CARD_DESCRIPTION_LENGTH, type RequestType } from '#shared/constants.ts';
 import { formatBudget } from '#shared/rules/budget.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';

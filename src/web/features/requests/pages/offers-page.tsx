@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, CircleAlert, FileQuestion, MessageSquare, RotateCw, Users } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { formatAmount, formatBudget } from '#shared/rules/budget.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
 import type { Offer, RequestCard } from '#shared/schemas/requests.ts';

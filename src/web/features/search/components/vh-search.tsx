@@ -1,7 +1,7 @@
 import { MessageCircle, SearchX, UserSearch } from 'lucide-react';
 import { useId, useState, type SubmitEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import {
   vhNumberInputSchema,
   VH_SEARCH_KINDS,

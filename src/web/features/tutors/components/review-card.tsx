@@ -1,6 +1,6 @@
 import { format } from 'date-fns';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { Review } from '#shared/schemas/reviews.ts';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';

@@ -1,7 +1,7 @@
 import { Eraser } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import { AI_USER_ID, AI_USER_NAME } from '#shared/constants.ts';
 import { paths } from '#shared/paths.ts';
 import { buildRequestDraft } from '#shared/rules/guru-request-draft.ts';
