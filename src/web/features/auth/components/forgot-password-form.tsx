@@ -1,12 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { z } from 'zod';
 import { RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
-import { forgotPasswordSchema, type ForgotPasswordInput } from '#shared/schemas/auth.ts';
+import type { forgotPasswordSchema, ForgotPasswordInput } from '#shared/schemas/auth.ts';
 import { paths } from '#shared/paths.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import {
@@ -24,6 +23,12 @@ import { ApiError } from '#web/lib/api.ts';
 import { useRequestPasswordReset } from '../api.ts';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
 import { Form } from '#web/components/ui/form.tsx';
+import { lazyZodResolver } from '#web/lib/lazy-zod-resolver.ts';
+
+// The form's checks (zod and the schema) load as someone starts filling it in.
+const forgotPasswordSchemaResolver = lazyZodResolver(
+  async () => (await import('#shared/schemas/auth.ts')).forgotPasswordSchema,
+);
 
 type ForgotPasswordValues = z.input<typeof forgotPasswordSchema>;
 
@@ -31,7 +36,7 @@ const FAILURE_MESSAGE = 'Failed to send reset instructions. Please try again.';
 
 export function ForgotPasswordForm() {
   const form = useForm<ForgotPasswordValues, unknown, ForgotPasswordInput>({
-    resolver: zodResolver(forgotPasswordSchema),
+    resolver: forgotPasswordSchemaResolver,
     defaultValues: { email: '' },
   });
   const { errors } = form.formState;
@@ -52,7 +57,12 @@ export function ForgotPasswordForm() {
 
   return (
     <>
-      <Form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <Form
+        noValidate
+        onSubmit={onSubmit}
+        onFocus={forgotPasswordSchemaResolver.preload}
+        className="flex flex-col gap-5"
+      >
         <FormField label="Email" error={errors.email?.message} required>
           <Input type="email" autoComplete="email" inputMode="email" maxLength={254} {...form.register('email')} />
         </FormField>

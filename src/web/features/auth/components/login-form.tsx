@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheck, MailWarning, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { z } from 'zod';
-import { loginSchema, type LoginInput } from '#shared/schemas/auth.ts';
+import type { loginSchema, LoginInput } from '#shared/schemas/auth.ts';
 import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -19,6 +18,10 @@ import { useSendConfirmationEmail, useSignIn } from '../api.ts';
 import { authLinkClasses } from './auth-page-shell.tsx';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
 import { Form } from '#web/components/ui/form.tsx';
+import { lazyZodResolver } from '#web/lib/lazy-zod-resolver.ts';
+
+// The form's checks (zod and the schema) load as someone starts filling it in.
+const loginSchemaResolver = lazyZodResolver(async () => (await import('#shared/schemas/auth.ts')).loginSchema);
 
 type LoginFormValues = z.input<typeof loginSchema>;
 
@@ -58,7 +61,7 @@ export function LoginForm() {
       : '';
 
   const form = useForm<LoginFormValues, unknown, LoginInput>({
-    resolver: zodResolver(loginSchema),
+    resolver: loginSchemaResolver,
     defaultValues: { email: prefilledEmail, password: '' },
   });
   const { errors } = form.formState;
@@ -105,7 +108,7 @@ export function LoginForm() {
   const isBusy = signIn.isPending || isRedirecting;
 
   return (
-    <Form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+    <Form noValidate onSubmit={onSubmit} onFocus={loginSchemaResolver.preload} className="flex flex-col gap-5">
       <ConfirmationNote searchParams={searchParams} />
 
       {unconfirmedEmail && (

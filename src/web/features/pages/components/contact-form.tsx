@@ -1,9 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Send } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '#web/lib/toast.ts';
 import type { z } from 'zod';
-import { contactMessageSchema, type ContactMessageInput } from '#shared/schemas/contact.ts';
+import type { contactMessageSchema, ContactMessageInput } from '#shared/schemas/contact.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
@@ -12,6 +11,12 @@ import { errorMessage } from '#web/lib/api.ts';
 import { useSendContactMessage } from '../api.ts';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
 import { Form } from '#web/components/ui/form.tsx';
+import { lazyZodResolver } from '#web/lib/lazy-zod-resolver.ts';
+
+// The form's checks (zod and the schema) load as someone starts filling it in.
+const contactMessageSchemaResolver = lazyZodResolver(
+  async () => (await import('#shared/schemas/contact.ts')).contactMessageSchema,
+);
 
 type ContactFormValues = z.input<typeof contactMessageSchema>;
 
@@ -21,7 +26,7 @@ const emptyValues: ContactFormValues = { name: '', email: '', subject: '', messa
 
 export function ContactForm() {
   const form = useForm<ContactFormValues, unknown, ContactMessageInput>({
-    resolver: zodResolver(contactMessageSchema),
+    resolver: contactMessageSchemaResolver,
     defaultValues: emptyValues,
   });
   const { errors } = form.formState;
@@ -43,7 +48,13 @@ export function ContactForm() {
   const isSending = sendMessage.isPending;
 
   return (
-    <Form noValidate onSubmit={onSubmit} aria-describedby="contact-form-note" className="flex flex-col gap-5">
+    <Form
+      noValidate
+      onSubmit={onSubmit}
+      onFocus={contactMessageSchemaResolver.preload}
+      aria-describedby="contact-form-note"
+      className="flex flex-col gap-5"
+    >
       <p id="contact-form-note" className="text-sm text-muted-foreground">
         All fields are required.
       </p>
