@@ -4,7 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers.tsx';
-import { routes } from './app/router.tsx';
+import { routes, type RouteHandle } from './app/router.tsx';
 import { sessionQueryOptions } from './lib/auth-client.ts';
 import { queryClient } from './lib/query-client.ts';
 import { publicSettingsQueryOptions } from './lib/settings.ts';
@@ -15,9 +15,15 @@ import type { $ZodConfig } from 'zod/v4/core';
 // off without bringing zod into the first page's code.
 (globalThis as { __zod_globalConfig?: $ZodConfig }).__zod_globalConfig = { jitless: true };
 
-// Ask for the session and contact details while the first page's code is still downloading.
-queryClient.query(sessionQueryOptions).catch(() => undefined);
+// Ask for the session and contact details while the first page's code is still downloading, and, once someone is
+// known to be signed in, for the data their page shows first.
+const session = queryClient.query(sessionQueryOptions).catch(() => null);
 queryClient.query(publicSettingsQueryOptions).catch(() => undefined);
+const matches = matchRoutes(routes, window.location) ?? [];
+void session.then((signedIn) => {
+  if (!signedIn) return;
+  for (const { route } of matches) void (route.handle as RouteHandle | undefined)?.prefetch?.(queryClient);
+});
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -38,7 +44,7 @@ if (isPrerendered) {
 // The page's lazy route modules are loaded before the first render, so that it is the page itself (as in the
 // prerendered HTML), not its loading state followed by the page.
 await Promise.all(
-  (matchRoutes(routes, window.location) ?? []).map(async ({ route }) => {
+  matches.map(async ({ route }) => {
     if (typeof route.lazy !== 'function') return;
     Object.assign(route, { ...(await route.lazy()), lazy: undefined });
   }),

@@ -1,9 +1,16 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { replace, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 import { RootLayout } from './layout/root-layout.tsx';
 import { PageFallback } from './page-fallback.tsx';
 import { paths } from '#shared/paths.ts';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
+
+/**
+ * `prefetch`: the data a signed-in user's page shows first, asked for as soon as the page is opened (main.tsx), while
+ * its code is still on the way, rather than once that code has rendered.
+ */
+export type RouteHandle = { prefetch?: (queryClient: QueryClient) => Promise<unknown> };
 
 // Every page is its own chunk, loaded when its route is first visited: the entry holds only the shell.
 const pageRoutes: RouteObject[] = [
@@ -46,6 +53,9 @@ const pageRoutes: RouteObject[] = [
       {
         path: paths.chat.path,
         lazy: async () => ({ Component: (await import('#web/features/chat/pages/chat-page.tsx')).ChatPage }),
+        handle: {
+          prefetch: async (queryClient) => (await import('#web/features/chat/api.ts')).prefetchRooms(queryClient),
+        } satisfies RouteHandle,
       },
       {
         path: paths.profile.path,

@@ -46,6 +46,11 @@ export function useRooms() {
   return useInfiniteQuery(roomsQueryOptions);
 }
 
+/** Asks for the first page of rooms ahead of the chat's own code; a failure is the chat's to show. */
+export function prefetchRooms(queryClient: QueryClient) {
+  return queryClient.infiniteQuery(roomsQueryOptions).catch(() => undefined);
+}
+
 function fetchMessages({ roomId, before, signal }: { roomId: string; before?: string | null; signal?: AbortSignal }) {
   const query = before ? `?before=${encodeURIComponent(before)}` : '';
   return apiFetch<MessagePage>(`/api/chat/rooms/${encodeURIComponent(roomId)}/messages${query}`, { signal });
