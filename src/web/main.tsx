@@ -42,11 +42,13 @@ if (isPrerendered) {
   }
 }
 // The page's lazy route modules are loaded before the first render, so that it is the page itself (as in the
-// prerendered HTML), not its loading state followed by the page.
+// prerendered HTML), not its loading state followed by the page. One that fails to load is left to the router,
+// which tries again and shows its error page (with a retry) if that fails too.
 await Promise.all(
   matches.map(async ({ route }) => {
     if (typeof route.lazy !== 'function') return;
-    Object.assign(route, { ...(await route.lazy()), lazy: undefined });
+    const loaded = await route.lazy().catch(() => null);
+    if (loaded) Object.assign(route, { ...loaded, lazy: undefined });
   }),
 );
 await nextTask();

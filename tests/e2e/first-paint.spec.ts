@@ -34,8 +34,21 @@ test('the app replaces the frame with the page, without errors', async ({ page, 
   await signInAs('student');
   await page.goto('/chat');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/chat/i);
-  // One app in the root: React replaced the frame rather than adding to it.
-  await expect(page.locator('#root > *')).toHaveCount(1);
+  // One top bar and one footer: React replaced the frame rather than adding to it.
   await expect(page.getByRole('banner')).toHaveCount(1);
+  await expect(page.getByRole('contentinfo')).toHaveCount(1);
   await expect(page.getByText('Loading page')).toHaveCount(0);
+});
+
+test('a page whose code does not arrive shows the error page with a retry', async ({
+  page,
+  signInAs,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/Failed to load resource|dynamically imported module/);
+  await signInAs('student');
+  await page.route(/\/assets\/chat-page-[\w-]+\.js$/, (route) => route.abort());
+  await page.goto('/chat');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('This page could not be loaded');
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
 });
