@@ -79,7 +79,8 @@ const isEntry = (id: string) => /src[\\/]web[\\/](main\.tsx|boot\.ts|index\.html
  */
 const codeSplitting = {
   groups: [{ name: 'shell', tags: ['$initial' as const], test: (id: string) => !isEntry(id) }],
-  experimentalInlineCommonChunks: { maxSize: 32 * 1024 },
+  // A chunk with a stylesheet stays a file: its CSS is linked by the chunk's name.
+  experimentalInlineCommonChunks: { maxSize: 32 * 1024, exclude: /\.css$/ },
 };
 
 export default defineConfig(({ command, isSsrBuild }) => ({

@@ -17,7 +17,8 @@ export function renderPage(pagePath: string) {
  * the page's code has arrived. index.html carries it, so a page that is not prerendered paints before its scripts.
  */
 export function renderFrame() {
-  return renderRoutes([{ Component: RootLayout, children: [{ index: true, Component: PageFallback }] }], '/');
+  // At a path of no menu item, so that no link in the frame is marked as the current page.
+  return renderRoutes([{ Component: RootLayout, children: [{ path: '*', Component: PageFallback }] }], '/frame');
 }
 
 async function renderRoutes(routes: RouteObject[], pagePath: string) {
