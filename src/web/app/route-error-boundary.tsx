@@ -3,18 +3,9 @@ import { CircleAlert } from 'lucide-react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { Button } from '#web/components/ui/button.tsx';
 import { StatusPage } from '#web/components/ui/status-page.tsx';
+import { isChunkLoadError } from '#web/lib/chunk-load-error.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { paths } from '#shared/paths.ts';
-
-/** A new deployment replaced the page's code file, or the network dropped while fetching it. */
-function isChunkLoadError(error: unknown) {
-  return (
-    error instanceof Error &&
-    /dynamically imported module|Importing a module script failed|error loading dynamically imported module/i.test(
-      error.message,
-    )
-  );
-}
 
 function describe(error: unknown) {
   if (isRouteErrorResponse(error) && error.status === 404) {

@@ -9,7 +9,7 @@ import type { SessionUser } from '#web/lib/auth-client.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useAskToCompleteJob, useCompleteJob } from '#web/features/requests/api.ts';
 import { tutorsKeys, useSharedJobs } from '#web/features/tutors/api.ts';
-import { lazyWithPreload } from '#web/lib/lazy-with-preload.tsx';
+import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 
 // The rating form and its checks: only a student with a completed job sees it, so it is not part of the chat's code.
 const RatingPrompt = lazyWithPreload(async () => (await import('./rating-prompt.tsx')).RatingPrompt);

@@ -7,7 +7,7 @@ import { Suspense } from 'react';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { signOut, type SessionUser } from '#web/lib/auth-client.ts';
-import { lazyWithPreload } from '#web/lib/lazy-with-preload.tsx';
+import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 import { paths } from '#shared/paths.ts';
 
 // Picking a new picture brings its checks: loaded when the drawer is reached for, not with the chat.

@@ -11,7 +11,7 @@ import {
   DialogTitle,
 } from '#web/components/ui/dialog.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
-import { lazyWithPreload } from '#web/lib/lazy-with-preload.tsx';
+import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 
 // The form and its checks load when the teacher reaches for the button, not with the chat.
 const ScheduleMeetingForm = lazyWithPreload(

@@ -1,63 +1,18 @@
-import { useState } from 'react';
-import { toast } from '#web/lib/toast.ts';
-import { bidRangeMessage, isBidInRange } from '#shared/rules/budget.ts';
-import { placeBidSchema, type Job } from '#shared/schemas/requests.ts';
-import { Button } from '#web/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '#web/components/ui/dialog.tsx';
-import { FormField } from '#web/components/ui/form-field.tsx';
-import { Input } from '#web/components/ui/input.tsx';
-import { Textarea } from '#web/components/ui/textarea.tsx';
-import { ApiError, errorMessage } from '#web/lib/api.ts';
+import { Suspense } from 'react';
+import { formatBudget } from '#shared/rules/budget.ts';
+import type { Job } from '#shared/schemas/requests.ts';
+import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#web/components/ui/dialog.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
 import { usePlaceBid } from '../api.ts';
 import { requestTypeTitles } from './request-display.tsx';
-import { formatBudget } from '#shared/rules/budget.ts';
+
+/** The bid's fields and checks: loaded when a teacher reaches for "Submit Bid", not with the list of jobs. */
+export const BidForm = lazyWithPreload(async () => (await import('./bid-form.tsx')).BidForm);
 
 /** "Submit Your Bid" for one job; closes on success or when the job turns out to be bid on already. */
 export function BidDialog({ job, onClose, onAlreadyBid }: { job: Job; onClose: () => void; onAlreadyBid: () => void }) {
-  const [amount, setAmount] = useState('');
-  const [message, setMessage] = useState('');
-  const [amountError, setAmountError] = useState<string | undefined>();
   const placeBid = usePlaceBid();
-  const parsed = placeBidSchema.safeParse({ amount: amount.trim() === '' ? Number.NaN : Number(amount), message });
-
-  const submit = () => {
-    if (!parsed.success) return;
-    const budget = { min: job.budgetMin, max: job.budgetMax };
-    if (!isBidInRange(parsed.data.amount, budget)) {
-      const text = bidRangeMessage(budget);
-      setAmountError(text);
-      toast.error('Invalid Bid Amount', { description: text });
-      return;
-    }
-    placeBid.mutate(
-      { requestId: job.id, input: parsed.data },
-      {
-        onSuccess: () => {
-          toast.success('Bid submitted successfully', { description: 'The student will be notified of your offer.' });
-          onClose();
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.code === 'ALREADY_BID') {
-            toast.error('Failed to place bid', { description: error.message });
-            onAlreadyBid();
-            onClose();
-            return;
-          }
-          if (error instanceof ApiError && error.fields?.amount) setAmountError(error.fields.amount);
-          toast.error('Failed to place bid', { description: errorMessage(error) });
-        },
-      },
-    );
-  };
-
   return (
     <Dialog open onOpenChange={(open) => !open && !placeBid.isPending && onClose()}>
       <DialogContent>
@@ -67,47 +22,15 @@ export function BidDialog({ job, onClose, onAlreadyBid }: { job: Job; onClose: (
             {requestTypeTitles[job.type]} · {job.subjectName} · Budget {formatBudget(job.budgetMin, job.budgetMax)}
           </DialogDescription>
         </DialogHeader>
-        <form
-          noValidate
-          className="flex flex-col gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit();
-          }}
+        <Suspense
+          fallback={
+            <div className="flex justify-center py-8">
+              <Spinner label="Loading" className="size-6" />
+            </div>
+          }
         >
-          <FormField
-            label="Bid Amount (USD)"
-            error={
-              amountError ?? (amount.trim() !== '' && !parsed.success ? 'Please enter a valid bid amount.' : undefined)
-            }
-          >
-            <Input
-              type="number"
-              inputMode="decimal"
-              step="any"
-              min={0}
-              autoFocus
-              value={amount}
-              onChange={(event) => {
-                setAmount(event.target.value);
-                setAmountError(undefined);
-              }}
-            />
-          </FormField>
-          <FormField label="Message to Student (optional)">
-            <Textarea rows={3} maxLength={2000} value={message} onChange={(event) => setMessage(event.target.value)} />
-          </FormField>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline" disabled={placeBid.isPending}>
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={!parsed.success} loading={placeBid.isPending}>
-              Place Bid
-            </Button>
-          </DialogFooter>
-        </form>
+          <BidForm job={job} placeBid={placeBid} onClose={onClose} onAlreadyBid={onAlreadyBid} />
+        </Suspense>
       </DialogContent>
     </Dialog>
   );

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Copy, Download, Paperclip, RotateCw, Briefcase } from 'lucide-react';
-import { Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
 import { JOB_CARD_DESCRIPTION_LENGTH, type RequestType } from '#shared/constants.ts';
@@ -27,16 +27,13 @@ import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { downloadFile } from '#web/lib/download.ts';
-import { lazyWithPreload } from '#web/lib/lazy-with-preload.tsx';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
 import { requestsKeys, useJobs, useTeacherSubjects } from '../api.ts';
 import { Fact, formatDate, levelLabels, requestTypeTitles } from '../components/request-display.tsx';
+import { BidDialog, BidForm } from '../components/bid-dialog.tsx';
 import { UserHeader } from '../components/user-header.tsx';
-
-// The bid form and its checks load when a teacher reaches for "Submit Bid", not with the list.
-const BidDialog = lazyWithPreload(async () => (await import('../components/bid-dialog.tsx')).BidDialog);
 
 type Tab = 'all' | RequestType;
 
@@ -147,7 +144,7 @@ function JobCard({
               Already Bid
             </Button>
           ) : (
-            <Button onPointerEnter={BidDialog.preload} onFocus={BidDialog.preload} onClick={onBid}>
+            <Button onPointerEnter={BidForm.preload} onFocus={BidForm.preload} onClick={onBid}>
               Submit Bid
             </Button>
           )}
@@ -263,13 +260,11 @@ export function JobsPage() {
       </Tabs>
 
       {bidJob && (
-        <Suspense fallback={null}>
-          <BidDialog
-            job={bidJob}
-            onClose={() => setBidJob(null)}
-            onAlreadyBid={() => setAlreadyBid((current) => new Set(current).add(bidJob.id))}
-          />
-        </Suspense>
+        <BidDialog
+          job={bidJob}
+          onClose={() => setBidJob(null)}
+          onAlreadyBid={() => setAlreadyBid((current) => new Set(current).add(bidJob.id))}
+        />
       )}
     </Container>
   );

@@ -1,0 +1,85 @@
+import { Component, Fragment, lazy, useState, type ComponentType, type ReactNode } from 'react';
+import { Button } from '#web/components/ui/button.tsx';
+import { CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
+import { isChunkLoadError } from '#web/lib/chunk-load-error.ts';
+
+/**
+ * Where a part's code failed to arrive: says so in its place, with a retry, instead of failing the whole page (and
+ * what was typed on it). Any other error goes on to the page's boundary.
+ */
+class LoadFailure extends Component<
+  { children: ReactNode; onRetry: () => void },
+  { error: Error | null; attempt: number }
+> {
+  override state = { error: null as Error | null, attempt: 0 };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  override render() {
+    const { error, attempt } = this.state;
+    // A new key on a retry mounts the part afresh, which loads its code again.
+    if (!error) return <Fragment key={attempt}>{this.props.children}</Fragment>;
+    if (!isChunkLoadError(error)) throw error;
+    return (
+      <p role="alert" className="flex flex-wrap items-center gap-x-2 text-sm text-error">
+        {CONNECTION_ERROR_MESSAGE}
+        <Button
+          variant="link"
+          size="sm"
+          onClick={() => {
+            this.props.onRetry();
+            this.setState({ error: null, attempt: attempt + 1 });
+          }}
+        >
+          Try again
+        </Button>
+      </p>
+    );
+  }
+}
+
+/**
+ * React.lazy for the parts of a page that wait for a press (a dialog's form, say): their code stays out of the
+ * page's first download, and `preload` fetches it as soon as someone reaches for the control (pointer over it,
+ * focus). Once loaded it renders at once, without passing through its Suspense fallback. A failed load says so in
+ * the part's place, with Try again; a later preload that succeeds serves the next showing.
+ */
+export function lazyWithPreload<Props extends object>(load: () => Promise<ComponentType<Props>>) {
+  let loaded: ComponentType<Props> | undefined;
+  let loading: Promise<{ default: ComponentType<Props> }> | undefined;
+  const loadOnce = () =>
+    (loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return { default: component };
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+
+  // One lazy component for every mount: a part that suspends before it mounted is mounted afresh, and a new lazy
+  // each time would fetch the code again and again. A failed one is replaced only when someone asks to try again.
+  let current = lazy(loadOnce);
+  const retry = () => {
+    if (!loaded) current = lazy(loadOnce);
+  };
+
+  function Part(props: Props) {
+    // Chosen once per mount, so that code arriving later does not swap the component (and lose its state).
+    const [Loaded] = useState<ComponentType<Props>>(() => loaded ?? current);
+    return <Loaded {...props} />;
+  }
+
+  function LazyWithPreload(props: Props) {
+    return (
+      <LoadFailure onRetry={retry}>
+        <Part {...props} />
+      </LoadFailure>
+    );
+  }
+  return Object.assign(LazyWithPreload, { preload: () => void loadOnce().catch(() => undefined) });
+}
