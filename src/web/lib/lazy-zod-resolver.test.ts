@@ -20,3 +20,20 @@ describe('lazyZodResolver', () => {
     expect(loads).toBe(1);
   });
 });
+
+describe('lazyZodResolver when the checks cannot be fetched', () => {
+  it('sends nothing, says so, and fetches them again on the next check', async () => {
+    let attempts = 0;
+    const resolver = lazyZodResolver(async () => {
+      attempts++;
+      if (attempts === 1) throw new TypeError('Failed to fetch dynamically imported module');
+      return loginSchema;
+    });
+    const values = { email: 'ada@example.com', password: 'Secret-123' };
+    const failed = await resolver(values, undefined, options);
+    expect(failed.values).toEqual({});
+    expect(failed.errors.root).toMatchObject({ load: { message: expect.stringMatching(/^Connection error/) } });
+    expect(await resolver(values, undefined, options)).toEqual({ values, errors: {} });
+    expect(attempts).toBe(2);
+  });
+});

@@ -1,20 +1,34 @@
-import type { FieldValues, Resolver } from 'react-hook-form';
+import type { FieldErrors, FieldValues, Resolver, ResolverError } from 'react-hook-form';
 import type * as z4 from 'zod/v4/core';
+import { CONNECTION_ERROR_MESSAGE } from './api.ts';
+import { toastMessage } from './toast-message.ts';
 
 /**
  * A react-hook-form resolver for a zod schema imported on first use: zod and the schema stay out of the page's
  * first download. `preload` (from the form's focus) fetches them as someone starts filling the form in; the first
- * check waits for them at the latest.
+ * check waits for them at the latest. If they cannot be fetched, nothing is sent, the connection error is shown,
+ * and the next check tries again.
  */
 export function lazyZodResolver<Input extends FieldValues, Output>(
   loadSchema: () => Promise<z4.$ZodType<Output, Input>>,
 ) {
   let loading: Promise<Resolver<Input, unknown, Output>> | undefined;
   const load = () =>
-    (loading ??= Promise.all([import('@hookform/resolvers/zod'), loadSchema()]).then(([{ zodResolver }, schema]) =>
-      zodResolver<Input, unknown, Output>(schema),
+    (loading ??= Promise.all([import('@hookform/resolvers/zod'), loadSchema()]).then(
+      ([{ zodResolver }, schema]) => zodResolver<Input, unknown, Output>(schema),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
     ));
-  const resolver: Resolver<Input, unknown, Output> = async (values, context, options) =>
-    (await load())(values, context, options);
-  return Object.assign(resolver, { preload: () => void load() });
+  const resolver: Resolver<Input, unknown, Output> = async (values, context, options) => {
+    const check = await load().catch(() => null);
+    if (check) return check(values, context, options);
+    toastMessage(CONNECTION_ERROR_MESSAGE);
+    const errors: FieldErrors = { root: { load: { type: 'load', message: CONNECTION_ERROR_MESSAGE } } };
+    // A form-wide error: TypeScript cannot see that `root` is free in every form's own field map.
+    const failure: ResolverError<Input> = { values: {}, errors: errors as FieldErrors<Input> };
+    return failure;
+  };
+  return Object.assign(resolver, { preload: () => void load().catch(() => undefined) });
 }

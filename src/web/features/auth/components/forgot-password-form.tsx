@@ -55,6 +55,8 @@ export function ForgotPasswordForm() {
     }),
   );
 
+  // isSubmitting covers the wait for the form's checks to arrive, so a second press sends nothing twice.
+  const isSending = form.formState.isSubmitting || requestReset.isPending;
   return (
     <>
       <Form
@@ -66,8 +68,8 @@ export function ForgotPasswordForm() {
         <FormField label="Email" error={errors.email?.message} required>
           <Input type="email" autoComplete="email" inputMode="email" maxLength={254} {...form.register('email')} />
         </FormField>
-        <Button type="submit" size="lg" className="w-full" loading={requestReset.isPending}>
-          {requestReset.isPending ? 'Sending...' : 'Send reset link'}
+        <Button type="submit" size="lg" className="w-full" loading={isSending}>
+          {isSending ? 'Sending...' : 'Send reset link'}
         </Button>
       </Form>
 

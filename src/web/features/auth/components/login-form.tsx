@@ -105,7 +105,8 @@ export function LoginForm() {
     });
   };
 
-  const isBusy = signIn.isPending || isRedirecting;
+  // isSubmitting covers the wait for the form's checks to arrive, so a second press sends nothing twice.
+  const isBusy = form.formState.isSubmitting || signIn.isPending || isRedirecting;
 
   return (
     <Form noValidate onSubmit={onSubmit} onFocus={loginSchemaResolver.preload} className="flex flex-col gap-5">

@@ -45,7 +45,8 @@ export function ContactForm() {
     }),
   );
 
-  const isSending = sendMessage.isPending;
+  // isSubmitting covers the wait for the form's checks to arrive, so a second press sends nothing twice.
+  const isSending = form.formState.isSubmitting || sendMessage.isPending;
 
   return (
     <Form
