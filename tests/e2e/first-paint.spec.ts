@@ -1,3 +1,4 @@
+import { createUser } from '../support/factories.ts';
 import { expect, test } from './fixtures.ts';
 
 // What a visitor sees before any script has run: the public pages are whole HTML documents that name one small
@@ -27,6 +28,8 @@ test.describe('without scripts', () => {
     await expect(page.getByRole('banner').getByRole('link', { name: /virtual help/i })).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: 'Loading page' })).toBeAttached();
     await expect(page.getByRole('contentinfo')).toBeAttached();
+    // The frame is no page in particular: no menu item is marked as the current one.
+    await expect(page.locator('[aria-current]')).toHaveCount(0);
   });
 });
 
@@ -51,4 +54,27 @@ test('a page whose code does not arrive shows the error page with a retry', asyn
   await page.goto('/chat');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('This page could not be loaded');
   await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+});
+
+test('a dialog whose form does not arrive says so in its place, and loads it on Try again', async ({
+  page,
+  db,
+  signInAs,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/Failed to load resource|dynamically imported module/);
+  await signInAs('teacher');
+  const student = await createUser(db, { role: 'student' });
+  await page.route(/\/assets\/schedule-meeting-form-[\w-]+\.js$/, (route) => route.abort());
+  await page.goto(`/chat?tutorId=${student.id}`);
+  await page.getByRole('button', { name: 'Schedule meeting' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Schedule meeting' });
+  await expect(dialog.getByRole('alert')).toContainText('Connection error');
+  // Only the dialog's part failed, not the page.
+  await expect(page.getByRole('heading', { name: 'This page could not be loaded' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: /^Conversation with/ })).toBeAttached();
+
+  await page.unroute(/\/assets\/schedule-meeting-form-[\w-]+\.js$/);
+  await dialog.getByRole('button', { name: 'Try again' }).click();
+  await expect(dialog.getByLabel('Title')).toBeFocused();
 });

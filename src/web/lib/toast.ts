@@ -6,18 +6,28 @@ type Toast = typeof sonnerToast;
 type Kind = 'error' | 'success' | 'info' | 'warning';
 
 let loading: Promise<Toast> | undefined;
-const loadToast = () => (loading ??= import('sonner').then((module) => module.toast));
+/** Runs `show` once the code is there; if it could not be fetched, the notice is dropped and the next one tries again. */
+const withToast = (show: (toast: Toast) => unknown) => {
+  loading ??= import('sonner').then(
+    (module) => module.toast,
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  loading.then(show).catch(() => undefined);
+};
 
 type Message = Parameters<Toast['error']>[0];
 type Options = Parameters<Toast['error']>[1];
 
 const showKind = (kind: Kind) => (message: Message, options?: Options) =>
-  void loadToast().then((toast) => toast[kind](message, options));
+  withToast((toast) => toast[kind](message, options));
 
-export const toast = Object.assign((...args: Parameters<Toast>) => void loadToast().then((toast) => toast(...args)), {
+export const toast = Object.assign((...args: Parameters<Toast>) => withToast((toast) => toast(...args)), {
   error: showKind('error'),
   success: showKind('success'),
   info: showKind('info'),
   warning: showKind('warning'),
-  dismiss: (id?: string | number) => void loadToast().then((toast) => toast.dismiss(id)),
+  dismiss: (id?: string | number) => withToast((toast) => toast.dismiss(id)),
 });
