@@ -23,6 +23,17 @@ test.describe('without scripts', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/contact/i);
   });
 
+  test('on a small screen the menu opens and closes', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/');
+    const menu = page.locator('#mobile-menu');
+    await expect(menu).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(menu.getByRole('link', { name: 'About' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+  });
+
   test('another page shows the frame: the top bar, the page loading and the footer', async ({ page }) => {
     await page.goto('/chat');
     await expect(page.getByRole('banner').getByRole('link', { name: /virtual help/i })).toBeVisible();

@@ -69,26 +69,19 @@ export function SiteHeader() {
   const { user, isPending } = useSession();
   const navItems = getNavItems(user?.role);
   const location = useLocation();
-  // The small-screen menu is open for one route: it closes on every route change...
+  // The small-screen menu is a native popover: it opens, closes on Escape or a press outside, and hands focus back
+  // before the app's code has arrived on a prerendered page. Its state here follows the element's.
+  const menuRef = useRef<HTMLDivElement>(null);
+  const [isMenuOpen, setMenuOpen] = useState(false);
+  // Opened before the app took over the prerendered page: the state catches up once.
+  useEffect(() => setMenuOpen(menuRef.current?.matches(':popover-open') ?? false), []);
+  // It is open for one page: a route change closes it.
   const route = location.pathname + location.search;
-  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
-  const isMenuOpen = menuOpenAt === route;
-  const setMenuOpen = (open: boolean) => setMenuOpenAt(open ? route : null);
-  const menuButtonRef = useRef<HTMLButtonElement>(null);
-
-  // ...and on Escape, handing focus back to the button that opened it.
   useEffect(() => {
-    if (!isMenuOpen) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenuOpenAt(null);
-      menuButtonRef.current?.focus();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [isMenuOpen]);
+    if (menuRef.current?.matches(':popover-open')) menuRef.current.hidePopover();
+  }, [route]);
 
-  const closeMenu = () => setMenuOpen(false);
+  const closeMenu = () => menuRef.current?.hidePopover();
 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur supports-backdrop-filter:bg-background/75">
@@ -128,23 +121,24 @@ export function SiteHeader() {
         </div>
 
         <Button
-          ref={menuButtonRef}
           variant="ghost"
           size="icon"
           className={cn('md:hidden', !user && 'ml-auto')}
+          popoverTarget={MOBILE_MENU_ID}
           aria-expanded={isMenuOpen}
           aria-controls={MOBILE_MENU_ID}
           aria-label={isMenuOpen ? 'Close menu' : 'Open menu'}
-          onClick={() => setMenuOpen(!isMenuOpen)}
         >
           {isMenuOpen ? <X aria-hidden="true" className="size-6" /> : <Menu aria-hidden="true" className="size-6" />}
         </Button>
       </Container>
 
       <div
+        ref={menuRef}
         id={MOBILE_MENU_ID}
-        hidden={!isMenuOpen}
-        className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t bg-background md:hidden"
+        popover="auto"
+        onToggle={(event) => setMenuOpen(event.newState === 'open')}
+        className="inset-x-0 top-16 bottom-auto m-0 max-h-[calc(100dvh-4rem)] w-full overflow-y-auto border-0 border-t bg-background p-0 text-foreground shadow-lg md:hidden"
       >
         <Container className="flex animate-slide-down flex-col gap-4 py-4">
           <nav aria-label="Main">
