@@ -1,6 +1,7 @@
 import type { FieldErrors, FieldValues, Resolver, ResolverError } from 'react-hook-form';
 import type * as z4 from 'zod/v4/core';
 import { CONNECTION_ERROR_MESSAGE } from './api.ts';
+import { loadOnce } from './load-once.ts';
 import { toastMessage } from './toast-message.ts';
 
 /**
@@ -12,15 +13,10 @@ import { toastMessage } from './toast-message.ts';
 export function lazyZodResolver<Input extends FieldValues, Output>(
   loadSchema: () => Promise<z4.$ZodType<Output, Input>>,
 ) {
-  let loading: Promise<Resolver<Input, unknown, Output>> | undefined;
-  const load = () =>
-    (loading ??= Promise.all([import('@hookform/resolvers/zod'), loadSchema()]).then(
-      ([{ zodResolver }, schema]) => zodResolver<Input, unknown, Output>(schema),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    ));
+  const load = loadOnce(async () => {
+    const [{ zodResolver }, schema] = await Promise.all([import('@hookform/resolvers/zod'), loadSchema()]);
+    return zodResolver<Input, unknown, Output>(schema);
+  });
   const resolver: Resolver<Input, unknown, Output> = async (values, context, options) => {
     const check = await load().catch(() => null);
     if (check) return check(values, context, options);
