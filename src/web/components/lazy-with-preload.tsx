@@ -1,7 +1,9 @@
-import { Component, Fragment, lazy, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, Fragment, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Button } from '#web/components/ui/button.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
 import { CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
 import { isChunkLoadError } from '#web/lib/chunk-load-error.ts';
+import { loadOnce } from '#web/lib/load-once.ts';
 
 /**
  * Where a part's code failed to arrive: says so in its place, with a retry, instead of failing the whole page (and
@@ -40,32 +42,34 @@ class LoadFailure extends Component<
   }
 }
 
+/** What a part shows while its code is on the way, unless it names its own. */
+const loadingPanel = (
+  <div className="flex justify-center py-8">
+    <Spinner label="Loading" className="size-6" />
+  </div>
+);
+
 /**
  * React.lazy for the parts of a page that wait for a press (a dialog's form, say): their code stays out of the
  * page's first download, and `preload` fetches it as soon as someone reaches for the control (pointer over it,
- * focus). Once loaded it renders at once, without passing through its Suspense fallback. A failed load says so in
- * the part's place, with Try again; a later preload that succeeds serves the next showing.
+ * focus). Until it is there the part shows `fallback`; once loaded it renders at once, without it. A failed load
+ * says so in the part's place, with Try again; a later preload that succeeds serves the next showing.
  */
-export function lazyWithPreload<Props extends object>(load: () => Promise<ComponentType<Props>>) {
+export function lazyWithPreload<Props extends object>(
+  load: () => Promise<ComponentType<Props>>,
+  { fallback = loadingPanel }: { fallback?: ReactNode } = {},
+) {
   let loaded: ComponentType<Props> | undefined;
-  let loading: Promise<{ default: ComponentType<Props> }> | undefined;
-  const loadOnce = () =>
-    (loading ??= load().then(
-      (component) => {
-        loaded = component;
-        return { default: component };
-      },
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    ));
+  const loadComponent = loadOnce(async () => {
+    loaded = await load();
+    return { default: loaded };
+  });
 
   // One lazy component for every mount: a part that suspends before it mounted is mounted afresh, and a new lazy
   // each time would fetch the code again and again. A failed one is replaced only when someone asks to try again.
-  let current = lazy(loadOnce);
+  let current = lazy(loadComponent);
   const retry = () => {
-    if (!loaded) current = lazy(loadOnce);
+    if (!loaded) current = lazy(loadComponent);
   };
 
   function Part(props: Props) {
@@ -77,9 +81,11 @@ export function lazyWithPreload<Props extends object>(load: () => Promise<Compon
   function LazyWithPreload(props: Props) {
     return (
       <LoadFailure onRetry={retry}>
-        <Part {...props} />
+        <Suspense fallback={fallback}>
+          <Part {...props} />
+        </Suspense>
       </LoadFailure>
     );
   }
-  return Object.assign(LazyWithPreload, { preload: () => void loadOnce().catch(() => undefined) });
+  return Object.assign(LazyWithPreload, { preload: () => void loadComponent().catch(() => undefined) });
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
-import { Suspense, useState } from 'react';
+import { useState } from 'react';
 import { toast } from '#web/lib/toast.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
@@ -12,7 +12,9 @@ import { tutorsKeys, useSharedJobs } from '#web/features/tutors/api.ts';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 
 // The rating form and its checks: only a student with a completed job sees it, so it is not part of the chat's code.
-const RatingPrompt = lazyWithPreload(async () => (await import('./rating-prompt.tsx')).RatingPrompt);
+const RatingPrompt = lazyWithPreload(async () => (await import('./rating-prompt.tsx')).RatingPrompt, {
+  fallback: <Spinner label="Loading" className="size-5" />,
+});
 
 /**
  * The latest job between the two people of a chat, under its header: the student can mark it completed, then rate
@@ -82,9 +84,7 @@ export function JobBar({
           )}
         </div>
       ) : isStudent && isEditable ? (
-        <Suspense fallback={<Spinner label="Loading" className="size-5" />}>
-          <RatingPrompt key={job.review?.updatedAt ?? job.requestId} job={job} tutorName={partnerName} />
-        </Suspense>
+        <RatingPrompt key={job.review?.updatedAt ?? job.requestId} job={job} tutorName={partnerName} />
       ) : (
         <p className="text-sm text-muted-foreground">Your {job.subjectName} job is completed.</p>
       )}

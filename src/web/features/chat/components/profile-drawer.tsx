@@ -3,7 +3,6 @@ import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useNavigate } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { toast } from '#web/lib/toast.ts';
-import { Suspense } from 'react';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { signOut, type SessionUser } from '#web/lib/auth-client.ts';
@@ -13,6 +12,15 @@ import { paths } from '#shared/paths.ts';
 // Picking a new picture brings its checks: loaded when the drawer is reached for, not with the chat.
 const ChangeAvatarDialog = lazyWithPreload(
   async () => (await import('#web/components/change-avatar-dialog.tsx')).ChangeAvatarDialog,
+  {
+    // The button it will be, disabled, so that nothing moves when it arrives.
+    fallback: (
+      <Button variant="outline" size="sm" disabled>
+        <Camera aria-hidden="true" />
+        Change picture
+      </Button>
+    ),
+  },
 );
 
 /** The sidebar's menu: a side sheet with the user's picture (Change picture), name, VH number and Sign Out. */
@@ -57,16 +65,7 @@ export function ProfileDrawer({ user }: { user: SessionUser }) {
           </DialogPrimitive.Description>
           <div className="flex flex-col items-center gap-3 text-center">
             <Avatar name={name} src={user.image} className="size-24 text-3xl" />
-            <Suspense
-              fallback={
-                <Button variant="outline" size="sm" disabled>
-                  <Camera aria-hidden="true" />
-                  Change picture
-                </Button>
-              }
-            >
-              <ChangeAvatarDialog displayName={name} currentImage={user.image} />
-            </Suspense>
+            <ChangeAvatarDialog displayName={name} currentImage={user.image} />
             <p className="mt-2 max-w-full truncate text-lg font-semibold">{name}</p>
             {user.vhNumber && <p className="text-sm text-muted-foreground">VH number: {user.vhNumber}</p>}
           </div>

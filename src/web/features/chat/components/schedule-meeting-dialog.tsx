@@ -1,5 +1,5 @@
 import { CalendarPlus } from 'lucide-react';
-import { Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '#web/components/ui/button.tsx';
 import {
   Dialog,
@@ -10,7 +10,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '#web/components/ui/dialog.tsx';
-import { Spinner } from '#web/components/ui/spinner.tsx';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 
 // The form and its checks load when the teacher reaches for the button, not with the chat.
@@ -42,21 +41,13 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
             <DialogTitle>Schedule meeting</DialogTitle>
             <DialogDescription>A video meeting with {partnerName}.</DialogDescription>
           </DialogHeader>
-          <Suspense
-            fallback={
-              <div className="flex justify-center py-8">
-                <Spinner label="Loading" className="size-6" />
-              </div>
-            }
-          >
-            <ScheduleMeetingForm
-              roomId={roomId}
-              onScheduled={() => {
-                setOpen(false);
-                setDone(true);
-              }}
-            />
-          </Suspense>
+          <ScheduleMeetingForm
+            roomId={roomId}
+            onScheduled={() => {
+              setOpen(false);
+              setDone(true);
+            }}
+          />
         </DialogContent>
       </Dialog>
       <Dialog open={isDone} onOpenChange={setDone}>

@@ -1,9 +1,7 @@
-import { Suspense } from 'react';
 import { formatBudget } from '#shared/rules/budget.ts';
 import type { Job } from '#shared/schemas/requests.ts';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#web/components/ui/dialog.tsx';
-import { Spinner } from '#web/components/ui/spinner.tsx';
 import { usePlaceBid } from '../api.ts';
 import { requestTypeTitles } from './request-display.tsx';
 
@@ -22,15 +20,7 @@ export function BidDialog({ job, onClose, onAlreadyBid }: { job: Job; onClose: (
             {requestTypeTitles[job.type]} · {job.subjectName} · Budget {formatBudget(job.budgetMin, job.budgetMax)}
           </DialogDescription>
         </DialogHeader>
-        <Suspense
-          fallback={
-            <div className="flex justify-center py-8">
-              <Spinner label="Loading" className="size-6" />
-            </div>
-          }
-        >
-          <BidForm job={job} placeBid={placeBid} onClose={onClose} onAlreadyBid={onAlreadyBid} />
-        </Suspense>
+        <BidForm job={job} placeBid={placeBid} onClose={onClose} onAlreadyBid={onAlreadyBid} />
       </DialogContent>
     </Dialog>
   );
