@@ -82,10 +82,7 @@ function allMatches(text: string, regex: RegExp): readonly RegExpExecArray[] {
 }
 
 function matchesOf(text: string, regex: RegExp): ModerationMatch[] {
-  const matches = allMatches(text, regex);
-  return matches === NO_MATCHES
-    ? []
-    : matches.map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  return allMatches(text, regex).map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
