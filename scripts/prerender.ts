@@ -1,12 +1,14 @@
 // Part of the web build: renders each public page to HTML (src/web/entry-server.tsx, bundled for Node here) into
 // dist/web/prerendered/ (src/shared/prerendered-pages.ts), from the built index.html. The server sends these
-// for the exact paths; the browser hydrates them (src/web/main.tsx). index.html itself gets the page frame.
+// for the exact paths; the browser hydrates them (src/web/main.tsx), but for a whole page, which names no script.
+// index.html itself gets the page frame.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { prerenderedPageFile } from '../src/shared/prerendered-pages.ts';
+import type * as EntryServer from '../src/web/entry-server.tsx';
 import { publicPages } from './public-pages.ts';
 
 const WEB_DIR = 'dist/web';
@@ -16,10 +18,9 @@ await build({
   logLevel: 'warn',
   build: { ssr: 'entry-server.tsx', outDir: `../../${SSR_DIR}`, emptyOutDir: true, manifest: false },
 });
-const { renderPage, renderFrame } = (await import(pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href)) as {
-  renderPage: (pagePath: string) => Promise<string>;
-  renderFrame: () => Promise<string>;
-};
+const { renderPage, renderFrame } = (await import(
+  pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href
+)) as typeof EntryServer;
 
 const ROOT = '<div id="root"></div>';
 const manifest = JSON.parse(readFileSync(path.join(WEB_DIR, '.vite/manifest.json'), 'utf8')) as Record<
@@ -40,6 +41,12 @@ const shell = indexHtml
   );
 if (!shell.includes(ROOT)) throw new Error(`index.html has no ${ROOT} to fill`);
 if (!shell.includes('data-app=')) throw new Error('index.html has no entry script for the boot script to load');
+// A whole page works without scripts: it names none, and does not say that the app needs them.
+const wholePageShell = indexHtml
+  .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '')
+  .replace(entryScript, '')
+  .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
+if (/<script|<noscript/.test(wholePageShell)) throw new Error('index.html names a script a whole page would keep');
 
 /**
  * The CSP refuses style attributes in markup (a few Radix parts render them): each becomes a data attribute that
@@ -67,15 +74,20 @@ function withBody(html: string, root: string, body: string) {
   const stylesheet = body.includes('data-prerendered-style')
     ? `<link rel="stylesheet" href="/${INLINE_STYLES_FILE}">`
     : '';
-  return html
-    .replace('<script type="module"', `${stylesheet}<script type="module"`)
-    .replace(ROOT, `${root}${body}</div>`);
+  return html.replace('</head>', `${stylesheet}</head>`).replace(ROOT, `${root}${body}</div>`);
 }
+
+const TITLE = /<title>[^<]*<\/title>/;
+if (!TITLE.test(indexHtml)) throw new Error('index.html has no <title> to set');
+// The page's own title, so that the tab and search results name it before any script.
+const withTitle = (html: string, title: string) =>
+  html.replace(TITLE, () => `<title>${title.replaceAll('&', '&amp;').replaceAll('<', '&lt;')}</title>`);
 
 rmSync(path.join(WEB_DIR, path.dirname(INLINE_STYLES_FILE)), { recursive: true, force: true });
 for (const page of publicPages) {
-  const body = moveInlineStyles(await renderPage(page.path));
-  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), withBody(shell, '<div id="root">', body));
+  const { body, title } = await renderPage(page.path, { whole: page.whole });
+  const html = withBody(page.whole ? wholePageShell : shell, '<div id="root">', moveInlineStyles(body));
+  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), withTitle(html, title));
 }
 // Every other page path gets index.html: it keeps its script and module preloads (nothing there to paint before
 // them but the frame), and main.tsx renders the app in place of the frame.

@@ -40,7 +40,7 @@ import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
-import { createSessionCache, registerSession } from './http/session.ts';
+import { createSessionCache, registerSession, toHeaders } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
 import { devMailboxRoutes } from './platform/mail/dev-mailbox.ts';
@@ -251,7 +251,10 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     await app.register(devMailboxRoutes, { dir: config.mail.outboxDir, smtpConfigured: Boolean(config.mail.smtpUrl) });
   }
 
-  await registerSpa(app, dependencies.webDir ?? defaultWebDir);
+  await registerSpa(app, dependencies.webDir ?? defaultWebDir, {
+    publicSettings: config.publicSettings,
+    hasSessionCookie: (request) => Boolean(sessionCookieOf(toHeaders(request.headers))),
+  });
   return app;
 }
 

@@ -1,38 +1,65 @@
-// Renders a public page to HTML at build time (scripts/prerender.ts); main.tsx hydrates it in the browser.
+// Renders a public page to HTML at build time (scripts/prerender.ts); main.tsx hydrates it in the browser, unless the
+// page is rendered whole (read without scripts by a signed-out visitor).
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import type { RouteObject } from 'react-router';
+import { settingsPlaceholders } from '#shared/public-settings.ts';
 import { AppProviders } from './app/providers.tsx';
 import { RootLayout } from './app/layout/root-layout.tsx';
 import { PageFallback } from './app/page-fallback.tsx';
 import { routes } from './app/router.tsx';
+import { queryClient, sessionQueryKey } from './lib/query-client.ts';
+import { publicSettingsQueryOptions } from './lib/settings.ts';
+import { DocumentTitleSink } from './lib/use-document-title.ts';
+import { WholePageRender } from './lib/use-hydrated.ts';
 
-export function renderPage(pagePath: string) {
-  return renderRoutes(routes, pagePath);
+export type RenderedPage = { body: string; title: string };
+
+/**
+ * A public page. `whole`: as a signed-out visitor sees it once the app has started (the top bar's Log in and Sign
+ * up, the support details as placeholders the server fills in), for a page that works without scripts; otherwise
+ * as the browser's hydration renders it first (what depends on the visitor still loading).
+ */
+export async function renderPage(pagePath: string, { whole }: { whole: boolean }) {
+  if (!whole) return renderRoutes(routes, pagePath);
+  queryClient.setQueryData(sessionQueryKey, null);
+  queryClient.setQueryData(publicSettingsQueryOptions.queryKey, settingsPlaceholders);
+  try {
+    return await renderRoutes(routes, pagePath, true);
+  } finally {
+    queryClient.clear();
+  }
 }
 
 /**
  * The frame every other page starts from: top bar, footer and the page area loading, as the app shows them until
  * the page's code has arrived. index.html carries it, so a page that is not prerendered paints before its scripts.
  */
-export function renderFrame() {
+export async function renderFrame() {
   // At a path of no menu item, so that no link in the frame is marked as the current page.
-  return renderRoutes([{ Component: RootLayout, children: [{ path: '*', Component: PageFallback }] }], '/frame');
+  return (await renderRoutes([{ Component: RootLayout, children: [{ path: '*', Component: PageFallback }] }], '/frame'))
+    .body;
 }
 
-async function renderRoutes(routes: RouteObject[], pagePath: string) {
+async function renderRoutes(routes: RouteObject[], pagePath: string, whole = false): Promise<RenderedPage> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(pagePath, 'http://prerender.invalid')));
   if (context instanceof Response) throw new Error(`${pagePath} answers with a redirect, not a page`);
   if (context.errors) throw new Error(`${pagePath} fails to render: ${JSON.stringify(context.errors)}`);
   const router = createStaticRouter(handler.dataRoutes, context);
+  let title = '';
   // No hydration data script: the CSP allows no inline script, and the public pages load no data.
-  return renderToString(
+  const body = renderToString(
     <StrictMode>
-      <AppProviders>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </AppProviders>
+      <WholePageRender value={whole}>
+        <DocumentTitleSink value={(pageTitle) => (title = pageTitle)}>
+          <AppProviders>
+            <StaticRouterProvider router={router} context={context} hydrate={false} />
+          </AppProviders>
+        </DocumentTitleSink>
+      </WholePageRender>
     </StrictMode>,
   );
+  return { body, title };
 }

@@ -1,23 +1,41 @@
 import { createUser } from '../support/factories.ts';
-import { expect, test } from './fixtures.ts';
+import { expandedStateOf, expect, test } from './fixtures.ts';
 
-// What a visitor sees before any script has run: the public pages are whole HTML documents that name one small
-// boot script, and every other page starts from the frame (top bar, footer, the page loading).
+// What a visitor sees before any script has run: the content pages are whole HTML documents that need no script,
+// the pages with a form name one small boot script, and every other page starts from the frame (top bar, footer,
+// the page loading).
 
-test('a public page names only the boot script, which loads the app after the first paint', async ({ request }) => {
-  const html = await (await request.get('/about')).text();
-  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag);
-  expect(scripts).toHaveLength(1);
-  expect(scripts[0]).toMatch(/src="\/assets\/boot-[\w-]+\.js" data-app="\/assets\/index-[\w-]+\.js"/);
-  expect(html).not.toContain('modulepreload');
+test('a content page names no script; a page with a form names only the boot script', async ({ request }) => {
+  const scriptsOf = async (pagePath: string) => {
+    const html = await (await request.get(pagePath)).text();
+    expect(html, pagePath).not.toContain('modulepreload');
+    return [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag);
+  };
+  for (const pagePath of ['/', '/about', '/privacy-policy', '/terms', '/disclaimer']) {
+    expect(await scriptsOf(pagePath), pagePath).toEqual([]);
+  }
+  for (const pagePath of ['/contact', '/auth/login', '/auth/register', '/auth/forgot-password']) {
+    const scripts = await scriptsOf(pagePath);
+    expect(scripts, pagePath).toHaveLength(1);
+    expect(scripts[0]).toMatch(/src="\/assets\/boot-[\w-]+\.js" data-app="\/assets\/index-[\w-]+\.js"/);
+  }
 });
 
 test.describe('without scripts', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('a public page shows its content and its links lead on', async ({ page }) => {
+  test('a public page shows its content, its title, the support details and its links lead on', async ({ page }) => {
     await page.goto('/about');
+    await expect(page).toHaveTitle('About · Virtual Help');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/about/i);
+    // Filled in by the server from its settings: no placeholder, no loading state.
+    const contactDetails = page.getByRole('contentinfo').locator('address');
+    await expect(contactDetails.getByRole('link', { name: '+41 41 000 00 00' })).toHaveAttribute(
+      'href',
+      'tel:+41410000000',
+    );
+    await expect(contactDetails.getByRole('link', { name: 'support@virtualhelp.example' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
     await page.getByRole('contentinfo').getByRole('link', { name: 'Contact', exact: true }).click();
     await expect(page).toHaveURL(/\/contact$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/contact/i);
@@ -28,10 +46,16 @@ test.describe('without scripts', () => {
     await page.goto('/');
     const menu = page.locator('#mobile-menu');
     await expect(menu).toBeHidden();
-    await page.getByRole('button', { name: 'Open menu' }).click();
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    expect(await expandedStateOf(page, 'Menu')).toBe(false);
+    await toggle.click();
     await expect(menu.getByRole('link', { name: 'About' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expect.poll(() => expandedStateOf(page, 'Menu')).toBe(true);
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
+    await expect.poll(() => expandedStateOf(page, 'Menu')).toBe(false);
+    await expect(toggle).toBeFocused();
   });
 
   test('another page shows the frame: the top bar, the page loading and the footer', async ({ page }) => {

@@ -27,6 +27,22 @@ function collectConsoleErrors(page: Page) {
   return errors;
 }
 
+/**
+ * Whether the browser tells assistive technology that the named button's popup is open: its accessibility tree's
+ * expanded state, which a popover's button gets from the popover itself (no aria-expanded attribute involved).
+ */
+export async function expandedStateOf(page: Page, buttonName: string) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const button = nodes.find((node) => node.role?.value === 'button' && node.name?.value === buttonName);
+    if (!button) throw new Error(`No button named ${buttonName} in the accessibility tree`);
+    return button.properties?.find((property) => property.name === 'expanded')?.value.value as boolean | undefined;
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** Waits until the page's socket is connected, so live events cannot be missed. */
 export async function expectLive(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected');

@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Role } from '#shared/constants.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expandedStateOf, expect, test } from './fixtures.ts';
 
 // Every route of SPEC.md §2, each with the heading a visitor should see first, and who may see it
 // (guarded pages are seen signed in with that role; signed out they lead to sign-in, see accounts.spec.ts).
@@ -119,7 +119,7 @@ test.describe('on a small screen', () => {
 
   test('the collapsible menu shows the same items and closes on route change and Escape', async ({ page }) => {
     await page.goto('/');
-    const toggle = page.getByRole('button', { name: 'Open menu' });
+    const toggle = page.getByRole('button', { name: 'Menu' });
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
     await toggle.click();
     const menu = page.locator('#mobile-menu');
@@ -128,10 +128,21 @@ test.describe('on a small screen', () => {
     await menu.getByRole('link', { name: 'About' }).click();
     await expect(page).toHaveURL('/about');
     await expect(menu.getByRole('link', { name: 'About' })).toBeHidden();
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+    await toggle.click();
+    await expect.poll(() => expandedStateOf(page, 'Menu')).toBe(true);
     await page.keyboard.press('Escape');
-    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+    await expect.poll(() => expandedStateOf(page, 'Menu')).toBe(false);
+  });
+
+  test('signed in, a route change inside the app closes the menu', async ({ page, signInAs }) => {
+    await signInAs('student');
+    await page.goto('/about');
+    const menu = page.locator('#mobile-menu');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await menu.getByRole('link', { name: 'My Requests' }).click();
+    await expect(page).toHaveURL('/student/posts');
+    await expect(menu).toBeHidden();
+    await expect.poll(() => expandedStateOf(page, 'Menu')).toBe(false);
   });
 });
 

@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 import { prerenderedPageFile } from '#shared/prerendered-pages.ts';
+import { settingsPlaceholders, telHref } from '#shared/public-settings.ts';
 
 const PAGE = `<!doctype html><title>Virtual Help</title>${'<p>A page.</p>'.repeat(100)}`;
 const SCRIPT = `console.log(1);${' void 0;'.repeat(300)}`;
@@ -99,5 +101,72 @@ describe('the web app', () => {
     const small = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br' } });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.json()).toMatchObject({ ok: true });
+  });
+});
+
+describe('a whole page (one that names no script)', () => {
+  const APP = `<!doctype html><title>Virtual Help</title><script type="module" src="/assets/app.js"></script>`;
+  // As the build renders the home page: the support details are placeholders the server fills in.
+  const HOME = `<!doctype html><title>Virtual Help</title>${'<p>Welcome.</p>'.repeat(100)}<footer><a href="${telHref(
+    settingsPlaceholders.supportPhone,
+  )}">${settingsPlaceholders.supportPhone}</a></footer>`;
+  const SIGN_IN = `<!doctype html><title>Sign in</title><script type="module" src="/assets/boot.js"></script>`;
+  let t: TestApp;
+  beforeAll(async () => {
+    const webDir = mkdtempSync(path.join(os.tmpdir(), 'vh-web-'));
+    mkdirSync(path.join(webDir, 'prerendered/auth'), { recursive: true });
+    writeFileSync(path.join(webDir, 'index.html'), APP);
+    writeFileSync(path.join(webDir, prerenderedPageFile('/')), HOME);
+    writeFileSync(path.join(webDir, prerenderedPageFile('/auth/login')), SIGN_IN);
+    t = await createTestApp({ SUPPORT_PHONE: '+44 20 7946 0958' }, { webDir });
+  });
+  afterAll(() => t.close());
+
+  const filledHome = HOME.replace(
+    `<a href="tel:+990000000001">+990000000001</a>`,
+    `<a href="tel:+442079460958">+44 20 7946 0958</a>`,
+  );
+
+  it("goes to a signed-out visitor with the server's support details, compressed as the browser accepts", async () => {
+    expect(filledHome).not.toBe(HOME);
+    const br = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-type']).toMatch(/^text\/html/);
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(br.headers.vary).toMatch(/cookie/i);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(filledHome);
+
+    const gzip = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(filledHome);
+
+    const plain = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(filledHome);
+
+    const head = await t.app.inject({ method: 'HEAD', url: '/', headers: { 'accept-encoding': 'br' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe(br.headers['content-type']);
+    expect(head.body).toBe('');
+  });
+
+  it('gives way to the app for a visitor with a session cookie, and with a query string', async () => {
+    for (const headers of [{ cookie: `${SESSION_COOKIE}=anything` }, { cookie: `__Secure-${SESSION_COOKIE}=x` }]) {
+      const response = await t.app.inject({ method: 'GET', url: '/', headers });
+      expect(response.body).toBe(APP);
+      expect(response.headers.vary).toMatch(/cookie/i);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/?ref=mail' })).body).toBe(APP);
+    // Another cookie is no session.
+    expect((await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'theme=dark' } })).body).toBe(filledHome);
+  });
+
+  it('leaves a page that loads the app as the build wrote it, with a session cookie or without', async () => {
+    for (const headers of [{}, { cookie: `${SESSION_COOKIE}=anything` }]) {
+      expect((await t.app.inject({ method: 'GET', url: '/auth/login', headers })).body).toBe(SIGN_IN);
+    }
   });
 });

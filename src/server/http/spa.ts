@@ -1,9 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiErrorBody } from '#shared/errors.ts';
 import { prerenderedPageFile } from '#shared/prerendered-pages.ts';
+import { fillPublicSettings, type PublicSettings } from '#shared/public-settings.ts';
 
 /** The prerendered public pages the build wrote (paths relative to the web directory, with / separators). */
 function listPrerenderedPages(webDir: string) {
@@ -13,14 +16,47 @@ function listPrerenderedPages(webDir: string) {
   return new Set(files.map((file) => path.posix.join(path.basename(directory), file.split(path.sep).join('/'))));
 }
 
+type WholePage = { html: string } & Record<'br' | 'gzip', Buffer>;
+
+/**
+ * The whole pages among them (they name no script: docs/decisions/0019-whole-content-pages.md), by file, with the
+ * server's settings in place of the placeholders they were rendered with, and compressed once, as the build does
+ * for the other pages.
+ */
+function readWholePages(webDir: string, files: Set<string>, settings: PublicSettings) {
+  const pages = new Map<string, WholePage>();
+  for (const file of files) {
+    if (!file.endsWith('.html')) continue;
+    const prerendered = readFileSync(path.join(webDir, file), 'utf8');
+    if (prerendered.includes('<script')) continue;
+    const html = fillPublicSettings(prerendered, settings);
+    pages.set(file, { html, br: brotliCompressSync(html), gzip: gzipSync(html, { level: 9 }) });
+  }
+  return pages;
+}
+
+const encodings = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'] });
+
+export type SpaOptions = {
+  publicSettings: PublicSettings;
+  /** Whether the request carries a session cookie (valid or not: the app finds out). */
+  hasSessionCookie: (request: FastifyRequest) => boolean;
+};
+
 /**
  * Serves the built web app: hashed assets cached for a year; a public page prerendered at build time as its
  * HTML (only without a query string, which the page may read); every other page path answered with index.html.
- * Both carry the same CSP (set for every answer).
+ * A whole page (one that works without scripts) goes to a signed-out visitor only: with a session cookie, the app
+ * (index.html) shows it with the visitor's own top bar. All carry the same CSP (set for every answer).
  */
-export async function registerSpa(app: FastifyInstance, webDir: string) {
+export async function registerSpa(
+  app: FastifyInstance,
+  webDir: string,
+  { publicSettings, hasSessionCookie }: SpaOptions,
+) {
   const hasBuild = existsSync(path.join(webDir, 'index.html'));
   const prerenderedPages = listPrerenderedPages(webDir);
+  const wholePages = readWholePages(webDir, prerenderedPages, publicSettings);
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -45,8 +81,18 @@ export async function registerSpa(app: FastifyInstance, webDir: string) {
     const [pagePath = '', query] = request.url.split('?');
     if (isPage && hasBuild && !path.extname(pagePath)) {
       const prerendered = query === undefined ? prerenderedPageFile(pagePath) : undefined;
-      const file = prerendered && prerenderedPages.has(prerendered) ? prerendered : 'index.html';
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile(file);
+      reply.header('cache-control', 'no-cache').type('text/html');
+      const wholePage = prerendered ? wholePages.get(prerendered) : undefined;
+      if (wholePage !== undefined) {
+        // The same address is the whole page or the app, by the cookie: caches must keep them apart.
+        reply.header('vary', 'cookie');
+        if (hasSessionCookie(request)) return reply.sendFile('index.html');
+        reply.header('vary', 'cookie, accept-encoding');
+        const encoding = encodings.negotiate(request.headers['accept-encoding'] ?? '');
+        if (!encoding) return reply.send(wholePage.html);
+        return reply.header('content-encoding', encoding).send(wholePage[encoding]);
+      }
+      return reply.sendFile(prerendered && prerenderedPages.has(prerendered) ? prerendered : 'index.html');
     }
     return reply.status(404).send({ code: 'NOT_FOUND', message: 'Not found' } satisfies ApiErrorBody);
   });

@@ -1,14 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from './api.ts';
 import { useHydrated } from './use-hydrated.ts';
-
-type PublicSettings = {
-  supportPhone: string;
-  supportEmail: string;
-  /** Digits only, with country code (for https://wa.me/...). */
-  whatsappNumber: string;
-  jitsiDomain: string;
-};
+import type { PublicSettings } from '#shared/public-settings.ts';
 
 /** Shown when the server cannot be asked (same defaults as the server's configuration). */
 const fallbackSettings: PublicSettings = {
@@ -33,13 +26,4 @@ export function usePublicSettings() {
   const hydrated = useHydrated();
   const settings = hydrated ? query.data : undefined;
   return { settings: settings ?? fallbackSettings, isPending: !hydrated || query.isPending };
-}
-
-export function telHref(phone: string) {
-  return `tel:${phone.replace(/[^\d+]/g, '')}`;
-}
-
-export function whatsappHref(number: string, text?: string) {
-  const digits = number.replace(/\D/g, '');
-  return `https://wa.me/${digits}${text ? `?text=${encodeURIComponent(text)}` : ''}`;
 }

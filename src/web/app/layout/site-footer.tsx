@@ -2,7 +2,8 @@ import { Briefcase, CirclePlay, Mail, MapPin, MessageCircle, Phone, Pin, type Lu
 import { Link } from 'react-router';
 import { Container } from '#web/components/ui/container.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
-import { telHref, usePublicSettings, whatsappHref } from '#web/lib/settings.ts';
+import { usePublicSettings } from '#web/lib/settings.ts';
+import { telHref, whatsappHref } from '#shared/public-settings.ts';
 import { paths } from '#shared/paths.ts';
 import { Logo } from './logo.tsx';
 

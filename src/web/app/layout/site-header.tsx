@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation, useNavigation } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -69,13 +69,11 @@ export function SiteHeader() {
   const { user, isPending } = useSession();
   const navItems = getNavItems(user?.role);
   const location = useLocation();
-  // The small-screen menu is a native popover: it opens, closes on Escape or a press outside, and hands focus back
-  // before the app's code has arrived on a prerendered page. Its state here follows the element's.
+  // The small-screen menu is a native popover: it opens, closes on Escape or a press outside, hands focus back and
+  // tells assistive technology whether it is open (the button's expanded state) with no script at all, as on a
+  // whole page (docs/decisions/0019-whole-content-pages.md). Its button's icon follows it in CSS.
   const menuRef = useRef<HTMLDivElement>(null);
-  const [isMenuOpen, setMenuOpen] = useState(false);
-  // Opened before the app took over the prerendered page: the state catches up once.
-  useEffect(() => setMenuOpen(menuRef.current?.matches(':popover-open') ?? false), []);
-  // It is open for one page: a route change closes it.
+  // It is open for one page: a route change in the app closes it.
   const route = location.pathname + location.search;
   useEffect(() => {
     if (menuRef.current?.matches(':popover-open')) menuRef.current.hidePopover();
@@ -84,7 +82,7 @@ export function SiteHeader() {
   const closeMenu = () => menuRef.current?.hidePopover();
 
   return (
-    <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur supports-backdrop-filter:bg-background/75">
+    <header className="group/top-bar sticky top-0 z-40 border-b bg-background/90 backdrop-blur supports-backdrop-filter:bg-background/75">
       <Container className="flex h-16 items-center gap-4">
         <Link to={paths.home.getHref()} className="-ml-1 rounded-md px-1">
           <Logo />
@@ -125,11 +123,10 @@ export function SiteHeader() {
           size="icon"
           className={cn('md:hidden', !user && 'ml-auto')}
           popoverTarget={MOBILE_MENU_ID}
-          aria-expanded={isMenuOpen}
-          aria-controls={MOBILE_MENU_ID}
-          aria-label={isMenuOpen ? 'Close menu' : 'Open menu'}
+          aria-label="Menu"
         >
-          {isMenuOpen ? <X aria-hidden="true" className="size-6" /> : <Menu aria-hidden="true" className="size-6" />}
+          <Menu aria-hidden="true" className="size-6 group-has-[#mobile-menu:popover-open]/top-bar:hidden" />
+          <X aria-hidden="true" className="hidden size-6 group-has-[#mobile-menu:popover-open]/top-bar:block" />
         </Button>
       </Container>
 
@@ -137,7 +134,6 @@ export function SiteHeader() {
         ref={menuRef}
         id={MOBILE_MENU_ID}
         popover="auto"
-        onToggle={(event) => setMenuOpen(event.newState === 'open')}
         className="inset-x-0 top-16 bottom-auto m-0 max-h-[calc(100dvh-4rem)] w-full overflow-y-auto border-0 border-t bg-background p-0 text-foreground shadow-lg md:hidden"
       >
         <Container className="flex animate-slide-down flex-col gap-4 py-4">

@@ -3,8 +3,9 @@ import type { ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader } from '#web/components/ui/card.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
-import { telHref, usePublicSettings, whatsappHref } from '#web/lib/settings.ts';
+import { usePublicSettings } from '#web/lib/settings.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { telHref, whatsappHref } from '#shared/public-settings.ts';
 import { ContactForm } from '../components/contact-form.tsx';
 
 const linkClasses = 'font-medium text-primary underline-offset-4 hover:underline break-all';
