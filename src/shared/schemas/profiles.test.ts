@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { specializationProblem, withAvatarRules, type FileLike } from './profiles.ts';
+import { avatarProblem, type FileLike } from '#shared/rules/avatar.ts';
+import { specializationProblem } from '#shared/rules/specializations.ts';
+import { withAvatarRules } from './profiles.ts';
 
 describe('specialization rule', () => {
   it.each([
@@ -16,8 +18,13 @@ describe('specialization rule', () => {
 });
 
 describe('avatar rules', () => {
+  // The schema (server, registration form) and the plain check (the pickers) say the same.
   const avatar = withAvatarRules(z.custom<FileLike>());
-  const messageFor = (file: FileLike) => avatar.safeParse(file).error?.issues[0]?.message ?? null;
+  const messageFor = (file: FileLike) => {
+    const message = avatar.safeParse(file).error?.issues[0]?.message ?? null;
+    expect(avatarProblem(file)).toBe(message);
+    return message;
+  };
 
   it('takes jpeg, png and webp up to 5 MB', () => {
     for (const type of ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'])

@@ -15,7 +15,7 @@ import {
   type SupportType,
 } from '#shared/constants.ts';
 import { budgetMessages, budgetProblem, fallbackMaxBudget, wizardBudget } from '#shared/rules/budget.ts';
-import type { FileLike } from '#shared/schemas/profiles.ts';
+import type { FileLike } from '#shared/rules/avatar.ts';
 import { cursorSchema } from './cursor.ts';
 
 // Requests, bids, offers and jobs (SPEC.md §5 "Standard request form", "Wizard budgets", "Bid",

@@ -17,7 +17,8 @@ import {
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { notifyAuthChanged } from '#web/lib/auth-client.ts';
-import { avatarProblem, uploadAvatar } from '#web/lib/avatar.ts';
+import { avatarProblem } from '#shared/rules/avatar.ts';
+import { uploadAvatar } from '#web/lib/avatar.ts';
 
 type ChangeAvatarDialogProps = {
   /** For the initial letter when there is no picture. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray } from 'drizzle-orm';
-import { specializationMessages, specializationProblem, type Profile } from '#shared/schemas/profiles.ts';
+import { specializationMessages, specializationProblem } from '#shared/rules/specializations.ts';
+import type { Profile } from '#shared/schemas/profiles.ts';
 import type { TutorAbout } from '#shared/schemas/reviews.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';

@@ -13,7 +13,7 @@ import { PasswordInput } from '#web/components/ui/password-input.tsx';
 import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group.tsx';
 import { ApiError, CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
-import { avatarProblem } from '#web/lib/avatar.ts';
+import { avatarProblem } from '#shared/rules/avatar.ts';
 import { useSubjects } from '#web/lib/subjects.ts';
 import { useRegister } from '../api.ts';
 import { authLinkClasses } from './auth-page-shell.tsx';
@@ -21,14 +21,8 @@ import { AvailabilityStatus } from './availability-status.tsx';
 import { basicPasswordRules, PasswordChecklist } from './password-checklist.tsx';
 import { AccountExistsDialog, ProfileCreationIssueDialog } from './register-dialogs.tsx';
 import { ConsentCheckbox, NewTabLink, roleOptions } from './register-fields.tsx';
-import {
-  fieldNames,
-  resolver,
-  roleFromSearch,
-  type RegisterFormOutput,
-  type RegisterFormValues,
-  type ResolverContext,
-} from './register-form-schema.ts';
+import { fieldNames, resolver, roleFromSearch, type ResolverContext } from './register-form-checks.ts';
+import type { RegisterFormOutput, RegisterFormValues } from './register-form-schema.ts';
 import { useAvailability } from './use-availability.ts';
 import { Form } from '#web/components/ui/form.tsx';
 
@@ -125,7 +119,7 @@ export function RegisterForm() {
 
   return (
     <>
-      <Form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
+      <Form noValidate onSubmit={onSubmit} onFocus={resolver.preload} className="flex flex-col gap-6">
         <FormField
           label="Username"
           error={errors.name?.message}

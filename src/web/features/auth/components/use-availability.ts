@@ -1,8 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '#web/lib/toast.ts';
+import { loadOnce } from '#web/lib/load-once.ts';
 import { AVAILABILITY_DEBOUNCE_MS } from '#shared/constants.ts';
-import { emailSchema, usernameSchema, type Availability } from '#shared/schemas/auth.ts';
+import type * as AuthSchemas from '#shared/schemas/auth.ts';
+import type { Availability } from '#shared/schemas/auth.ts';
 import { availabilityQueryKey, availabilityQueryOptions, type AvailabilityField } from '../api.ts';
 
 /** SPEC.md §4: the states of a live availability check. */
@@ -29,13 +31,34 @@ function normalize(field: AvailabilityField, value: string) {
   return field === 'email' ? value.trim().toLowerCase() : value;
 }
 
+// The shared username and e-mail rules come with zod: fetched once someone types, not with the page.
+const loadAuthSchemas = loadOnce(() => import('#shared/schemas/auth.ts'));
+
+/** The auth schemas once fetched (null until then); each change of `value` tries again after a failed fetch. */
+function useAuthSchemas(value: string) {
+  const [schemas, setSchemas] = useState<typeof AuthSchemas | null>(null);
+  useEffect(() => {
+    if (schemas || !value) return;
+    let isCurrent = true;
+    loadAuthSchemas().then(
+      (loaded) => isCurrent && setSchemas(loaded),
+      () => undefined,
+    );
+    return () => {
+      isCurrent = false;
+    };
+  }, [schemas, value]);
+  return schemas;
+}
+
 /**
  * SPEC.md §5: a username is checked once it could be valid (2+ characters of a-z, 0-9), an e-mail
  * once it has an @ and looks like an address. Anything else is the form's own validation message.
  */
-function isCheckable(field: AvailabilityField, value: string) {
-  if (field === 'username') return usernameSchema.safeParse(value).success;
-  return value.includes('@') && emailSchema.safeParse(value).success;
+function isCheckable(field: AvailabilityField, value: string, schemas: typeof AuthSchemas | null) {
+  if (!schemas) return false;
+  if (field === 'username') return schemas.usernameSchema.safeParse(value).success;
+  return value.includes('@') && schemas.emailSchema.safeParse(value).success;
 }
 
 function useDebouncedValue<T>(value: T, delayMs: number) {
@@ -61,7 +84,8 @@ type AvailabilityCheck = {
 export function useAvailability(field: AvailabilityField, rawValue: string): AvailabilityCheck {
   const queryClient = useQueryClient();
   const value = normalize(field, rawValue);
-  const checkable = isCheckable(field, value);
+  const schemas = useAuthSchemas(value);
+  const checkable = isCheckable(field, value, schemas);
   const debounced = useDebouncedValue(value, AVAILABILITY_DEBOUNCE_MS);
   const isSettled = debounced === value;
 
@@ -93,13 +117,13 @@ export function useAvailability(field: AvailabilityField, rawValue: string): Ava
   }, [state, value, field]);
 
   const recheck = useCallback(async () => {
-    if (!isCheckable(field, value)) return null;
+    if (!isCheckable(field, value, schemas)) return null;
     try {
       return await queryClient.query({ ...availabilityQueryOptions(field, value), staleTime: 0 });
     } catch {
       return null;
     }
-  }, [queryClient, field, value]);
+  }, [queryClient, field, value, schemas]);
 
   const markUnavailable = useCallback(
     (unavailableMessage: string) => {

@@ -1,7 +1,8 @@
 import { Pencil } from 'lucide-react';
 import { useRef, useState, type SubmitEvent } from 'react';
 import { toast } from '#web/lib/toast.ts';
-import { specializationMessages, specializationProblem, type Subject } from '#shared/schemas/profiles.ts';
+import { specializationMessages, specializationProblem } from '#shared/rules/specializations.ts';
+import type { Subject } from '#shared/schemas/profiles.ts';
 import { SubjectPicker } from '#web/components/subject-picker.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
