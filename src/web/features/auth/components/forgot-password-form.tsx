@@ -1,22 +1,9 @@
-import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
 import type { z } from 'zod';
-import { RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
 import type { forgotPasswordSchema, ForgotPasswordInput } from '#shared/schemas/auth.ts';
-import { paths } from '#shared/paths.ts';
 import { Button } from '#web/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '#web/components/ui/dialog.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { ApiError } from '#web/lib/api.ts';
@@ -24,11 +11,25 @@ import { useRequestPasswordReset } from '../api.ts';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
 import { Form } from '#web/components/ui/form.tsx';
 import { lazyZodResolver } from '#web/lib/lazy-zod-resolver.ts';
+import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 
 // The form's checks (zod and the schema) load as someone starts filling it in.
 const forgotPasswordSchemaResolver = lazyZodResolver(
   async () => (await import('#shared/schemas/auth.ts')).forgotPasswordSchema,
 );
+
+// "Check your e-mail" follows a sent form: its dialog code loads as someone starts filling it in too.
+const ResetLinkSentDialog = lazyWithPreload(
+  async () => (await import('./reset-link-sent-dialog.tsx')).ResetLinkSentDialog,
+  {
+    fallback: null,
+  },
+);
+
+function preloadFormParts() {
+  forgotPasswordSchemaResolver.preload();
+  ResetLinkSentDialog.preload();
+}
 
 type ForgotPasswordValues = z.input<typeof forgotPasswordSchema>;
 
@@ -42,10 +43,14 @@ export function ForgotPasswordForm() {
   const { errors } = form.formState;
   const requestReset = useRequestPasswordReset();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const [isDialogOpen, setDialogOpen] = useState(false);
 
   const onSubmit = form.handleSubmit((values) =>
     requestReset.mutate(values, {
-      onSuccess: () => setSentTo(values.email),
+      onSuccess: () => {
+        setSentTo(values.email);
+        setDialogOpen(true);
+      },
       onError: (error) => {
         if (applyFieldErrors(form.setError, error, ['email'])) return;
         // A rate limit says why; anything else is SPEC.md's one message.
@@ -59,12 +64,7 @@ export function ForgotPasswordForm() {
   const isSending = form.formState.isSubmitting || requestReset.isPending;
   return (
     <>
-      <Form
-        noValidate
-        onSubmit={onSubmit}
-        onFocus={forgotPasswordSchemaResolver.preload}
-        className="flex flex-col gap-5"
-      >
+      <Form noValidate onSubmit={onSubmit} onFocus={preloadFormParts} className="flex flex-col gap-5">
         <FormField label="Email" error={errors.email?.message} required>
           <Input type="email" autoComplete="email" inputMode="email" maxLength={254} {...form.register('email')} />
         </FormField>
@@ -73,44 +73,8 @@ export function ForgotPasswordForm() {
         </Button>
       </Form>
 
-      <Dialog
-        open={sentTo !== null}
-        onOpenChange={(open) => {
-          if (!open) setSentTo(null);
-        }}
-      >
-        <DialogContent>
-          <div
-            aria-hidden="true"
-            className="flex size-12 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground"
-          >
-            <MailCheck className="size-6" />
-          </div>
-          <DialogHeader>
-            <DialogTitle>Check your e-mail</DialogTitle>
-            <DialogDescription asChild>
-              <div className="flex flex-col gap-2">
-                <p>
-                  If an account exists for <strong className="font-semibold break-all text-foreground">{sentTo}</strong>
-                  , we have sent it a link to reset your password.
-                </p>
-                <p>
-                  The link expires after {RESET_LINK_VALIDITY_MINUTES} minutes. If you don&apos;t see the e-mail, check
-                  your spam folder.
-                </p>
-              </div>
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">Close</Button>
-            </DialogClose>
-            <Button asChild>
-              <Link to={paths.auth.login.getHref()}>Back to Sign In</Link>
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      {/* Mounted from the first success on, so that it closes with its animation and hands focus back. */}
+      {sentTo !== null && <ResetLinkSentDialog open={isDialogOpen} onOpenChange={setDialogOpen} email={sentTo} />}
     </>
   );
 }

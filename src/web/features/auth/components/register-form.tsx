@@ -19,12 +19,27 @@ import { useRegister } from '../api.ts';
 import { authLinkClasses } from './auth-page-shell.tsx';
 import { AvailabilityStatus } from './availability-status.tsx';
 import { basicPasswordRules, PasswordChecklist } from './password-checklist.tsx';
-import { AccountExistsDialog, ProfileCreationIssueDialog } from './register-dialogs.tsx';
 import { ConsentCheckbox, NewTabLink, roleOptions } from './register-fields.tsx';
 import { fieldNames, resolver, roleFromSearch, type ResolverContext } from './register-form-checks.ts';
 import type { RegisterFormOutput, RegisterFormValues } from './register-form-schema.ts';
 import { useAvailability } from './use-availability.ts';
 import { Form } from '#web/components/ui/form.tsx';
+import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
+
+// The dialogs follow a refused registration: their code loads as someone starts filling the form in.
+const AccountExistsDialog = lazyWithPreload(async () => (await import('./register-dialogs.tsx')).AccountExistsDialog, {
+  fallback: null,
+});
+const ProfileCreationIssueDialog = lazyWithPreload(
+  async () => (await import('./register-dialogs.tsx')).ProfileCreationIssueDialog,
+  { fallback: null },
+);
+
+function preloadFormParts() {
+  resolver.preload();
+  AccountExistsDialog.preload();
+  ProfileCreationIssueDialog.preload();
+}
 
 export function RegisterForm() {
   const baseId = useId();
@@ -32,6 +47,9 @@ export function RegisterForm() {
   const navigate = useNavigate();
   const registerAccount = useRegister();
   const [dialog, setDialog] = useState<'accountExists' | 'profileError' | null>(null);
+  // Mounted from the first one on, so that a dialog closes with its animation and hands focus back.
+  const [hasShownDialog, setHasShownDialog] = useState(false);
+  if (dialog && !hasShownDialog) setHasShownDialog(true);
   const [isLeaving, setLeaving] = useState(false);
 
   const { data: subjects = [] } = useSubjects();
@@ -119,7 +137,7 @@ export function RegisterForm() {
 
   return (
     <>
-      <Form noValidate onSubmit={onSubmit} onFocus={resolver.preload} className="flex flex-col gap-6">
+      <Form noValidate onSubmit={onSubmit} onFocus={preloadFormParts} className="flex flex-col gap-6">
         <FormField
           label="Username"
           error={errors.name?.message}
@@ -316,22 +334,26 @@ export function RegisterForm() {
         </div>
       </Form>
 
-      <AccountExistsDialog
-        open={dialog === 'accountExists'}
-        email={email}
-        onOpenChange={(open) => {
-          if (open) return;
-          setDialog(null);
-        }}
-        onGoToSignIn={goToSignIn}
-        onUseDifferentEmail={() => form.setFocus('email', { shouldSelect: true })}
-      />
-      <ProfileCreationIssueDialog
-        open={dialog === 'profileError'}
-        onOpenChange={(open) => {
-          if (!open) setDialog(null);
-        }}
-      />
+      {hasShownDialog && (
+        <>
+          <AccountExistsDialog
+            open={dialog === 'accountExists'}
+            email={email}
+            onOpenChange={(open) => {
+              if (open) return;
+              setDialog(null);
+            }}
+            onGoToSignIn={goToSignIn}
+            onUseDifferentEmail={() => form.setFocus('email', { shouldSelect: true })}
+          />
+          <ProfileCreationIssueDialog
+            open={dialog === 'profileError'}
+            onOpenChange={(open) => {
+              if (!open) setDialog(null);
+            }}
+          />
+        </>
+      )}
     </>
   );
 }
