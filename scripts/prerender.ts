@@ -41,12 +41,16 @@ const shell = indexHtml
   );
 if (!shell.includes(ROOT)) throw new Error(`index.html has no ${ROOT} to fill`);
 if (!shell.includes('data-app=')) throw new Error('index.html has no entry script for the boot script to load');
-// A whole page works without scripts: it names none, and does not say that the app needs them.
+// A whole page works without scripts: it names none, asks for nothing the app would use, and does not say that the
+// app needs scripts.
 const wholePageShell = indexHtml
   .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '')
   .replace(entryScript, '')
+  .replaceAll(/\s*<!--[^>]*-->\s*<link rel="preload"[^>]*as="fetch"[^>]*>/g, '')
   .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
-if (/<script|<noscript/.test(wholePageShell)) throw new Error('index.html names a script a whole page would keep');
+if (/<script|<noscript|as="fetch"/.test(wholePageShell)) {
+  throw new Error('index.html names a script or a request that a whole page would keep');
+}
 
 /**
  * The CSP refuses style attributes in markup (a few Radix parts render them): each becomes a data attribute that

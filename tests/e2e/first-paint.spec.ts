@@ -13,6 +13,7 @@ test('a content page names no script; a page with a form names only the boot scr
   };
   for (const pagePath of ['/', '/about', '/privacy-policy', '/terms', '/disclaimer']) {
     expect(await scriptsOf(pagePath), pagePath).toEqual([]);
+    expect(await (await request.get(pagePath)).text(), pagePath).not.toContain('rel="preload"');
   }
   for (const pagePath of ['/contact', '/auth/login', '/auth/register', '/auth/forgot-password']) {
     const scripts = await scriptsOf(pagePath);
@@ -70,12 +71,19 @@ test.describe('without scripts', () => {
 
 test('the app replaces the frame with the page, without errors', async ({ page, signInAs }) => {
   await signInAs('student');
+  const sessionRequests: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/auth/get-session') sessionRequests.push(request.resourceType());
+  });
   await page.goto('/chat');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/chat/i);
   // One top bar and one footer: React replaced the frame rather than adding to it.
   await expect(page.getByRole('banner')).toHaveCount(1);
   await expect(page.getByRole('contentinfo')).toHaveCount(1);
   await expect(page.getByText('Loading page')).toHaveCount(0);
+  // The page asked for the session before its scripts arrived, and the app used that answer rather than asking again.
+  // (A request a script makes is of type "fetch"; the document's preload is not.)
+  expect(sessionRequests).toEqual(['other']);
 });
 
 test('a page whose code does not arrive shows the error page with a retry', async ({
