@@ -5,6 +5,7 @@ import { RootLayout } from './layout/root-layout.tsx';
 import { PageFallback } from './page-fallback.tsx';
 import { paths } from '#shared/paths.ts';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
+import { prefetchRooms } from '#web/features/chat/rooms-query.ts';
 
 /**
  * `prefetch`: the data a signed-in user's page shows first, asked for as soon as the page is opened (main.tsx), while
@@ -54,7 +55,7 @@ const pageRoutes: RouteObject[] = [
         path: paths.chat.path,
         lazy: async () => ({ Component: (await import('#web/features/chat/pages/chat-page.tsx')).ChatPage }),
         handle: {
-          prefetch: async (queryClient) => (await import('#web/features/chat/api.ts')).prefetchRooms(queryClient),
+          prefetch: prefetchRooms,
         } satisfies RouteHandle,
       },
       {

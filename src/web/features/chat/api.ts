@@ -19,36 +19,17 @@ import type {
 } from '#shared/schemas/chat.ts';
 import { AI_USER_ID } from '#shared/constants.ts';
 import { ApiError, apiFetch, CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
+import { roomsQueryKey, roomsQueryOptions } from './rooms-query.ts';
 
 // Chat: rooms, message pages, sending with retries, receipts, uploads, downloads and meetings.
 
 const chatQueryKey = ['chat'] as const;
-export const roomsQueryKey = ['chat', 'rooms'] as const;
 const messagesQueryKey = (roomId: string) => ['chat', 'messages', roomId] as const;
 /** The Guru AI conversation has no room: its pages have a key of their own. */
 const guruMessagesQueryKey = ['chat', 'guru'] as const;
 
-function fetchRooms({ cursor, signal }: { cursor?: string | null | undefined; signal?: AbortSignal }) {
-  const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
-  return apiFetch<RoomPage>(`/api/chat/rooms${query}`, { signal });
-}
-
-const roomsQueryOptions = infiniteQueryOptions({
-  queryKey: roomsQueryKey,
-  queryFn: ({ pageParam, signal }) => fetchRooms({ cursor: pageParam, signal }),
-  initialPageParam: null as string | null,
-  getNextPageParam: (page) => page.nextCursor,
-  // SPEC.md §9: the chat-room cache lives 5 minutes; events keep it current meanwhile.
-  staleTime: 5 * 60 * 1000,
-});
-
 export function useRooms() {
   return useInfiniteQuery(roomsQueryOptions);
-}
-
-/** Asks for the first page of rooms ahead of the chat's own code; a failure is the chat's to show. */
-export function prefetchRooms(queryClient: QueryClient) {
-  return queryClient.infiniteQuery(roomsQueryOptions).catch(() => undefined);
 }
 
 function fetchMessages({ roomId, before, signal }: { roomId: string; before?: string | null; signal?: AbortSignal }) {

@@ -6,7 +6,8 @@ import type { ChatRoomSummary, RoomPage } from '#shared/schemas/chat.ts';
 import { paths } from '#shared/paths.ts';
 import { errorMessage } from '#web/lib/api.ts';
 import { connectSocket, getSocket } from '#web/lib/socket.ts';
-import { clearUnread, markRoom, openRoom, roomsQueryKey } from './api.ts';
+import { clearUnread, markRoom, openRoom } from './api.ts';
+import { roomsQueryKey } from './rooms-query.ts';
 
 // The chat screen's side effects, one named hook each.
 
