@@ -32,7 +32,8 @@ const indexHtml = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
 const shell = indexHtml
   // The page paints from its HTML and stylesheet: scripts fetched beside them would share the phone's bandwidth
   // and delay that first paint. It names only the boot script (src/web/boot.ts), which loads the app's entry after
-  // the first paint; the entry loads its imports itself, then the page's chunk, then hydrates.
+  // the first paint; the entry loads its imports itself, then the page's chunk, then hydrates. (It keeps the
+  // session's preload: one small answer, which the app asks for first.)
   .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '')
   .replace(
     entryScript,
@@ -66,9 +67,11 @@ function moveInlineStyles(body: string) {
   });
 }
 
-const write = (file: string, text: string) => {
+/** Writes the file with its brotli and gzip copies; `compressed: false` for a whole page, which the server fills in. */
+const write = (file: string, text: string, { compressed = true } = {}) => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
+  if (!compressed) return;
   writeFileSync(`${file}.br`, brotliCompressSync(text));
   writeFileSync(`${file}.gz`, gzipSync(text, { level: 9 }));
 };
@@ -90,8 +93,11 @@ const withTitle = (html: string, title: string) =>
 rmSync(path.join(WEB_DIR, path.dirname(INLINE_STYLES_FILE)), { recursive: true, force: true });
 for (const page of publicPages) {
   const { body, title } = await renderPage(page.path, { whole: page.whole });
+  // A part still loading (a lazy component) would stay so on a page without scripts.
+  if (page.whole && /<template|<!--\$[!?]-->/.test(body))
+    throw new Error(`${page.path} renders a part that waits for scripts`);
   const html = withBody(page.whole ? wholePageShell : shell, '<div id="root">', moveInlineStyles(body));
-  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), withTitle(html, title));
+  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), withTitle(html, title), { compressed: !page.whole });
 }
 // Every other page path gets index.html: it keeps its script and module preloads (nothing there to paint before
 // them but the frame), and main.tsx renders the app in place of the frame.

@@ -33,6 +33,14 @@ describe('fillPublicSettings', () => {
     expect(filled).toContain('mailto:a&#34;onmouseover=&#34;x@example.org"');
   });
 
+  it("takes a setting's dollar signs as they are", () => {
+    const filled = fillPublicSettings(footer(settingsPlaceholders), {
+      ...settingsPlaceholders,
+      supportEmail: "a$'b$&c$$@example.org",
+    });
+    expect(filled).toContain(`<a href="mailto:a$&#39;b$&#38;c$$@example.org">a$&#39;b$&#38;c$$@example.org</a>`);
+  });
+
   it('leaves a page without placeholders as it is', () => {
     const page = '<p>Call us on +41 41 000 00 00</p>';
     expect(fillPublicSettings(page, { ...settingsPlaceholders, supportPhone: '+1 555' })).toBe(page);

@@ -42,7 +42,8 @@ export function fillPublicSettings(html: string, settings: PublicSettings) {
     ]),
   ];
   return replacements.reduce(
-    (filled, [placeholder, value]) => filled.replaceAll(escapeHtml(placeholder), escapeHtml(value)),
+    // A function, so that `$&` and the like in a setting are taken as they are, not as replacement patterns.
+    (filled, [placeholder, value]) => filled.replaceAll(escapeHtml(placeholder), () => escapeHtml(value)),
     html,
   );
 }

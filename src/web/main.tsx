@@ -31,8 +31,9 @@ if (!container) throw new Error('index.html has no #root element');
 /** Lets the browser paint and answer input before the next step of starting up: each step is a task of its own. */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve));
 
-// A public page arrives prerendered (scripts/prerender.ts) and is hydrated. Any other page arrives as the frame
-// (top bar, footer, page loading), which the app's first render replaces with the same look.
+// A public page with a form arrives prerendered (scripts/prerender.ts) and is hydrated. Any other page (a content
+// page too, for a signed-in visitor) arrives as the frame (top bar, footer, page loading), which the app's first
+// render replaces with the same look.
 const isPrerendered = container.hasChildNodes() && !('frame' in container.dataset);
 if (isPrerendered) {
   // The CSP refuses style attributes in markup: the prerendered HTML carries them as data attributes instead.

@@ -42,6 +42,8 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   baseURL,
   openBrowserAs,
 }) => {
+  // A long journey: the admin, the reported user and a sub-admin, each in a browser of their own.
+  test.setTimeout(60_000);
   const [reporter, reported, helper] = [await createUser(db), await createUser(db), await createUser(db)];
   await db
     .insert(userReports)

@@ -137,6 +137,8 @@ test.describe('on a small screen', () => {
   test('signed in, a route change inside the app closes the menu', async ({ page, signInAs }) => {
     await signInAs('student');
     await page.goto('/about');
+    // The app has taken over from the frame (which knows no user, and whose menu it replaces).
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/about/i);
     const menu = page.locator('#mobile-menu');
     await page.getByRole('button', { name: 'Menu' }).click();
     await menu.getByRole('link', { name: 'My Requests' }).click();

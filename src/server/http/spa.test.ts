@@ -10,8 +10,10 @@ import { settingsPlaceholders, telHref } from '#shared/public-settings.ts';
 
 const PAGE = `<!doctype html><title>Virtual Help</title>${'<p>A page.</p>'.repeat(100)}`;
 const SCRIPT = `console.log(1);${' void 0;'.repeat(300)}`;
-const ABOUT = `<!doctype html><title>Virtual Help</title>${'<p>About us.</p>'.repeat(100)}`;
-const SIGN_IN = `<!doctype html><title>Virtual Help</title>${'<p>Sign in.</p>'.repeat(100)}`;
+// Prerendered pages that load the app, as the pages with a form do (a whole page has a describe of its own).
+const BOOT = '<script type="module" src="/assets/boot.js"></script>';
+const ABOUT = `<!doctype html><title>Virtual Help</title>${BOOT}${'<p>About us.</p>'.repeat(100)}`;
+const SIGN_IN = `<!doctype html><title>Virtual Help</title>${BOOT}${'<p>Sign in.</p>'.repeat(100)}`;
 
 describe('the web app', () => {
   let t: TestApp;
@@ -153,15 +155,35 @@ describe('a whole page (one that names no script)', () => {
     expect(head.body).toBe('');
   });
 
-  it('gives way to the app for a visitor with a session cookie, and with a query string', async () => {
+  it('gives way to the app for a visitor with a session cookie', async () => {
     for (const headers of [{ cookie: `${SESSION_COOKIE}=anything` }, { cookie: `__Secure-${SESSION_COOKIE}=x` }]) {
       const response = await t.app.inject({ method: 'GET', url: '/', headers });
       expect(response.body).toBe(APP);
       expect(response.headers.vary).toMatch(/cookie/i);
     }
-    expect((await t.app.inject({ method: 'GET', url: '/?ref=mail' })).body).toBe(APP);
-    // Another cookie is no session.
+    // Another cookie is no session, and the page reads no query string.
     expect((await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'theme=dark' } })).body).toBe(filledHome);
+    expect((await t.app.inject({ method: 'GET', url: '/?ref=mail' })).body).toBe(filledHome);
+  });
+
+  it('answers a browser that has the page already with 304 and no body', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br' } });
+    const etag = first.headers.etag;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    // The same tag for another encoding of the same page.
+    expect((await t.app.inject({ method: 'GET', url: '/' })).headers.etag).toBe(etag);
+    const again = await t.app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': `"other", ${etag}` } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const stale = await t.app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': 'W/"old"' } });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.body).toBe(filledHome);
+  });
+
+  it('does not send the file the build wrote, with its placeholders, by its own path', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/prerendered/index.html' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain(settingsPlaceholders.supportPhone);
   });
 
   it('leaves a page that loads the app as the build wrote it, with a session cookie or without', async () => {

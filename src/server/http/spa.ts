@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
@@ -16,12 +17,12 @@ function listPrerenderedPages(webDir: string) {
   return new Set(files.map((file) => path.posix.join(path.basename(directory), file.split(path.sep).join('/'))));
 }
 
-type WholePage = { html: string } & Record<'br' | 'gzip', Buffer>;
+type WholePage = { html: string; etag: string } & Record<'br' | 'gzip', Buffer>;
 
 /**
- * The whole pages among them (they name no script: docs/decisions/0019-whole-content-pages.md), by file, with the
- * server's settings in place of the placeholders they were rendered with, and compressed once, as the build does
- * for the other pages.
+ * The whole pages among them (the build checks that a whole page, and only one, names no script:
+ * docs/decisions/0019-whole-content-pages.md), by file, with the server's settings in place of the placeholders
+ * they were rendered with, compressed once, and with an entity tag, so that a browser's next visit gets a 304.
  */
 function readWholePages(webDir: string, files: Set<string>, settings: PublicSettings) {
   const pages = new Map<string, WholePage>();
@@ -30,7 +31,9 @@ function readWholePages(webDir: string, files: Set<string>, settings: PublicSett
     const prerendered = readFileSync(path.join(webDir, file), 'utf8');
     if (prerendered.includes('<script')) continue;
     const html = fillPublicSettings(prerendered, settings);
-    pages.set(file, { html, br: brotliCompressSync(html), gzip: gzipSync(html, { level: 9 }) });
+    // Weak: the same tag for each encoding of the page.
+    const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+    pages.set(file, { html, etag, br: brotliCompressSync(html), gzip: gzipSync(html, { level: 9 }) });
   }
   return pages;
 }
@@ -45,9 +48,10 @@ export type SpaOptions = {
 
 /**
  * Serves the built web app: hashed assets cached for a year; a public page prerendered at build time as its
- * HTML (only without a query string, which the page may read); every other page path answered with index.html.
- * A whole page (one that works without scripts) goes to a signed-out visitor only: with a session cookie, the app
- * (index.html) shows it with the visitor's own top bar. All carry the same CSP (set for every answer).
+ * HTML (a page with a form only without a query string, which it may read); every other page path answered with
+ * index.html. A whole page (one that works without scripts) goes to a signed-out visitor only: with a session
+ * cookie, the app (index.html) shows it with the visitor's own top bar. All carry the same CSP (set for every
+ * answer).
  */
 export async function registerSpa(
   app: FastifyInstance,
@@ -64,6 +68,8 @@ export async function registerSpa(
       index: false,
       // The build writes .br and .gz beside each text asset (vite.config.ts): the best one accepted is sent.
       preCompressed: true,
+      // The prerendered pages go out by their own paths only (below): a whole page's file holds placeholders.
+      allowedPath: (pathName) => !(pathName.startsWith('/prerendered/') && pathName.endsWith('.html')),
       setHeaders(reply, filePath) {
         reply.header(
           'cache-control',
@@ -80,18 +86,22 @@ export async function registerSpa(
       !request.url.startsWith('/socket.io/');
     const [pagePath = '', query] = request.url.split('?');
     if (isPage && hasBuild && !path.extname(pagePath)) {
-      const prerendered = query === undefined ? prerenderedPageFile(pagePath) : undefined;
       reply.header('cache-control', 'no-cache').type('text/html');
-      const wholePage = prerendered ? wholePages.get(prerendered) : undefined;
+      // A whole page reads no query string: it is the same page with one.
+      const wholePage = wholePages.get(prerenderedPageFile(pagePath));
       if (wholePage !== undefined) {
         // The same address is the whole page or the app, by the cookie: caches must keep them apart.
         reply.header('vary', 'cookie');
         if (hasSessionCookie(request)) return reply.sendFile('index.html');
-        reply.header('vary', 'cookie, accept-encoding');
+        reply.header('vary', 'cookie, accept-encoding').header('etag', wholePage.etag);
+        if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(wholePage.etag)) {
+          return reply.code(304).send();
+        }
         const encoding = encodings.negotiate(request.headers['accept-encoding'] ?? '');
         if (!encoding) return reply.send(wholePage.html);
         return reply.header('content-encoding', encoding).send(wholePage[encoding]);
       }
+      const prerendered = query === undefined ? prerenderedPageFile(pagePath) : undefined;
       return reply.sendFile(prerendered && prerenderedPages.has(prerendered) ? prerendered : 'index.html');
     }
     return reply.status(404).send({ code: 'NOT_FOUND', message: 'Not found' } satisfies ApiErrorBody);

@@ -23,6 +23,7 @@ const NotificationBell = lazy(async () => ({
   default: (await import('#web/features/notifications/components/notification-bell.tsx')).NotificationBell,
 }));
 
+// Also named in the menu button's icon classes (`group-has-[#mobile-menu:popover-open]`), which Tailwind reads as text.
 const MOBILE_MENU_ID = 'mobile-menu';
 
 /** A thin bar under the top bar while the next page's code loads. */

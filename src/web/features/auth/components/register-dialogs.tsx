@@ -14,7 +14,7 @@ import {
 type DialogProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
 /** SPEC.md §8: the e-mail address turned out to be registered when the form was sent. */
-export function AccountExistsDialog({
+function AccountExistsDialog({
   open,
   onOpenChange,
   email,
@@ -50,7 +50,7 @@ export function AccountExistsDialog({
 }
 
 /** SPEC.md §8: the account could not be set up (a server failure while creating the profile). */
-export function ProfileCreationIssueDialog({ open, onOpenChange }: DialogProps) {
+function ProfileCreationIssueDialog({ open, onOpenChange }: DialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
@@ -71,5 +71,38 @@ export function ProfileCreationIssueDialog({ open, onOpenChange }: DialogProps) 
         </DialogFooter>
       </DialogContent>
     </Dialog>
+  );
+}
+
+export type RegisterDialog = 'accountExists' | 'profileError';
+
+/** The dialog a refused registration opens, if any: one part, so that its code arrives (or fails to) once. */
+export function RegisterDialogs({
+  dialog,
+  onClose,
+  email,
+  onGoToSignIn,
+  onUseDifferentEmail,
+}: {
+  dialog: RegisterDialog | null;
+  onClose: () => void;
+  email: string;
+  onGoToSignIn: () => void;
+  onUseDifferentEmail: () => void;
+}) {
+  const closeOnDismiss = (open: boolean) => {
+    if (!open) onClose();
+  };
+  return (
+    <>
+      <AccountExistsDialog
+        open={dialog === 'accountExists'}
+        email={email}
+        onOpenChange={closeOnDismiss}
+        onGoToSignIn={onGoToSignIn}
+        onUseDifferentEmail={onUseDifferentEmail}
+      />
+      <ProfileCreationIssueDialog open={dialog === 'profileError'} onOpenChange={closeOnDismiss} />
+    </>
   );
 }

@@ -25,20 +25,16 @@ import type { RegisterFormOutput, RegisterFormValues } from './register-form-sch
 import { useAvailability } from './use-availability.ts';
 import { Form } from '#web/components/ui/form.tsx';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
+import type { RegisterDialog } from './register-dialogs.tsx';
 
 // The dialogs follow a refused registration: their code loads as someone starts filling the form in.
-const AccountExistsDialog = lazyWithPreload(async () => (await import('./register-dialogs.tsx')).AccountExistsDialog, {
+const RegisterDialogs = lazyWithPreload(async () => (await import('./register-dialogs.tsx')).RegisterDialogs, {
   fallback: null,
 });
-const ProfileCreationIssueDialog = lazyWithPreload(
-  async () => (await import('./register-dialogs.tsx')).ProfileCreationIssueDialog,
-  { fallback: null },
-);
 
 function preloadFormParts() {
   resolver.preload();
-  AccountExistsDialog.preload();
-  ProfileCreationIssueDialog.preload();
+  RegisterDialogs.preload();
 }
 
 export function RegisterForm() {
@@ -46,7 +42,7 @@ export function RegisterForm() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const registerAccount = useRegister();
-  const [dialog, setDialog] = useState<'accountExists' | 'profileError' | null>(null);
+  const [dialog, setDialog] = useState<RegisterDialog | null>(null);
   // Mounted from the first one on, so that a dialog closes with its animation and hands focus back.
   const [hasShownDialog, setHasShownDialog] = useState(false);
   if (dialog && !hasShownDialog) setHasShownDialog(true);
@@ -335,24 +331,13 @@ export function RegisterForm() {
       </Form>
 
       {hasShownDialog && (
-        <>
-          <AccountExistsDialog
-            open={dialog === 'accountExists'}
-            email={email}
-            onOpenChange={(open) => {
-              if (open) return;
-              setDialog(null);
-            }}
-            onGoToSignIn={goToSignIn}
-            onUseDifferentEmail={() => form.setFocus('email', { shouldSelect: true })}
-          />
-          <ProfileCreationIssueDialog
-            open={dialog === 'profileError'}
-            onOpenChange={(open) => {
-              if (!open) setDialog(null);
-            }}
-          />
-        </>
+        <RegisterDialogs
+          dialog={dialog}
+          onClose={() => setDialog(null)}
+          email={email}
+          onGoToSignIn={goToSignIn}
+          onUseDifferentEmail={() => form.setFocus('email', { shouldSelect: true })}
+        />
       )}
     </>
   );

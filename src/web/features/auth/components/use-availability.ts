@@ -117,8 +117,9 @@ export function useAvailability(field: AvailabilityField, rawValue: string): Ava
   }, [state, value, field]);
 
   const recheck = useCallback(async () => {
-    if (!isCheckable(field, value, schemas)) return null;
     try {
+      // Sent before the rules had arrived for a render: they are fetched (or taken from the last fetch) here.
+      if (!isCheckable(field, value, schemas ?? (await loadAuthSchemas()))) return null;
       return await queryClient.query({ ...availabilityQueryOptions(field, value), staleTime: 0 });
     } catch {
       return null;
