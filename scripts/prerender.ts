@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { prerenderedPageFile } from '../src/shared/prerendered-pages.ts';
+import { escapeHtml } from '../src/shared/rules/text.ts';
 import type * as EntryServer from '../src/web/entry-server.tsx';
 import { publicPages } from './public-pages.ts';
 
@@ -29,23 +30,22 @@ const manifest = JSON.parse(readFileSync(path.join(WEB_DIR, '.vite/manifest.json
 >;
 const entryScript = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
 const indexHtml = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
-const shell = indexHtml
-  // The page paints from its HTML and stylesheet: scripts fetched beside them would share the phone's bandwidth
-  // and delay that first paint. It names only the boot script (src/web/boot.ts), which loads the app's entry after
-  // the first paint; the entry loads its imports itself, then the page's chunk, then hydrates. (It keeps the
-  // session's preload: one small answer, which the app asks for first.)
-  .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '')
-  .replace(
-    entryScript,
-    (_script, entry: string) =>
-      `<script type="module" crossorigin src="/${manifest['boot.ts']!.file}" data-app="${entry}"></script>`,
-  );
+// A prerendered page paints from its HTML and stylesheet: scripts fetched beside them would share the phone's
+// bandwidth and delay that first paint.
+const withoutModulePreloads = indexHtml.replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '');
+// A page with a form names only the boot script (src/web/boot.ts), which loads the app's entry after the first
+// paint; the entry loads its imports itself, then the page's chunk, then hydrates. (It keeps the session's
+// preload: one small answer, which the app asks for first.)
+const shell = withoutModulePreloads.replace(
+  entryScript,
+  (_script, entry: string) =>
+    `<script type="module" crossorigin src="/${manifest['boot.ts']!.file}" data-app="${entry}"></script>`,
+);
 if (!shell.includes(ROOT)) throw new Error(`index.html has no ${ROOT} to fill`);
 if (!shell.includes('data-app=')) throw new Error('index.html has no entry script for the boot script to load');
 // A whole page works without scripts: it names none, asks for nothing the app would use, and does not say that the
 // app needs scripts.
-const wholePageShell = indexHtml
-  .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '')
+const wholePageShell = withoutModulePreloads
   .replace(entryScript, '')
   .replaceAll(/\s*<!--[^>]*-->\s*<link rel="preload"[^>]*as="fetch"[^>]*>/g, '')
   .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
@@ -87,8 +87,7 @@ function withBody(html: string, root: string, body: string) {
 const TITLE = /<title>[^<]*<\/title>/;
 if (!TITLE.test(indexHtml)) throw new Error('index.html has no <title> to set');
 // The page's own title, so that the tab and search results name it before any script.
-const withTitle = (html: string, title: string) =>
-  html.replace(TITLE, () => `<title>${title.replaceAll('&', '&amp;').replaceAll('<', '&lt;')}</title>`);
+const withTitle = (html: string, title: string) => html.replace(TITLE, () => `<title>${escapeHtml(title)}</title>`);
 
 rmSync(path.join(WEB_DIR, path.dirname(INLINE_STYLES_FILE)), { recursive: true, force: true });
 for (const page of publicPages) {

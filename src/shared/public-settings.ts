@@ -1,3 +1,5 @@
+import { escapeHtml } from '#shared/rules/text.ts';
+
 /** The server's settings the browser may see (GET /api/settings/public): support contact details and the like. */
 export type PublicSettings = {
   supportPhone: string;
@@ -27,8 +29,6 @@ export const settingsPlaceholders: PublicSettings = {
   whatsappNumber: '990000000002',
   jitsiDomain: 'jitsi-placeholder-0003.invalid',
 };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** `html`, rendered with settingsPlaceholders, with the server's settings in their place (escaped for HTML). */
 export function fillPublicSettings(html: string, settings: PublicSettings) {

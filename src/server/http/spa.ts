@@ -17,7 +17,13 @@ function listPrerenderedPages(webDir: string) {
   return new Set(files.map((file) => path.posix.join(path.basename(directory), file.split(path.sep).join('/'))));
 }
 
-type WholePage = { html: string; etag: string } & Record<'br' | 'gzip', Buffer>;
+type Encoding = 'br' | 'gzip';
+type WholePage = { html: string; etag: string; encoded: (encoding: Encoding) => Buffer };
+
+const compressors: Record<Encoding, (html: string) => Buffer> = {
+  br: (html) => brotliCompressSync(html),
+  gzip: (html) => gzipSync(html, { level: 9 }),
+};
 
 /**
  * The whole pages among them (the build checks that a whole page, and only one, names no script:
@@ -33,12 +39,25 @@ function readWholePages(webDir: string, files: Set<string>, settings: PublicSett
     const html = fillPublicSettings(prerendered, settings);
     // Weak: the same tag for each encoding of the page.
     const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
-    pages.set(file, { html, etag, br: brotliCompressSync(html), gzip: gzipSync(html, { level: 9 }) });
+    // Compressed at the first request that wants each encoding, not at start-up.
+    const encoded = new Map<Encoding, Buffer>();
+    pages.set(file, {
+      html,
+      etag,
+      encoded(encoding) {
+        let body = encoded.get(encoding);
+        if (!body) {
+          body = compressors[encoding](html);
+          encoded.set(encoding, body);
+        }
+        return body;
+      },
+    });
   }
   return pages;
 }
 
-const encodings = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'] });
+const encodings = new Negotiator<Encoding>({ supportedValues: ['br', 'gzip'] });
 
 export type SpaOptions = {
   publicSettings: PublicSettings;
@@ -99,7 +118,7 @@ export async function registerSpa(
         }
         const encoding = encodings.negotiate(request.headers['accept-encoding'] ?? '');
         if (!encoding) return reply.send(wholePage.html);
-        return reply.header('content-encoding', encoding).send(wholePage[encoding]);
+        return reply.header('content-encoding', encoding).send(wholePage.encoded(encoding));
       }
       const prerendered = query === undefined ? prerenderedPageFile(pagePath) : undefined;
       return reply.sendFile(prerendered && prerenderedPages.has(prerendered) ? prerendered : 'index.html');

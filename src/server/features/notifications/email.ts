@@ -3,7 +3,7 @@ import type { Role } from '#shared/constants.ts';
 import type { Executor } from '../../db/client.ts';
 import { emailLogs } from '../../db/schema/notifications.ts';
 import { enqueueMails } from '../../platform/mail/outbox.ts';
-import { escapeHtml } from '../../platform/mail/templates.ts';
+import { escapeHtml } from '#shared/rules/text.ts';
 
 // E-mail for notifications, with the semantics of SPEC.md §7 "send-notification-email": recipient, username,
 // type, message, link, role, sender, timestamp; each outcome is logged in email_logs.

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { DevMail } from './mailer.ts';
 import { AppError } from '../../http/errors.ts';
 import { isLoopbackAddress } from '../../http/loopback.ts';
-import { escapeHtml } from './templates.ts';
+import { escapeHtml } from '#shared/rules/text.ts';
 
 const MAILBOX_LIMIT = 50;
 

@@ -1,12 +1,9 @@
 // The product's e-mails: plain text for every client, plus a simple HTML version.
+import { escapeHtml } from '#shared/rules/text.ts';
 
 const PRODUCT = 'Virtual Help';
 
 type MailContent = { subject: string; text: string; html: string };
-
-export function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /** A mail whose point is one link: a greeting, what the link does, the button, and a closing note. */
 function linkMail({
