@@ -42,6 +42,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { createSessionCache, registerSession, toHeaders } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
+import { registerStorableTextRule } from './http/storable-text.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
 import { devMailboxRoutes } from './platform/mail/dev-mailbox.ts';
 import { createMailer, type DevMailListener } from './platform/mail/mailer.ts';
@@ -189,6 +190,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // Only routes with `multipartOptions` take multipart (see content-types.ts); their files arrive in memory as Uploads
   // with their detected type, within the route's limits (uploadLimits).
   await app.register(multipart, { attachFieldsToBody: 'keyValues', onFile: readUpload, limits: UPLOAD_PART_LIMITS });
+  registerStorableTextRule(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { truncateText } from './text.ts';
+import { pathToNulCharacter, truncateText } from './text.ts';
 
 describe('truncateText', () => {
   it('keeps short texts and cuts long ones with an ellipsis', () => {
@@ -11,5 +11,30 @@ describe('truncateText', () => {
 
   it('never cuts a character in half', () => {
     expect(truncateText('😀'.repeat(5), 3)).toBe('😀😀😀…');
+  });
+});
+
+describe('pathToNulCharacter', () => {
+  it('names the key path to the first string holding U+0000, in values and in keys', () => {
+    expect(pathToNulCharacter('a\u0000b')).toEqual([]);
+    expect(pathToNulCharacter({ body: 'fine', nested: { list: ['ok', 'bad\u0000'] } })).toEqual(['nested', 'list', 1]);
+    expect(pathToNulCharacter({ 'key\u0000': 1 })).toEqual(['key\u0000']);
+    expect(pathToNulCharacter(Object.assign(Object.create(null) as object, { q: '\u0000' }))).toEqual(['q']);
+    const QueryObject = function () {} as unknown as new () => object;
+    QueryObject.prototype = Object.create(null);
+    expect(pathToNulCharacter(Object.assign(new QueryObject(), { q: '\u0000' }))).toEqual(['q']);
+  });
+
+  it('passes text without it, other values, and objects that are not plain data such as an upload', () => {
+    expect(pathToNulCharacter({ body: '%00 \\0 \u202e\ud800', n: 0, b: false, none: null })).toBeUndefined();
+    expect(pathToNulCharacter(undefined)).toBeUndefined();
+    expect(pathToNulCharacter({ file: Buffer.from([0]), when: new Date(0) })).toBeUndefined();
+    expect(
+      pathToNulCharacter({
+        file: new (class Upload {
+          name = 'a\u0000';
+        })(),
+      }),
+    ).toBeUndefined();
   });
 });

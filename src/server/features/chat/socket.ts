@@ -4,6 +4,7 @@ import { errorMessages } from '#shared/errors.ts';
 import type { SendMessageAck } from '#shared/realtime-events.ts';
 import { sendMessageSchema, type ChatError } from '#shared/schemas/chat.ts';
 import { AppError, validationFailure } from '../../http/errors.ts';
+import { assertStorableText } from '../../http/storable-text.ts';
 import { sendMessage, type SendDependencies } from './service.ts';
 
 /** The failure answer of an acknowledgement, shaped like the HTTP error body (5xx details stay in the log). */
@@ -39,6 +40,7 @@ export function registerChatSocketHandlers({
       // Without a callback the sender could never learn the outcome, and a send must be acknowledged to count.
       if (typeof ack !== 'function') return;
       try {
+        assertStorableText(payload);
         const input = sendMessageSchema.parse(payload);
         const { message, created } = await sendMessage({ ...send, sender: socket.data.user, input });
         if (created) onMessageSent?.();
