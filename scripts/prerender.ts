@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { prerenderedPageFile } from '../src/shared/prerendered-pages.ts';
+import { pageFrameFile, prerenderedPageFile } from '../src/shared/prerendered-pages.ts';
 import { escapeHtml } from '../src/shared/rules/text.ts';
 import type * as EntryServer from '../src/web/entry-server.tsx';
 import { publicPages } from './public-pages.ts';
@@ -19,7 +19,7 @@ await build({
   logLevel: 'warn',
   build: { ssr: 'entry-server.tsx', outDir: `../../${SSR_DIR}`, emptyOutDir: true, manifest: false },
 });
-const { renderPage, renderFrame } = (await import(
+const { renderPage, renderFrame, renderPageFrame, framedPagePaths } = (await import(
   pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href
 )) as typeof EntryServer;
 
@@ -104,9 +104,18 @@ write(
   path.join(WEB_DIR, 'index.html'),
   withBody(indexHtml, '<div id="root" data-frame>', moveInlineStyles(await renderFrame())),
 );
+// A page with a frame of its own gets index.html with that frame: it paints the page's heading before its scripts.
+const framedPaths = framedPagePaths();
+for (const pagePath of framedPaths) {
+  const { body, title } = await renderPageFrame(pagePath);
+  const html = withBody(indexHtml, '<div id="root" data-frame>', moveInlineStyles(body));
+  write(path.join(WEB_DIR, pageFrameFile(pagePath)), withTitle(html, title));
+}
 write(
   path.join(WEB_DIR, INLINE_STYLES_FILE),
   [...inlineStyles].map((css) => `[data-prerendered-style="${css}"]{${css}}`).join('\n'),
 );
 rmSync(SSR_DIR, { recursive: true, force: true });
-console.log(`Prerendered ${publicPages.length} public pages and the frame of the others`);
+console.log(
+  `Prerendered ${publicPages.length} public pages, the frames of ${framedPaths.length} signed-in pages and the frame of the others`,
+);

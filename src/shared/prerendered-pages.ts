@@ -2,3 +2,12 @@
 export function prerenderedPageFile(pagePath: string) {
   return `prerendered${pagePath === '/' ? '/index' : pagePath}.html`;
 }
+
+const PAGE_FRAMES = 'prerendered/frames/';
+
+/** Where the web build writes a signed-in page's own frame (web/app/route-handle.ts), relative to its output directory. */
+export function pageFrameFile(pagePath: string) {
+  return `${PAGE_FRAMES}${pagePath.slice(1)}.html`;
+}
+
+export const isPageFrameFile = (file: string) => file.startsWith(PAGE_FRAMES);

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import type { RouteObject } from 'react-router';
+import type { RouteHandle } from './app/route-handle.ts';
 import { settingsPlaceholders } from '#shared/public-settings.ts';
 import { AppProviders } from './app/providers.tsx';
 import { RootLayout } from './app/layout/root-layout.tsx';
@@ -40,6 +41,22 @@ export async function renderFrame() {
   // At a path of no menu item, so that no link in the frame is marked as the current page.
   return (await renderRoutes([{ Component: RootLayout, children: [{ path: '*', Component: PageFallback }] }], '/frame'))
     .body;
+}
+
+/** The paths of the pages with a frame of their own (app/route-handle.ts). */
+export function framedPagePaths(routeList: RouteObject[] = routes): string[] {
+  return routeList.flatMap((route) => [
+    ...((route.handle as RouteHandle | undefined)?.frame && route.path ? [route.path] : []),
+    ...framedPagePaths(route.children ?? []),
+  ]);
+}
+
+/**
+ * A page's own frame: the top bar and footer as in the frame above, and the page as it looks while the session is
+ * checked (its guard shows the page's frame then).
+ */
+export function renderPageFrame(pagePath: string) {
+  return renderRoutes(routes, pagePath);
 }
 
 async function renderRoutes(routes: RouteObject[], pagePath: string, whole = false): Promise<RenderedPage> {

@@ -59,6 +59,18 @@ test.describe('without scripts', () => {
     await expect(toggle).toBeFocused();
   });
 
+  test("a teacher's jobs page shows its own frame: its title and heading, its jobs loading", async ({
+    page,
+    signInAs,
+  }) => {
+    await signInAs('teacher');
+    await page.goto('/teacher/jobs?highlight=00000000-0000-0000-0000-000000000000');
+    await expect(page).toHaveTitle('Available Jobs · Virtual Help');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Available Jobs in Your Subjects');
+    await expect(page.getByRole('status').filter({ hasText: 'Loading jobs' })).toBeAttached();
+    await expect(page.getByRole('contentinfo')).toBeAttached();
+  });
+
   test('another page shows the frame: the top bar, the page loading and the footer', async ({ page }) => {
     await page.goto('/chat');
     await expect(page.getByRole('banner').getByRole('link', { name: /virtual help/i })).toBeVisible();
@@ -84,6 +96,25 @@ test('the app replaces the frame with the page, without errors', async ({ page, 
   // The page asked for the session before its scripts arrived, and the app used that answer rather than asking again.
   // (A request a script makes is of type "fetch"; the document's preload is not.)
   expect(sessionRequests).toEqual(['other']);
+});
+
+test("the app takes over a page's own frame without moving what it shows", async ({ page, signInAs }) => {
+  await signInAs('teacher');
+  await page.goto('/teacher/jobs');
+  await expect(page.getByRole('tab', { name: 'All Jobs (0)' })).toBeVisible();
+  await expect(page.getByText('No jobs available in your subjects.')).toBeVisible();
+  await expect(page.getByRole('banner')).toHaveCount(1);
+  // The sum of the layout shifts so far (Cumulative Layout Shift), 0 when there were none.
+  const layoutShift = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) =>
+          resolve(list.getEntries().reduce((sum, entry) => sum + (entry as unknown as { value: number }).value, 0)),
+        ).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(0), 500);
+      }),
+  );
+  expect(layoutShift).toBeLessThanOrEqual(0.02);
 });
 
 test('a page whose code does not arrive shows the error page with a retry', async ({

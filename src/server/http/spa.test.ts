@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
-import { prerenderedPageFile } from '#shared/prerendered-pages.ts';
+import { pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
 import { settingsPlaceholders, telHref } from '#shared/public-settings.ts';
 
 const PAGE = `<!doctype html><title>Virtual Help</title>${'<p>A page.</p>'.repeat(100)}`;
@@ -14,6 +14,8 @@ const SCRIPT = `console.log(1);${' void 0;'.repeat(300)}`;
 const BOOT = '<script type="module" src="/assets/boot.js"></script>';
 const ABOUT = `<!doctype html><title>Virtual Help</title>${BOOT}${'<p>About us.</p>'.repeat(100)}`;
 const SIGN_IN = `<!doctype html><title>Virtual Help</title>${BOOT}${'<p>Sign in.</p>'.repeat(100)}`;
+// A signed-in page's own frame: index.html with the page's heading.
+const JOBS_FRAME = `<!doctype html><title>Available Jobs</title>${'<h1>Available Jobs</h1>'.repeat(100)}`;
 
 describe('the web app', () => {
   let t: TestApp;
@@ -29,6 +31,8 @@ describe('the web app', () => {
     mkdirSync(path.join(webDir, 'prerendered/auth'), { recursive: true });
     write(prerenderedPageFile('/about'), ABOUT);
     write(prerenderedPageFile('/auth/login'), SIGN_IN);
+    mkdirSync(path.join(webDir, path.dirname(pageFrameFile('/teacher/jobs'))), { recursive: true });
+    write(pageFrameFile('/teacher/jobs'), JOBS_FRAME);
     mkdirSync(path.join(webDir, 'assets'));
     write('assets/app-1234.js', SCRIPT);
     t = await createTestApp({}, { webDir });
@@ -61,6 +65,24 @@ describe('the web app', () => {
     expect(await page('/chat')).toBe(PAGE);
     expect(await page('/auth')).toBe(PAGE);
     expect(await page('/prerendered/about')).toBe(PAGE);
+  });
+
+  it("sends a signed-in page's frame to a visitor with a session cookie, whatever the query, and the shell otherwise", async () => {
+    const page = async (url: string, headers: Record<string, string> = {}) => {
+      const response = await t.app.inject({ method: 'GET', url, headers });
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.headers.vary, url).toContain('cookie');
+      return response.body;
+    };
+    const cookie = `${SESSION_COOKIE}=some-token`;
+    expect(await page('/teacher/jobs', { cookie })).toBe(JOBS_FRAME);
+    expect(await page('/teacher/jobs?highlight=1', { cookie })).toBe(JOBS_FRAME);
+    expect(await page('/teacher/jobs')).toBe(PAGE);
+    // The frame's file is no public page of its own.
+    for (const url of ['/frames/teacher/jobs', '/prerendered/frames/teacher/jobs.html']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(response.body, url).not.toBe(JOBS_FRAME);
+    }
   });
 
   it('answers an unknown API path with a JSON 404, for GET and HEAD', async () => {

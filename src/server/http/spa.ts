@@ -6,7 +6,7 @@ import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiErrorBody } from '#shared/errors.ts';
-import { prerenderedPageFile } from '#shared/prerendered-pages.ts';
+import { isPageFrameFile, pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
 import { fillPublicSettings, type PublicSettings } from '#shared/public-settings.ts';
 
 /** The prerendered public pages the build wrote (paths relative to the web directory, with / separators). */
@@ -67,8 +67,8 @@ export type SpaOptions = {
 
 /**
  * Serves the built web app: hashed assets cached for a year; a public page prerendered at build time as its
- * HTML (a page with a form only without a query string, which it may read); every other page path answered with
- * index.html. A whole page (one that works without scripts) goes to a signed-out visitor only: with a session
+ * HTML (a page with a form only without a query string, which it may read); a signed-in page with a frame of its
+ * own as index.html with that frame; every other page path answered with index.html. A whole page (one that works without scripts) goes to a signed-out visitor only: with a session
  * cookie, the app (index.html) shows it with the visitor's own top bar. All carry the same CSP (set for every
  * answer).
  */
@@ -120,8 +120,16 @@ export async function registerSpa(
         if (!encoding) return reply.send(wholePage.html);
         return reply.header('content-encoding', encoding).send(wholePage.encoded(encoding));
       }
+      // A signed-in page with a frame of its own (whatever the query string: the frame reads none) goes to a
+      // visitor with a session; one without is sent on to sign in by the app, from the plain frame.
+      const pageFrame = pageFrameFile(pagePath);
+      if (prerenderedPages.has(pageFrame)) {
+        reply.header('vary', 'cookie');
+        return reply.sendFile(hasSessionCookie(request) ? pageFrame : 'index.html');
+      }
       const prerendered = query === undefined ? prerenderedPageFile(pagePath) : undefined;
-      return reply.sendFile(prerendered && prerenderedPages.has(prerendered) ? prerendered : 'index.html');
+      const isPublicPage = prerendered && prerenderedPages.has(prerendered) && !isPageFrameFile(prerendered);
+      return reply.sendFile(isPublicPage ? prerendered : 'index.html');
     }
     return reply.status(404).send({ code: 'NOT_FOUND', message: 'Not found' } satisfies ApiErrorBody);
   });

@@ -1,5 +1,5 @@
 import { ShieldX } from 'lucide-react';
-import { Link, Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router';
 import type { Role } from '#shared/constants.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { StatusPage } from '#web/components/ui/status-page.tsx';
@@ -7,6 +7,7 @@ import { useSession } from '#web/lib/auth-client.ts';
 import { signInDestination } from '#web/lib/redirect.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PageFallback } from './page-fallback.tsx';
+import type { RouteHandle } from './route-handle.ts';
 import { paths } from '#shared/paths.ts';
 
 const refusals: Record<Role, { title: string; text: string }> = {
@@ -45,6 +46,14 @@ function RoleRefusal({ role }: { role: Role }) {
   );
 }
 
+/** While the session is checked: the page's frame, when it has one, else the page area loading. */
+function PageWhileSessionChecked() {
+  const frame = useMatches()
+    .map(({ handle }) => (handle as RouteHandle | undefined)?.frame)
+    .findLast(Boolean);
+  return frame ?? <PageFallback />;
+}
+
 /**
  * Layout route for pages that need a signed-in user (optionally of one role). Signed out: to the
  * sign-in page, which brings the user back here afterwards. Wrong role: a clear refusal.
@@ -52,7 +61,7 @@ function RoleRefusal({ role }: { role: Role }) {
 export function RequireAuth({ role }: { role?: Role }) {
   const { user, isPending } = useSession();
   const location = useLocation();
-  if (isPending) return <PageFallback />;
+  if (isPending) return <PageWhileSessionChecked />;
   if (!user) {
     return <Navigate to={paths.auth.login.getHref(`${location.pathname}${location.search}`)} replace />;
   }

@@ -1,4 +1,3 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { replace, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 import { RootLayout } from './layout/root-layout.tsx';
@@ -6,12 +5,8 @@ import { PageFallback } from './page-fallback.tsx';
 import { paths } from '#shared/paths.ts';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
 import { prefetchRooms } from '#web/features/chat/rooms-query.ts';
-
-/**
- * `prefetch`: the data a signed-in user's page shows first, asked for as soon as the page is opened (main.tsx), while
- * its code is still on the way, rather than once that code has rendered.
- */
-export type RouteHandle = { prefetch?: (queryClient: QueryClient) => Promise<unknown> };
+import { JobsPageFrame } from '#web/features/requests/components/jobs-page-frame.tsx';
+import type { RouteHandle } from './route-handle.ts';
 
 // Every page is its own chunk, loaded when its route is first visited: the entry holds only the shell.
 const pageRoutes: RouteObject[] = [
@@ -96,6 +91,7 @@ const pageRoutes: RouteObject[] = [
       {
         path: paths.teacher.jobs.path,
         lazy: async () => ({ Component: (await import('#web/features/requests/pages/jobs-page.tsx')).JobsPage }),
+        handle: { frame: <JobsPageFrame /> } satisfies RouteHandle,
       },
     ],
   },

@@ -8,12 +8,10 @@ import { formatBudget } from '#shared/rules/budget.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
 import { truncateText } from '#shared/rules/text.ts';
 import type { Attachment, Job } from '#shared/schemas/requests.ts';
-import { paths } from '#shared/paths.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card } from '#web/components/ui/card.tsx';
-import { Container } from '#web/components/ui/container.tsx';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -22,8 +20,6 @@ import {
 } from '#web/components/ui/dropdown-menu.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
-import { PageHeader } from '#web/components/ui/page-header.tsx';
-import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { downloadFile } from '#web/lib/download.ts';
@@ -33,7 +29,7 @@ import { cn } from '#web/lib/utils.ts';
 import { requestsKeys, useJobs, useTeacherSubjects } from '../api.ts';
 import { Fact, formatDate, levelLabels, requestTypeTitles } from '../components/request-display.tsx';
 import { BidDialog, BidForm } from '../components/bid-dialog.tsx';
-import { UserHeader } from '../components/user-header.tsx';
+import { JOBS_PAGE_TITLE, JobListSkeleton, JobsPageLayout } from '../components/jobs-page-frame.tsx';
 
 type Tab = 'all' | RequestType;
 
@@ -155,7 +151,7 @@ function JobCard({
 }
 
 export function JobsPage() {
-  useDocumentTitle('Available Jobs');
+  useDocumentTitle(JOBS_PAGE_TITLE);
   const [searchParams] = useSearchParams();
   const highlight = searchParams.get('highlight');
   const queryClient = useQueryClient();
@@ -181,12 +177,7 @@ export function JobsPage() {
   const teacherSubjects = subjects.data ?? [];
 
   return (
-    <Container className="flex max-w-4xl flex-col gap-6 py-8">
-      <UserHeader backTo={paths.chat.getHref()} backLabel="Back to chat" />
-      <PageHeader
-        title="Available Jobs in Your Subjects"
-        description="Open requests from students in the subjects you teach, newest first."
-      />
+    <JobsPageLayout>
       <Tabs value={tab} onValueChange={(value) => setTab(value as Tab)} className="flex flex-col gap-6">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
           <TabsList>
@@ -213,14 +204,7 @@ export function JobsPage() {
 
         <TabsContent value={tab} className="mt-0">
           {jobs.isPending ? (
-            <div className="flex flex-col gap-3">
-              <span role="status" className="sr-only">
-                Loading jobs
-              </span>
-              {[0, 1, 2].map((key) => (
-                <Skeleton key={key} className="h-44 w-full rounded-xl" />
-              ))}
-            </div>
+            <JobListSkeleton />
           ) : jobs.isError ? (
             <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load jobs">
               <p>{errorMessage(jobs.error)}</p>
@@ -266,6 +250,6 @@ export function JobsPage() {
           onAlreadyBid={() => setAlreadyBid((current) => new Set(current).add(bidJob.id))}
         />
       )}
-    </Container>
+    </JobsPageLayout>
   );
 }
