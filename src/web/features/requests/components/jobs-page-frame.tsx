@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { paths } from '#shared/paths.ts';
+import { CardListSkeleton } from '#web/components/ui/card-list-skeleton.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
@@ -26,18 +27,7 @@ export function JobsPageLayout({ children }: { children: ReactNode }) {
 }
 
 /** Grey cards where the jobs will be. */
-export function JobListSkeleton() {
-  return (
-    <div className="flex flex-col gap-3">
-      <span role="status" className="sr-only">
-        Loading jobs
-      </span>
-      {[0, 1, 2].map((key) => (
-        <Skeleton key={key} className="h-44 w-full rounded-xl" />
-      ))}
-    </div>
-  );
-}
+export const JobListSkeleton = () => <CardListSkeleton label="Loading jobs" cardClassName="h-44" />;
 
 /** The page before its jobs, and who is asking, are known: the tabs' bar (as tall as the tabs) and the cards grey. */
 export function JobsPageFrame() {

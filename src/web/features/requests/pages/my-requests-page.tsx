@@ -11,7 +11,7 @@ import { Card } from '#web/components/ui/card.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
-import { Skeleton } from '#web/components/ui/skeleton.tsx';
+import { CardListSkeleton } from '#web/components/ui/card-list-skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
@@ -80,16 +80,7 @@ function RequestCardItem({ request }: { request: MyRequest }) {
 function RequestList({ status, emptyText }: { status: 'live' | 'expired'; emptyText: string }) {
   const query = useMyRequests(status);
   if (query.isPending) {
-    return (
-      <div className="flex flex-col gap-3">
-        <span role="status" className="sr-only">
-          Loading requests
-        </span>
-        {[0, 1, 2].map((key) => (
-          <Skeleton key={key} className="h-36 w-full rounded-xl" />
-        ))}
-      </div>
-    );
+    return <CardListSkeleton label="Loading requests" cardClassName="h-36" />;
   }
   if (query.isError) {
     return (
