@@ -1,7 +1,8 @@
 // Part of the web build: renders each public page to HTML (src/web/entry-server.tsx, bundled for Node here) into
 // dist/web/prerendered/ (src/shared/prerendered-pages.ts), from the built index.html. The server sends these
 // for the exact paths; the browser hydrates them (src/web/main.tsx), but for a whole page, which names no script.
-// index.html itself gets the page frame.
+// index.html itself gets the plain frame, and a signed-in page with a frame of its own gets index.html with that frame
+// (src/web/app/route-handle.ts).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -116,6 +117,5 @@ write(
   [...inlineStyles].map((css) => `[data-prerendered-style="${css}"]{${css}}`).join('\n'),
 );
 rmSync(SSR_DIR, { recursive: true, force: true });
-console.log(
-  `Prerendered ${publicPages.length} public pages, the frames of ${framedPaths.length} signed-in pages and the frame of the others`,
-);
+const counts = `${publicPages.length} public pages, the frames of ${framedPaths.length} signed-in pages`;
+console.log(`Prerendered ${counts} and the frame of the others`);

@@ -1,5 +1,5 @@
-// Renders a public page to HTML at build time (scripts/prerender.ts); main.tsx hydrates it in the browser, unless the
-// page is rendered whole (read without scripts by a signed-out visitor).
+// Renders to HTML at build time (scripts/prerender.ts): a public page, which main.tsx hydrates in the browser unless
+// it is rendered whole (read without scripts by a signed-out visitor); and the frames the app replaces.
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';

@@ -33,8 +33,8 @@ if (!container) throw new Error('index.html has no #root element');
 const nextTask = () => new Promise((resolve) => setTimeout(resolve));
 
 // A public page with a form arrives prerendered (scripts/prerender.ts) and is hydrated. Any other page (a content
-// page too, for a signed-in visitor) arrives as the frame (top bar, footer, page loading), which the app's first
-// render replaces with the same look.
+// page too, for a signed-in visitor) arrives as a frame: the plain one (top bar, footer, page loading) or the page's
+// own (app/route-handle.ts), which the app's first render replaces with the same look.
 const isPrerendered = container.hasChildNodes() && !('frame' in container.dataset);
 if (isPrerendered) {
   // The CSP refuses style attributes in markup: the prerendered HTML carries them as data attributes instead.

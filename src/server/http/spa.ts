@@ -9,7 +9,7 @@ import type { ApiErrorBody } from '#shared/errors.ts';
 import { isPageFrameFile, pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
 import { fillPublicSettings, type PublicSettings } from '#shared/public-settings.ts';
 
-/** The prerendered public pages the build wrote (paths relative to the web directory, with / separators). */
+/** The prerendered pages and frames the build wrote (paths relative to the web directory, with / separators). */
 function listPrerenderedPages(webDir: string) {
   const directory = path.join(webDir, prerenderedPageFile('/'), '..');
   if (!existsSync(directory)) return new Set<string>();
@@ -68,9 +68,9 @@ export type SpaOptions = {
 /**
  * Serves the built web app: hashed assets cached for a year; a public page prerendered at build time as its
  * HTML (a page with a form only without a query string, which it may read); a signed-in page with a frame of its
- * own as index.html with that frame; every other page path answered with index.html. A whole page (one that works without scripts) goes to a signed-out visitor only: with a session
- * cookie, the app (index.html) shows it with the visitor's own top bar. All carry the same CSP (set for every
- * answer).
+ * own as index.html with that frame; every other page path answered with index.html. A whole page (one that works
+ * without scripts) goes to a signed-out visitor only: with a session cookie, the app (index.html) shows it with the
+ * visitor's own top bar. All carry the same CSP (set for every answer).
  */
 export async function registerSpa(
   app: FastifyInstance,

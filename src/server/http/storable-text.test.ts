@@ -61,6 +61,20 @@ describe('text holding a NUL character', () => {
     expect(await t.db.$count(tutoringRequests, eq(tutoringRequests.studentId, student.user.id))).toBe(0);
   });
 
+  it('is looked for in any nesting without failing, and leaves pages alone', async () => {
+    const deep = `{"email":${'['.repeat(50_000)}"a\\u0000"${']'.repeat(50_000)},"password":"secret123"}`;
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json' },
+      payload: deep,
+    });
+    expect(signIn.statusCode).toBe(400);
+    expect(signIn.json().code).toBe('VALIDATION_FAILED');
+    const page = await call(t, undefined, 'GET', '/about?ref=%00');
+    expect(page.statusCode).not.toBe(400);
+  });
+
   it('is refused in a query string', async () => {
     const response = await call(t, undefined, 'GET', '/api/accounts/availability?email=someone%00%40example.com');
     expect(response.statusCode).toBe(400);

@@ -25,16 +25,23 @@ describe('pathToNulCharacter', () => {
     expect(pathToNulCharacter(Object.assign(new QueryObject(), { q: '\u0000' }))).toEqual(['q']);
   });
 
-  it('passes text without it, other values, and objects that are not plain data such as an upload', () => {
+  it('passes text without it, other values, objects that are not plain data, and what it is told to skip', () => {
     expect(pathToNulCharacter({ body: '%00 \\0 \u202e\ud800', n: 0, b: false, none: null })).toBeUndefined();
     expect(pathToNulCharacter(undefined)).toBeUndefined();
     expect(pathToNulCharacter({ file: Buffer.from([0]), when: new Date(0) })).toBeUndefined();
-    expect(
-      pathToNulCharacter({
-        file: new (class Upload {
-          name = 'a\u0000';
-        })(),
-      }),
-    ).toBeUndefined();
+    class Named {
+      name = 'a\u0000';
+    }
+    expect(pathToNulCharacter({ file: new Named() })).toBeUndefined();
+    const upload = { filename: 'a\u0000.pdf', bytes: Buffer.from([0]) };
+    expect(pathToNulCharacter({ upload })).toEqual(['upload', 'filename']);
+    expect(pathToNulCharacter({ upload }, { skip: (value) => value === upload })).toBeUndefined();
+  });
+
+  it('reads input nested deeper than a call stack would allow', () => {
+    let nested: unknown = 'bottom\u0000';
+    for (let depth = 0; depth < 100_000; depth++) nested = [nested];
+    expect(pathToNulCharacter(nested)).toHaveLength(100_000);
+    expect(pathToNulCharacter(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`))).toBeUndefined();
   });
 });

@@ -33,10 +33,11 @@ export async function readUpload(part: MultipartFile) {
   part.value = upload;
 }
 
-export const uploadSchema = z.custom<Upload>(
-  (value) => typeof value === 'object' && value !== null && Buffer.isBuffer((value as Upload).bytes),
-  'Please choose a file',
-);
+/** Whether a body value is a file read by readUpload. */
+export const isUpload = (value: unknown): value is Upload =>
+  typeof value === 'object' && value !== null && Buffer.isBuffer((value as Upload).bytes);
+
+export const uploadSchema = z.custom<Upload>(isUpload, 'Please choose a file');
 
 /** Limits on a multipart body besides its files: enough for our forms, too little to be a way in. */
 export const UPLOAD_PART_LIMITS = {

@@ -9,18 +9,19 @@ import { useSession } from '#web/lib/auth-client.ts';
 export function UserHeader({ backTo, backLabel }: { backTo: string; backLabel: string; children?: ReactNode }) {
   const { user } = useSession();
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <Button asChild variant="ghost" className="-ml-3">
+    // One line whatever the name's length: the user's part arrives after the frame and must not push the page down.
+    <div className="flex items-center justify-between gap-3">
+      <Button asChild variant="ghost" className="-ml-3 shrink-0">
         <Link to={backTo}>
           <ArrowLeft aria-hidden="true" />
           {backLabel}
         </Link>
       </Button>
       {user && (
-        <div className="flex items-center gap-2">
+        <div className="flex min-w-0 items-center gap-2">
           <Avatar name={user.username} src={user.image} />
-          <div className="text-sm leading-tight">
-            <p className="font-medium">{user.username}</p>
+          <div className="min-w-0 text-sm leading-tight">
+            <p className="truncate font-medium">{user.username}</p>
             <p className="text-muted-foreground">VH number: {user.vhNumber}</p>
           </div>
         </div>
