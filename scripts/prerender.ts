@@ -20,7 +20,7 @@ await build({
   logLevel: 'warn',
   build: { ssr: 'entry-server.tsx', outDir: `../../${SSR_DIR}`, emptyOutDir: true, manifest: false },
 });
-const { renderPage, renderFrame, renderPageFrame, framedPagePaths } = (await import(
+const { renderPage, renderFrame, renderPageFrame, framedPages } = (await import(
   pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href
 )) as typeof EntryServer;
 
@@ -106,16 +106,16 @@ write(
   withBody(indexHtml, '<div id="root" data-frame>', moveInlineStyles(await renderFrame())),
 );
 // A page with a frame of its own gets index.html with that frame: it paints the page's heading before its scripts.
-const framedPaths = framedPagePaths();
-for (const pagePath of framedPaths) {
-  const { body, title } = await renderPageFrame(pagePath);
-  const html = withBody(indexHtml, '<div id="root" data-frame>', moveInlineStyles(body));
-  write(path.join(WEB_DIR, pageFrameFile(pagePath)), withTitle(html, title));
+const pageFrames = framedPages();
+for (const page of pageFrames) {
+  const { body, title } = await renderPageFrame(page);
+  const html = withBody(indexHtml, '<div id="root" data-frame="page">', moveInlineStyles(body));
+  write(path.join(WEB_DIR, pageFrameFile(page.path, page.role)), withTitle(html, title));
 }
 write(
   path.join(WEB_DIR, INLINE_STYLES_FILE),
   [...inlineStyles].map((css) => `[data-prerendered-style="${css}"]{${css}}`).join('\n'),
 );
 rmSync(SSR_DIR, { recursive: true, force: true });
-const counts = `${publicPages.length} public pages, the frames of ${framedPaths.length} signed-in pages`;
+const counts = `${publicPages.length} public pages, ${pageFrames.length} frames of signed-in pages`;
 console.log(`Prerendered ${counts} and the frame of the others`);

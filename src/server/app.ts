@@ -256,6 +256,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await registerSpa(app, dependencies.webDir ?? defaultWebDir, {
     publicSettings: config.publicSettings,
     hasSessionCookie: (request) => Boolean(sessionCookieOf(toHeaders(request.headers))),
+    sessionRole: async (request) => (await request.getSessionUser())?.role ?? null,
   });
   return app;
 }

@@ -1,10 +1,11 @@
 // Renders to HTML at build time (scripts/prerender.ts): a public page, which main.tsx hydrates in the browser unless
 // it is rendered whole (read without scripts by a signed-out visitor); and the frames the app replaces.
-import { StrictMode } from 'react';
+import { isValidElement, StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import type { RouteObject } from 'react-router';
-import type { RouteHandle } from './app/route-handle.ts';
+import { FrameRoleContext, type RouteHandle } from './app/route-handle.ts';
+import { ROLES, type Role } from '#shared/constants.ts';
 import { settingsPlaceholders } from '#shared/public-settings.ts';
 import { AppProviders } from './app/providers.tsx';
 import { RootLayout } from './app/layout/root-layout.tsx';
@@ -27,7 +28,7 @@ export async function renderPage(pagePath: string, { whole }: { whole: boolean }
   queryClient.setQueryData(sessionQueryKey, null);
   queryClient.setQueryData(publicSettingsQueryOptions.queryKey, settingsPlaceholders);
   try {
-    return await renderRoutes(routes, pagePath, true);
+    return await renderRoutes(routes, pagePath, { whole: true });
   } finally {
     queryClient.clear();
   }
@@ -43,23 +44,35 @@ export async function renderFrame() {
     .body;
 }
 
-/** The paths of the pages with a frame of their own (app/route-handle.ts). */
-export function framedPagePaths(routeList: RouteObject[] = routes): string[] {
-  return routeList.flatMap((route) => [
-    ...((route.handle as RouteHandle | undefined)?.frame && route.path ? [route.path] : []),
-    ...framedPagePaths(route.children ?? []),
-  ]);
+export type FramedPage = { path: string; role?: Role };
+
+/** The pages with a frame of their own (app/route-handle.ts), each role's where it differs by role. */
+export function framedPages(routeList: RouteObject[] = routes): FramedPage[] {
+  return routeList.flatMap((route) => {
+    const frame = (route.handle as RouteHandle | undefined)?.frame;
+    const own =
+      !frame || !route.path
+        ? []
+        : isValidElement(frame)
+          ? [{ path: route.path }]
+          : ROLES.map((role) => ({ path: route.path!, role }));
+    return [...own, ...framedPages(route.children ?? [])];
+  });
 }
 
 /**
  * A page's own frame: the top bar and footer as in the frame above, and the page as it looks while the session is
- * checked (its guard shows the page's frame then).
+ * checked (its guard shows the page's frame then, the role's where it has one per role).
  */
-export function renderPageFrame(pagePath: string) {
-  return renderRoutes(routes, pagePath);
+export function renderPageFrame({ path: pagePath, role }: FramedPage) {
+  return renderRoutes(routes, pagePath, { frameRole: role });
 }
 
-async function renderRoutes(routes: RouteObject[], pagePath: string, whole = false): Promise<RenderedPage> {
+async function renderRoutes(
+  routes: RouteObject[],
+  pagePath: string,
+  { whole = false, frameRole }: { whole?: boolean; frameRole?: Role } = {},
+): Promise<RenderedPage> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(pagePath, 'http://prerender.invalid')));
   if (context instanceof Response) throw new Error(`${pagePath} answers with a redirect, not a page`);
@@ -72,7 +85,9 @@ async function renderRoutes(routes: RouteObject[], pagePath: string, whole = fal
       <WholePageRender value={whole}>
         <DocumentTitleSink value={(pageTitle) => (title = pageTitle)}>
           <AppProviders>
-            <StaticRouterProvider router={router} context={context} hydrate={false} />
+            <FrameRoleContext value={frameRole}>
+              <StaticRouterProvider router={router} context={context} hydrate={false} />
+            </FrameRoleContext>
           </AppProviders>
         </DocumentTitleSink>
       </WholePageRender>

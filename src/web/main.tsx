@@ -45,14 +45,17 @@ if (isPrerendered) {
 }
 // The page's lazy route modules are loaded before the first render, so that it is the page itself (as in the
 // prerendered HTML), not its loading state followed by the page. One that fails to load is left to the router,
-// which tries again and shows its error page (with a retry) if that fails too.
-await Promise.all(
-  matches.map(async ({ route }) => {
+// which tries again and shows its error page (with a retry) if that fails too. A page's own frame may be its role's:
+// the session (asked for by the HTML) is awaited too, so that the first render is the page, which looks the same,
+// rather than the guard's frame for nobody in particular.
+await Promise.all([
+  ...matches.map(async ({ route }) => {
     if (typeof route.lazy !== 'function') return;
     const loaded = await route.lazy().catch(() => null);
     if (loaded) Object.assign(route, { ...loaded, lazy: undefined });
   }),
-);
+  container.dataset.frame === 'page' ? session : undefined,
+]);
 await nextTask();
 const router = createBrowserRouter(routes);
 await nextTask();

@@ -1,4 +1,5 @@
 import { createUser } from '../support/factories.ts';
+import type { Page } from '@playwright/test';
 import { expandedStateOf, expect, test } from './fixtures.ts';
 
 // What a visitor sees before any script has run: the content pages are whole HTML documents that need no script,
@@ -71,6 +72,19 @@ test.describe('without scripts', () => {
     await expect(page.getByRole('contentinfo')).toBeAttached();
   });
 
+  test("the chat shows its frame for the visitor's role: the role's buttons, the rooms loading", async ({
+    page,
+    signInAs,
+  }) => {
+    await signInAs('student');
+    await page.goto('/chat');
+    await expect(page).toHaveTitle('Chat · Virtual Help');
+    const rooms = page.getByRole('complementary', { name: 'Chat rooms' });
+    await expect(rooms.getByRole('link', { name: 'Search expert with ID' })).toBeVisible();
+    await expect(rooms.getByRole('list', { name: 'Loading chat rooms' })).toBeVisible();
+    await expect(page.getByText('Select a chatroom to start messaging')).toBeVisible();
+  });
+
   test('another page shows the frame: the top bar, the page loading and the footer', async ({ page }) => {
     await page.goto('/chat');
     await expect(page.getByRole('banner').getByRole('link', { name: /virtual help/i })).toBeVisible();
@@ -98,14 +112,9 @@ test('the app replaces the frame with the page, without errors', async ({ page, 
   expect(sessionRequests).toEqual(['other']);
 });
 
-test("the app takes over a page's own frame without moving what it shows", async ({ page, signInAs }) => {
-  await signInAs('teacher');
-  await page.goto('/teacher/jobs');
-  await expect(page.getByRole('tab', { name: 'All Jobs (0)' })).toBeVisible();
-  await expect(page.getByText('No jobs available in your subjects.')).toBeVisible();
-  await expect(page.getByRole('banner')).toHaveCount(1);
-  // The sum of the layout shifts so far (Cumulative Layout Shift), 0 when there were none.
-  const layoutShift = await page.evaluate(
+/** The sum of the page's layout shifts so far (its Cumulative Layout Shift), 0 when there were none. */
+const layoutShiftOf = (page: Page) =>
+  page.evaluate(
     () =>
       new Promise<number>((resolve) => {
         new PerformanceObserver((list) =>
@@ -114,7 +123,21 @@ test("the app takes over a page's own frame without moving what it shows", async
         setTimeout(() => resolve(0), 500);
       }),
   );
-  expect(layoutShift).toBeLessThanOrEqual(0.02);
+
+test("the app takes over a page's own frame without moving what it shows", async ({ page, signInAs }) => {
+  await signInAs('teacher');
+  await page.goto('/teacher/jobs');
+  await expect(page.getByRole('tab', { name: 'All Jobs (0)' })).toBeVisible();
+  await expect(page.getByText('No jobs available in your subjects.')).toBeVisible();
+  await expect(page.getByRole('banner')).toHaveCount(1);
+  expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.02);
+
+  // A frame that differs by role: the chat's. On a phone, where the room list is the whole screen.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/chat');
+  await expect(page.getByRole('link', { name: 'Search the student' })).toBeVisible();
+  await expect(page.getByText('No conversations yet')).toBeVisible();
+  expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.02);
 });
 
 test('a page whose code does not arrive shows the error page with a retry', async ({

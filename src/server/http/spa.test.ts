@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../../tests/support/factories.ts';
+import { createSessionCookie, createUser, SESSION_COOKIE } from '../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 import { pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
 import { settingsPlaceholders, telHref } from '#shared/public-settings.ts';
@@ -16,6 +16,8 @@ const ABOUT = `<!doctype html><title>Virtual Help</title>${BOOT}${'<p>About us.<
 const SIGN_IN = `<!doctype html><title>Virtual Help</title>${BOOT}${'<p>Sign in.</p>'.repeat(100)}`;
 // A signed-in page's own frame: index.html with the page's heading.
 const JOBS_FRAME = `<!doctype html><title>Available Jobs</title>${'<h1>Available Jobs</h1>'.repeat(100)}`;
+// A page whose frame differs by role has one per role.
+const chatFrame = (role: string) => `<!doctype html><title>Chat</title>${`<p>Buttons for a ${role}</p>`.repeat(100)}`;
 
 describe('the web app', () => {
   let t: TestApp;
@@ -33,6 +35,7 @@ describe('the web app', () => {
     write(prerenderedPageFile('/auth/login'), SIGN_IN);
     mkdirSync(path.join(webDir, path.dirname(pageFrameFile('/teacher/jobs'))), { recursive: true });
     write(pageFrameFile('/teacher/jobs'), JOBS_FRAME);
+    for (const role of ['student', 'teacher']) write(pageFrameFile('/chat', role), chatFrame(role));
     mkdirSync(path.join(webDir, 'assets'));
     write('assets/app-1234.js', SCRIPT);
     t = await createTestApp({}, { webDir });
@@ -83,6 +86,20 @@ describe('the web app', () => {
       const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
       expect(response.body, url).not.toBe(JOBS_FRAME);
     }
+  });
+
+  it("sends a page's frame for the visitor's role, and the shell to a visitor whose session is not valid", async () => {
+    const page = async (headers: Record<string, string> = {}) => {
+      const response = await t.app.inject({ method: 'GET', url: '/chat', headers });
+      expect(response.headers.vary).toContain('cookie');
+      return response.body;
+    };
+    for (const role of ['student', 'teacher'] as const) {
+      const { header } = await createSessionCookie(t.db, (await createUser(t.db, { role })).id);
+      expect(await page({ cookie: header }), role).toBe(chatFrame(role));
+    }
+    expect(await page({ cookie: `${SESSION_COOKIE}=not-a-session` })).toBe(PAGE);
+    expect(await page()).toBe(PAGE);
   });
 
   it('answers an unknown API path with a JSON 404, for GET and HEAD', async () => {

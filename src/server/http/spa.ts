@@ -5,6 +5,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ROLES, type Role } from '#shared/constants.ts';
 import type { ApiErrorBody } from '#shared/errors.ts';
 import { isPageFrameFile, pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
 import { fillPublicSettings, type PublicSettings } from '#shared/public-settings.ts';
@@ -63,6 +64,8 @@ export type SpaOptions = {
   publicSettings: PublicSettings;
   /** Whether the request carries a session cookie (valid or not: the app finds out). */
   hasSessionCookie: (request: FastifyRequest) => boolean;
+  /** The signed-in visitor's role, for a page whose frame differs by role; null when signed out. */
+  sessionRole: (request: FastifyRequest) => Promise<Role | null>;
 };
 
 /**
@@ -75,7 +78,7 @@ export type SpaOptions = {
 export async function registerSpa(
   app: FastifyInstance,
   webDir: string,
-  { publicSettings, hasSessionCookie }: SpaOptions,
+  { publicSettings, hasSessionCookie, sessionRole }: SpaOptions,
 ) {
   const hasBuild = existsSync(path.join(webDir, 'index.html'));
   const prerenderedPages = listPrerenderedPages(webDir);
@@ -98,7 +101,23 @@ export async function registerSpa(
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  /** Whether the build wrote a frame of the page's own: one for everyone, or one per role. */
+  const hasPageFrame = (pagePath: string) =>
+    [pageFrameFile(pagePath), ...ROLES.map((role) => pageFrameFile(pagePath, role))].some((file) =>
+      prerenderedPages.has(file),
+    );
+  /** The frame a visitor with a session gets: the page's one frame, or their role's; undefined for anyone else. */
+  async function pageFrameFor(request: FastifyRequest, pagePath: string) {
+    if (!hasSessionCookie(request)) return undefined;
+    const shared = pageFrameFile(pagePath);
+    if (prerenderedPages.has(shared)) return shared;
+    // Unknown (the database not answering, say): the plain frame will do.
+    const role = await sessionRole(request).catch(() => null);
+    const own = role ? pageFrameFile(pagePath, role) : undefined;
+    return own && prerenderedPages.has(own) ? own : undefined;
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api/') &&
@@ -122,10 +141,9 @@ export async function registerSpa(
       }
       // A signed-in page with a frame of its own (whatever the query string: the frame reads none) goes to a
       // visitor with a session; one without is sent on to sign in by the app, from the plain frame.
-      const pageFrame = pageFrameFile(pagePath);
-      if (prerenderedPages.has(pageFrame)) {
+      if (hasPageFrame(pagePath)) {
         reply.header('vary', 'cookie');
-        return reply.sendFile(hasSessionCookie(request) ? pageFrame : 'index.html');
+        return reply.sendFile((await pageFrameFor(request, pagePath)) ?? 'index.html');
       }
       const prerendered = query === undefined ? prerenderedPageFile(pagePath) : undefined;
       const isPublicPage = prerendered && prerenderedPages.has(prerendered) && !isPageFrameFile(prerendered);

@@ -1,4 +1,5 @@
 import { ShieldX } from 'lucide-react';
+import { use } from 'react';
 import { Link, Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router';
 import type { Role } from '#shared/constants.ts';
 import { Button } from '#web/components/ui/button.tsx';
@@ -7,7 +8,7 @@ import { useSession } from '#web/lib/auth-client.ts';
 import { signInDestination } from '#web/lib/redirect.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PageFallback } from './page-fallback.tsx';
-import type { RouteHandle } from './route-handle.ts';
+import { FrameRoleContext, frameFor, type RouteHandle } from './route-handle.ts';
 import { paths } from '#shared/paths.ts';
 
 const refusals: Record<Role, { title: string; text: string }> = {
@@ -48,10 +49,11 @@ function RoleRefusal({ role }: { role: Role }) {
 
 /** While the session is checked: the page's frame, when it has one, else the page area loading. */
 function PageWhileSessionChecked() {
+  const role = use(FrameRoleContext);
   const frame = useMatches()
     .map(({ handle }) => (handle as RouteHandle | undefined)?.frame)
     .findLast(Boolean);
-  return frame ?? <PageFallback />;
+  return (frame && frameFor(frame, role)) || <PageFallback />;
 }
 
 /**

@@ -1,15 +1,26 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ReactElement } from 'react';
+import { createContext, isValidElement, type ReactElement } from 'react';
+import type { Role } from '#shared/constants.ts';
+
+/** One frame for everyone, or one per role where the page's first look differs by role. */
+export type PageFrame = ReactElement | Record<Role, ReactElement>;
 
 /**
  * What a page route tells the app about itself before its code has arrived.
  * - `prefetch`: the data a signed-in user's page shows first, asked for as soon as the page is opened (main.tsx),
  *   while its code is still on the way, rather than once that code has rendered.
- * - `frame`: the page as it looks before anything about the visitor is known (its heading, its content loading). The
- *   build prerenders it for the page's first paint (scripts/prerender.ts), and the guard shows it while the session
- *   is checked, so the app takes over without the page changing its look (docs/decisions/0020-page-frames.md).
+ * - `frame`: the page as it looks before its data has arrived (its heading, its content loading). The build
+ *   prerenders it for the page's first paint (scripts/prerender.ts), and the guard shows it while the session is
+ *   checked, so the app takes over without the page changing its look (docs/decisions/0020-page-frames.md).
  */
 export type RouteHandle = {
   prefetch?: (queryClient: QueryClient) => Promise<unknown>;
-  frame?: ReactElement;
+  frame?: PageFrame;
 };
+
+/** The role whose frames a build-time render shows (the browser's guard knows none while the session is checked). */
+export const FrameRoleContext = createContext<Role | undefined>(undefined);
+
+/** The frame for this role: none when it differs by role and the role is not known. */
+export const frameFor = (frame: PageFrame, role: Role | undefined) =>
+  isValidElement(frame) ? frame : role && frame[role];

@@ -5,6 +5,7 @@ import { PageFallback } from './page-fallback.tsx';
 import { paths } from '#shared/paths.ts';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
 import { prefetchRooms } from '#web/features/chat/rooms-query.ts';
+import { ChatPageFrame } from '#web/features/chat/components/chat-page-frame.tsx';
 import { JobsPageFrame } from '#web/features/requests/components/jobs-page-frame.tsx';
 import type { RouteHandle } from './route-handle.ts';
 
@@ -51,6 +52,7 @@ const pageRoutes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('#web/features/chat/pages/chat-page.tsx')).ChatPage }),
         handle: {
           prefetch: prefetchRooms,
+          frame: { student: <ChatPageFrame role="student" />, teacher: <ChatPageFrame role="teacher" /> },
         } satisfies RouteHandle,
       },
       {

@@ -1,11 +1,9 @@
-import { Briefcase, MessageCircle, RotateCw, Search, Sparkles, UserSearch } from 'lucide-react';
-import { Link } from 'react-router';
+import { RotateCw } from 'lucide-react';
 import { AI_USER_NAME } from '#shared/constants.ts';
 import type { ChatRoomSummary } from '#shared/schemas/chat.ts';
 import { messageTimeLabel } from '#shared/rules/date-labels.ts';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
-import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import type { SessionUser } from '#web/lib/auth-client.ts';
 import { usePublicSettings } from '#web/lib/settings.ts';
@@ -13,62 +11,14 @@ import { whatsappHref } from '#shared/public-settings.ts';
 import { cn } from '#web/lib/utils.ts';
 import { useRooms } from '../api.ts';
 import { GuruAvatar } from './guru/guru-avatar.tsx';
+import { ChatSidebarColumn, ChatSidebarHeader, RoleButtons, RoomListSkeleton } from './chat-page-frame.tsx';
 import { ProfileDrawer } from './profile-drawer.tsx';
-import { paths } from '#shared/paths.ts';
 
 function roomPreview(room: ChatRoomSummary, userId: string) {
   const last = room.lastMessage;
   if (!last) return 'No messages yet';
   const text = last.content.trim() || (last.originalFilename ? `📎 ${last.originalFilename}` : '');
   return last.senderId === userId ? `You: ${text}` : text;
-}
-
-function RoleButtons({ user, onOpenGuru }: { user: SessionUser; onOpenGuru: () => void }) {
-  const { settings } = usePublicSettings();
-  if (user.role === 'teacher') {
-    return (
-      <div className="grid grid-cols-2 gap-2">
-        <Button asChild variant="outline" size="sm">
-          <Link to={paths.teacher.jobs.getHref()}>
-            <Briefcase aria-hidden="true" />
-            Jobs
-          </Link>
-        </Button>
-        <Button asChild variant="outline" size="sm">
-          <Link to={paths.search.students.getHref()}>
-            <UserSearch aria-hidden="true" />
-            Search the student
-          </Link>
-        </Button>
-      </div>
-    );
-  }
-  return (
-    <div className="grid grid-cols-2 gap-2">
-      <Button asChild variant="outline" size="sm">
-        <Link to={paths.student.posts.getHref()}>
-          <Search aria-hidden="true" />
-          Find Expert
-        </Link>
-      </Button>
-      <Button asChild variant="outline" size="sm">
-        <Link to={paths.search.experts.getHref()}>
-          <UserSearch aria-hidden="true" />
-          Search expert with ID
-        </Link>
-      </Button>
-      <Button asChild variant="outline" size="sm">
-        <a href={whatsappHref(settings.whatsappNumber)} target="_blank" rel="noopener noreferrer">
-          <MessageCircle aria-hidden="true" />
-          Contact Us
-        </a>
-      </Button>
-      <Button variant="outline" size="sm" onClick={onOpenGuru}>
-        <Sparkles aria-hidden="true" />
-        Guru AI
-      </Button>
-    </div>
-  );
 }
 
 type ChatSidebarProps = {
@@ -78,7 +28,7 @@ type ChatSidebarProps = {
   /** Students only: the Guru AI conversation is open, and opening it. */
   isGuruSelected: boolean;
   onOpenGuru: () => void;
-  className?: string;
+  className: string;
 };
 
 const rowClassName = (isSelected: boolean) =>
@@ -117,33 +67,18 @@ export function ChatSidebar({
 }: ChatSidebarProps) {
   const isStudent = user.role === 'student';
   const rooms = useRooms();
+  const { settings } = usePublicSettings();
   const list = rooms.data?.pages.flatMap((page) => page.rooms) ?? [];
 
   return (
-    <aside aria-label="Chat rooms" className={cn('flex min-h-0 flex-col bg-background md:border-r', className)}>
-      <div className="flex flex-col gap-3 border-b p-3">
-        <div className="flex items-center gap-2">
-          <ProfileDrawer user={user} />
-          <h1 className="flex-1 truncate text-lg font-semibold">
-            Virtual Help <span className="sr-only">Chat</span>
-          </h1>
-        </div>
-        <RoleButtons user={user} onOpenGuru={onOpenGuru} />
-      </div>
+    <ChatSidebarColumn className={className}>
+      <ChatSidebarHeader profileMenu={<ProfileDrawer user={user} />}>
+        <RoleButtons role={user.role} contactHref={whatsappHref(settings.whatsappNumber)} onOpenGuru={onOpenGuru} />
+      </ChatSidebarHeader>
 
       <div className="min-h-0 flex-1 overflow-y-auto">
         {rooms.isPending ? (
-          <ul aria-busy="true" aria-label="Loading chat rooms" className="flex flex-col">
-            {Array.from({ length: 5 }, (_, index) => (
-              <li key={index} className="flex items-center gap-3 px-3 py-3">
-                <Skeleton className="size-10 rounded-full" />
-                <span className="flex flex-1 flex-col gap-2">
-                  <Skeleton className="h-4 w-1/2" />
-                  <Skeleton className="h-3 w-3/4" />
-                </span>
-              </li>
-            ))}
-          </ul>
+          <RoomListSkeleton />
         ) : rooms.isError ? (
           <div role="alert" className="flex flex-col items-center gap-3 p-6 text-center text-sm">
             <p className="font-semibold">Error fetching chat rooms</p>
@@ -207,6 +142,6 @@ export function ChatSidebar({
           </div>
         )}
       </div>
-    </aside>
+    </ChatSidebarColumn>
   );
 }

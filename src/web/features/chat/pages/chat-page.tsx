@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { MessagesSquare } from 'lucide-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { AI_USER_ID } from '#shared/constants.ts';
 import type { ChatRoomSummary } from '#shared/schemas/chat.ts';
@@ -7,9 +6,15 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
-import { cn } from '#web/lib/utils.ts';
 import { applyReceipt, findRoom, markRoom, upsertMessage, useRooms } from '../api.ts';
 import { roomsQueryKey } from '../rooms-query.ts';
+import {
+  CHAT_PAGE_TITLE,
+  ChatScreenLayout,
+  chatSidebarClassName,
+  conversationColumnClassName,
+  NoConversationOpen,
+} from '../components/chat-page-frame.tsx';
 import { ChatSidebar } from '../components/chat-sidebar.tsx';
 import { Conversation } from '../components/conversation.tsx';
 import { useBrowserNotifications } from '../use-browser-notifications.ts';
@@ -28,7 +33,7 @@ const GuruConversation = lazy(async () => ({
 
 export function ChatPage() {
   const { user } = useSession();
-  useDocumentTitle('Chat');
+  useDocumentTitle(CHAT_PAGE_TITLE);
   // The route is guarded: a missing user only happens for a moment while signing out.
   if (!user) return null;
   return <ChatScreen user={user} />;
@@ -95,18 +100,19 @@ function ChatScreen({ user }: { user: SessionUser }) {
 
   const closeConversation = useCallback(() => selectPartner(null), [selectPartner]);
   const { openFromList, goBack } = usePhonePanes({ selectPartner, closeConversation });
+  const isConversationOpen = Boolean(room) || isGuruOpen;
 
   return (
-    <div className="flex h-[calc(100dvh-4rem)] min-h-[26rem] w-full overflow-hidden border-b">
+    <ChatScreenLayout>
       <ChatSidebar
         user={user}
         selectedRoomId={roomId}
         onSelect={(next) => openFromList(next.partner.id)}
         isGuruSelected={isGuruOpen}
         onOpenGuru={() => openFromList(AI_USER_ID)}
-        className={cn('w-full md:w-80 md:shrink-0 lg:w-96', room || isGuruOpen ? 'max-md:hidden' : 'flex')}
+        className={chatSidebarClassName(isConversationOpen)}
       />
-      <div className={cn('min-w-0 flex-1 flex-col', room || isGuruOpen ? 'flex' : 'hidden md:flex')}>
+      <div className={conversationColumnClassName(isConversationOpen)}>
         {isGuruOpen ? (
           <Suspense
             fallback={
@@ -120,12 +126,9 @@ function ChatScreen({ user }: { user: SessionUser }) {
         ) : room ? (
           <Conversation key={room.id} room={room} user={user} onBack={goBack} onSent={onSent} />
         ) : partnerId && (rooms.isPending || tutorId) ? null : (
-          <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center text-muted-foreground">
-            <MessagesSquare aria-hidden="true" className="size-12 text-primary/60" />
-            <p className="text-lg font-medium">Select a chatroom to start messaging</p>
-          </div>
+          <NoConversationOpen />
         )}
       </div>
-    </div>
+    </ChatScreenLayout>
   );
 }
