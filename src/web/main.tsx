@@ -23,7 +23,9 @@ queryClient.query(publicSettingsQueryOptions).catch(() => undefined);
 const matches = matchRoutes(routes, window.location) ?? [];
 void session.then((signedIn) => {
   if (!signedIn) return;
-  for (const { route } of matches) void (route.handle as RouteHandle | undefined)?.prefetch?.(queryClient);
+  for (const { route } of matches) {
+    void (route.handle as RouteHandle | undefined)?.prefetch?.(queryClient, signedIn.user);
+  }
 });
 
 const container = document.getElementById('root');

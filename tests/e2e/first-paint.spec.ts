@@ -126,11 +126,17 @@ const layoutShiftOf = (page: Page) =>
 
 test("the app takes over a page's own frame without moving what it shows", async ({ page, signInAs }) => {
   await signInAs('teacher');
+  const jobRequests: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/jobs') jobRequests.push(request.url());
+  });
   await page.goto('/teacher/jobs');
   await expect(page.getByRole('tab', { name: 'All Jobs (0)' })).toBeVisible();
   await expect(page.getByText('No jobs available in your subjects.')).toBeVisible();
   await expect(page.getByRole('banner')).toHaveCount(1);
   expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.02);
+  // Asked for once the session was known, before the page's code had arrived; the page used that answer.
+  expect(jobRequests).toHaveLength(1);
 
   // A frame that differs by role: the chat's. On a phone, where the room list is the whole screen.
   await page.setViewportSize({ width: 375, height: 740 });

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createContext, isValidElement, type ReactElement } from 'react';
 import type { Role } from '#shared/constants.ts';
+import type { SessionUser } from '#web/lib/auth-client.ts';
 
 /** One frame for everyone, or one per role where the page's first look differs by role. */
 export type PageFrame = ReactElement | Record<Role, ReactElement>;
@@ -14,7 +15,7 @@ export type PageFrame = ReactElement | Record<Role, ReactElement>;
  *   checked, so the app takes over without the page changing its look (docs/decisions/0020-page-frames.md).
  */
 export type RouteHandle = {
-  prefetch?: (queryClient: QueryClient) => Promise<unknown>;
+  prefetch?: (queryClient: QueryClient, user: SessionUser) => Promise<unknown>;
   frame?: PageFrame;
 };
 

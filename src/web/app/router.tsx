@@ -7,6 +7,7 @@ import { RouteErrorBoundary } from './route-error-boundary.tsx';
 import { prefetchRooms } from '#web/features/chat/rooms-query.ts';
 import { ChatPageFrame } from '#web/features/chat/components/chat-page-frame.tsx';
 import { JobsPageFrame } from '#web/features/requests/components/jobs-page-frame.tsx';
+import { prefetchJobs } from '#web/features/requests/jobs-query.ts';
 import type { RouteHandle } from './route-handle.ts';
 
 // Every page is its own chunk, loaded when its route is first visited: the entry holds only the shell.
@@ -93,7 +94,7 @@ const pageRoutes: RouteObject[] = [
       {
         path: paths.teacher.jobs.path,
         lazy: async () => ({ Component: (await import('#web/features/requests/pages/jobs-page.tsx')).JobsPage }),
-        handle: { frame: <JobsPageFrame /> } satisfies RouteHandle,
+        handle: { prefetch: prefetchJobs, frame: <JobsPageFrame /> } satisfies RouteHandle,
       },
     ],
   },

@@ -6,12 +6,10 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { RequestType } from '#shared/constants.ts';
 import type {
   AcceptBidResponse,
   Bid,
   CreateRequestFields,
-  JobsPage,
   MyRequestsPage,
   Offer,
   PlaceBidInput,
@@ -19,6 +17,7 @@ import type {
   RequestDetail,
 } from '#shared/schemas/requests.ts';
 import { apiFetch } from '#web/lib/api.ts';
+import { jobsQueryKeys, jobsQueryOptions, type JobsFilter } from './jobs-query.ts';
 
 export const requestsKeys = {
   all: ['requests'] as const,
@@ -26,8 +25,7 @@ export const requestsKeys = {
   mine: (status: 'live' | 'expired') => ['requests', 'mine', status] as const,
   detail: (id: string) => ['requests', 'detail', id] as const,
   offers: (id: string) => ['requests', 'offers', id] as const,
-  jobs: (filter: { subjectId?: string | undefined; type?: RequestType | undefined }) => ['jobs', filter] as const,
-  jobsAll: ['jobs'] as const,
+  jobsAll: jobsQueryKeys.all,
   teacherSubjects: ['requests', 'teacher-subjects'] as const,
 };
 
@@ -177,33 +175,7 @@ export function useAskToCompleteJob() {
 
 // Jobs.
 
-function fetchJobs({
-  subjectId,
-  type,
-  cursor,
-  signal,
-}: {
-  subjectId?: string | undefined;
-  type?: RequestType | undefined;
-  cursor?: string | null;
-  signal?: AbortSignal;
-}) {
-  const query = new URLSearchParams();
-  if (subjectId) query.set('subjectId', subjectId);
-  if (type) query.set('type', type);
-  if (cursor) query.set('cursor', cursor);
-  return apiFetch<JobsPage>(`/api/jobs?${query}`, { signal });
-}
-
-const jobsQueryOptions = (filter: { subjectId?: string | undefined; type?: RequestType | undefined }) =>
-  infiniteQueryOptions({
-    queryKey: requestsKeys.jobs(filter),
-    queryFn: ({ pageParam, signal }) => fetchJobs({ ...filter, cursor: pageParam, signal }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => page.nextCursor,
-  });
-
-export function useJobs(filter: { subjectId?: string | undefined; type?: RequestType | undefined }) {
+export function useJobs(filter: JobsFilter) {
   return useInfiniteQuery(jobsQueryOptions(filter));
 }
 
