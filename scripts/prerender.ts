@@ -106,8 +106,8 @@ write(
   withBody(indexHtml, '<div id="root" data-frame>', moveInlineStyles(await renderFrame())),
 );
 // A page with a frame of its own gets index.html with that frame: it paints the page's heading before its scripts.
-const pageFrames = framedPages();
-for (const page of pageFrames) {
+const framed = framedPages();
+for (const page of framed) {
   const { body, title } = await renderPageFrame(page);
   const html = withBody(indexHtml, '<div id="root" data-frame="page">', moveInlineStyles(body));
   write(path.join(WEB_DIR, pageFrameFile(page.path, page.role)), withTitle(html, title));
@@ -117,5 +117,5 @@ write(
   [...inlineStyles].map((css) => `[data-prerendered-style="${css}"]{${css}}`).join('\n'),
 );
 rmSync(SSR_DIR, { recursive: true, force: true });
-const counts = `${publicPages.length} public pages, ${pageFrames.length} frames of signed-in pages`;
+const counts = `${publicPages.length} public pages, ${framed.length} frames of signed-in pages`;
 console.log(`Prerendered ${counts} and the frame of the others`);

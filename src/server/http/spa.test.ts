@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../db/schema/auth.ts';
 import { createSessionCookie, createUser, SESSION_COOKIE } from '../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 import { pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
@@ -100,6 +102,11 @@ describe('the web app', () => {
     }
     expect(await page({ cookie: `${SESSION_COOKIE}=not-a-session` })).toBe(PAGE);
     expect(await page()).toBe(PAGE);
+    // A suspended user's session counts for nothing.
+    const suspended = await createUser(t.db, { role: 'student' });
+    const { header } = await createSessionCookie(t.db, suspended.id);
+    await t.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, suspended.id));
+    expect(await page({ cookie: header })).toBe(PAGE);
   });
 
   it('answers an unknown API path with a JSON 404, for GET and HEAD', async () => {

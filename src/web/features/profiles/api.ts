@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { Profile, Subject } from '#shared/schemas/profiles.ts';
 import type { TutorAbout } from '#shared/schemas/reviews.ts';
 import { apiFetch } from '#web/lib/api.ts';
+import { requestsKeys } from '#web/features/requests/api.ts';
 
 const profileQueryKey = ['profile', 'me'] as const;
 
@@ -33,7 +34,14 @@ export function useUpdateSpecializations() {
     onSuccess: ({ specializations }) => {
       queryClient.setQueryData(profileQueryKey, (profile) => (profile ? { ...profile, specializations } : profile));
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: profileQueryKey }),
+    onSettled: async () => {
+      // Other subjects, other jobs: the jobs page's list and filter are asked for again.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: profileQueryKey }),
+        queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll }),
+        queryClient.invalidateQueries({ queryKey: requestsKeys.teacherSubjects }),
+      ]);
+    },
   });
 }
 

@@ -29,9 +29,10 @@ export const jobsQueryOptions = (filter: JobsFilter) =>
     queryFn: ({ pageParam, signal }) => fetchJobs({ ...filter, cursor: pageParam, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
-    // Fresh for half a minute, so that the page opened right after its prefetch shows that answer rather than asking
-    // again; a new job arrives over the socket meanwhile (the page's job:new).
-    staleTime: 30 * 1000,
+    // Fresh for a few seconds, so that the page opened right after its prefetch shows that answer rather than asking
+    // again. A new job (job:new, heard by the notification bell on every page), a bid and a change of subjects mark
+    // the list stale at once.
+    staleTime: 10 * 1000,
   });
 
 /** Asks a teacher's first page of jobs (all subjects, all types) ahead of the page's code; a failure is the page's. */

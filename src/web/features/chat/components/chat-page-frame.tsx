@@ -136,7 +136,7 @@ export function ChatSidebarColumn({ className, children }: { className: string; 
   );
 }
 
-/** The chat before its rooms, and who is asking, are known: the role's buttons, the rooms grey, none open. */
+/** The chat before its rooms, and who is asking, are known: the role's buttons and the rooms grey. */
 export function ChatPageFrame({ role }: { role: Role }) {
   useDocumentTitle(CHAT_PAGE_TITLE);
   return (
@@ -155,9 +155,8 @@ export function ChatPageFrame({ role }: { role: Role }) {
           <RoomListSkeleton />
         </div>
       </ChatSidebarColumn>
-      <div className={conversationColumnClassName(false)}>
-        <NoConversationOpen />
-      </div>
+      {/* Empty: the page may open the conversation it had open last (or ?tutorId='s) rather than say none is. */}
+      <div className={conversationColumnClassName(false)} />
     </ChatScreenLayout>
   );
 }

@@ -16,6 +16,7 @@ import {
   useMarkNotificationRead,
   useNotifications,
 } from '../api.ts';
+import { requestsKeys } from '#web/features/requests/api.ts';
 import { badgeText } from '../badge-text.ts';
 import { paths } from '#shared/paths.ts';
 
@@ -36,6 +37,8 @@ export function NotificationBell({ userId, role, className }: { userId: string; 
   useSocketEvent('job:new', ({ requestId }) => {
     void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
     if (role !== 'teacher') return;
+    // The list the toast's View leads to must show the new job, even one fetched a moment ago.
+    void queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll });
     toast('New Job Available!', {
       id: `job-${requestId}`,
       action: {
