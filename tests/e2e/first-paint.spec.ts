@@ -1,4 +1,4 @@
-import { createUser } from '../support/factories.ts';
+import { createSubject, createTeacher, createUser } from '../support/factories.ts';
 import type { Page } from '@playwright/test';
 import { expandedStateOf, expect, test } from './fixtures.ts';
 
@@ -143,6 +143,25 @@ test("the app takes over a page's own frame without moving what it shows", async
   await expect(page.getByRole('link', { name: 'Search the student' })).toBeVisible();
   await expect(page.getByText('No conversations yet')).toBeVisible();
   expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.02);
+});
+
+test('a teacher of several subjects gets the subject filter with the jobs, on a phone, without anything moving', async ({
+  db,
+  openBrowserAs,
+}) => {
+  const subjectIds = [(await createSubject(db)).id, (await createSubject(db)).id];
+  const teacher = await createTeacher(db, { subjectIds });
+  const { page } = await openBrowserAs(teacher.id);
+  const asked: string[] = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/teacher/jobs');
+  await expect(page.getByRole('combobox', { name: 'Subject' })).toBeVisible();
+  await expect(page.getByText('No jobs available in your subjects.')).toBeVisible();
+  expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.02);
+  // Both asked for once, ahead of the page's code.
+  expect(asked.filter((pathname) => pathname === '/api/jobs')).toHaveLength(1);
+  expect(asked.filter((pathname) => pathname === '/api/profile')).toHaveLength(1);
 });
 
 test('a page whose code does not arrive shows the error page with a retry', async ({

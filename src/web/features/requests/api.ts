@@ -17,7 +17,13 @@ import type {
   RequestDetail,
 } from '#shared/schemas/requests.ts';
 import { apiFetch } from '#web/lib/api.ts';
-import { jobsQueryKeys, jobsQueryOptions, type JobsFilter } from './jobs-query.ts';
+import {
+  jobsQueryKeys,
+  jobsQueryOptions,
+  teacherSubjectsQueryKey,
+  teacherSubjectsQueryOptions,
+  type JobsFilter,
+} from './jobs-query.ts';
 
 export const requestsKeys = {
   all: ['requests'] as const,
@@ -26,7 +32,7 @@ export const requestsKeys = {
   detail: (id: string) => ['requests', 'detail', id] as const,
   offers: (id: string) => ['requests', 'offers', id] as const,
   jobsAll: jobsQueryKeys.all,
-  teacherSubjects: ['requests', 'teacher-subjects'] as const,
+  teacherSubjects: teacherSubjectsQueryKey,
 };
 
 // My Requests.
@@ -190,15 +196,6 @@ export function usePlaceBid() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll }),
   });
 }
-
-/** The signed-in teacher's subjects (the jobs page's filter). */
-const teacherSubjectsQueryOptions = queryOptions({
-  queryKey: requestsKeys.teacherSubjects,
-  queryFn: ({ signal }) =>
-    apiFetch<{ specializations: { id: string; name: string; category: string }[] }>('/api/profile', { signal }).then(
-      (profile) => profile.specializations,
-    ),
-});
 
 export function useTeacherSubjects() {
   return useQuery(teacherSubjectsQueryOptions);

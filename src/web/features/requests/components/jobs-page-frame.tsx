@@ -29,15 +29,25 @@ export function JobsPageLayout({ children }: { children: ReactNode }) {
 /** Grey cards where the jobs will be. */
 export const JobListSkeleton = () => <CardListSkeleton label="Loading jobs" cardClassName="h-44" />;
 
-/** The page before its jobs, and who is asking, are known: the tabs' bar (as tall as the tabs) and the cards grey. */
+/**
+ * The page's body until the teacher's subjects are known, and with them whether a subject filter shows under the
+ * tabs (on a phone): the tabs' bar (as tall as the tabs) and the cards grey.
+ */
+export function JobsBodySkeleton() {
+  return (
+    <div className="flex flex-col gap-6">
+      <Skeleton className="h-12 w-72 max-w-full rounded-lg md:h-10" />
+      <JobListSkeleton />
+    </div>
+  );
+}
+
+/** The page before its jobs, and who is asking, are known. */
 export function JobsPageFrame() {
   useDocumentTitle(JOBS_PAGE_TITLE);
   return (
     <JobsPageLayout>
-      <div className="flex flex-col gap-6">
-        <Skeleton className="h-12 w-72 max-w-full rounded-lg md:h-10" />
-        <JobListSkeleton />
-      </div>
+      <JobsBodySkeleton />
     </JobsPageLayout>
   );
 }

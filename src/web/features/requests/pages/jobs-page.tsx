@@ -29,7 +29,7 @@ import { cn } from '#web/lib/utils.ts';
 import { requestsKeys, useJobs, useTeacherSubjects } from '../api.ts';
 import { Fact, formatDate, levelLabels, requestTypeTitles } from '../components/request-display.tsx';
 import { BidDialog, BidForm } from '../components/bid-dialog.tsx';
-import { JOBS_PAGE_TITLE, JobListSkeleton, JobsPageLayout } from '../components/jobs-page-frame.tsx';
+import { JOBS_PAGE_TITLE, JobListSkeleton, JobsBodySkeleton, JobsPageLayout } from '../components/jobs-page-frame.tsx';
 
 type Tab = 'all' | RequestType;
 
@@ -178,70 +178,74 @@ export function JobsPage() {
 
   return (
     <JobsPageLayout>
-      <Tabs value={tab} onValueChange={(value) => setTab(value as Tab)} className="flex flex-col gap-6">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-          <TabsList>
-            <TabsTrigger value="all">All Jobs ({counts?.all ?? 0})</TabsTrigger>
-            <TabsTrigger value="tutoring">Tutoring ({counts?.tutoring ?? 0})</TabsTrigger>
-            <TabsTrigger value="assignment">Assignments ({counts?.assignment ?? 0})</TabsTrigger>
-          </TabsList>
-          {teacherSubjects.length > 1 && (
-            <NativeSelect
-              aria-label="Subject"
-              className="sm:w-56"
-              value={subjectId}
-              onChange={(event) => setSubjectId(event.target.value)}
-            >
-              <option value="">All Subjects</option>
-              {teacherSubjects.map((subject) => (
-                <option key={subject.id} value={subject.id}>
-                  {subject.name}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </div>
-
-        <TabsContent value={tab} className="mt-0">
-          {jobs.isPending ? (
-            <JobListSkeleton />
-          ) : jobs.isError ? (
-            <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load jobs">
-              <p>{errorMessage(jobs.error)}</p>
-              <Button variant="outline" size="sm" className="mt-2" onClick={() => void jobs.refetch()}>
-                <RotateCw aria-hidden="true" />
-                Try again
-              </Button>
-            </Alert>
-          ) : list.length === 0 ? (
-            <EmptyState icon={<Briefcase />} headingLevel="h2" title={emptyTexts[tab]} />
-          ) : (
-            <div className="flex flex-col gap-4">
-              <ul className="flex flex-col gap-3">
-                {list.map((job) => (
-                  <JobCard
-                    key={job.id}
-                    job={job}
-                    isHighlighted={job.id === highlight}
-                    hasBid={job.alreadyBid || alreadyBid.has(job.id)}
-                    onBid={() => setBidJob(job)}
-                  />
+      {subjects.isPending ? (
+        <JobsBodySkeleton />
+      ) : (
+        <Tabs value={tab} onValueChange={(value) => setTab(value as Tab)} className="flex flex-col gap-6">
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <TabsList>
+              <TabsTrigger value="all">All Jobs ({counts?.all ?? 0})</TabsTrigger>
+              <TabsTrigger value="tutoring">Tutoring ({counts?.tutoring ?? 0})</TabsTrigger>
+              <TabsTrigger value="assignment">Assignments ({counts?.assignment ?? 0})</TabsTrigger>
+            </TabsList>
+            {teacherSubjects.length > 1 && (
+              <NativeSelect
+                aria-label="Subject"
+                className="sm:w-56"
+                value={subjectId}
+                onChange={(event) => setSubjectId(event.target.value)}
+              >
+                <option value="">All Subjects</option>
+                {teacherSubjects.map((subject) => (
+                  <option key={subject.id} value={subject.id}>
+                    {subject.name}
+                  </option>
                 ))}
-              </ul>
-              {jobs.hasNextPage && (
-                <Button
-                  variant="outline"
-                  className="self-center"
-                  loading={jobs.isFetchingNextPage}
-                  onClick={() => void jobs.fetchNextPage()}
-                >
-                  Load more
+              </NativeSelect>
+            )}
+          </div>
+
+          <TabsContent value={tab} className="mt-0">
+            {jobs.isPending ? (
+              <JobListSkeleton />
+            ) : jobs.isError ? (
+              <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load jobs">
+                <p>{errorMessage(jobs.error)}</p>
+                <Button variant="outline" size="sm" className="mt-2" onClick={() => void jobs.refetch()}>
+                  <RotateCw aria-hidden="true" />
+                  Try again
                 </Button>
-              )}
-            </div>
-          )}
-        </TabsContent>
-      </Tabs>
+              </Alert>
+            ) : list.length === 0 ? (
+              <EmptyState icon={<Briefcase />} headingLevel="h2" title={emptyTexts[tab]} />
+            ) : (
+              <div className="flex flex-col gap-4">
+                <ul className="flex flex-col gap-3">
+                  {list.map((job) => (
+                    <JobCard
+                      key={job.id}
+                      job={job}
+                      isHighlighted={job.id === highlight}
+                      hasBid={job.alreadyBid || alreadyBid.has(job.id)}
+                      onBid={() => setBidJob(job)}
+                    />
+                  ))}
+                </ul>
+                {jobs.hasNextPage && (
+                  <Button
+                    variant="outline"
+                    className="self-center"
+                    loading={jobs.isFetchingNextPage}
+                    onClick={() => void jobs.fetchNextPage()}
+                  >
+                    Load more
+                  </Button>
+                )}
+              </div>
+            )}
+          </TabsContent>
+        </Tabs>
+      )}
 
       {bidJob && (
         <BidDialog
