@@ -12,7 +12,6 @@ const KB = 1024;
  * React DOM (67 KB), React Router's data router (30 KB) and TanStack Query (11 KB) alone pass the 90 KB such a page
  * should load (docs/decisions/0017-prerendered-public-pages.md): these budgets come down as those do.
  */
-
 export const publicPages = [
   { path: paths.home.path, module: 'features/pages/pages/home-page.tsx', whole: true },
   { path: paths.about.path, module: 'features/pages/pages/about-page.tsx', whole: true },

@@ -37,7 +37,8 @@ export function NotificationBell({ userId, role, className }: { userId: string; 
   useSocketEvent('job:new', ({ requestId }) => {
     void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
     if (role !== 'teacher') return;
-    // The list the toast's View leads to must show the new job, even one fetched a moment ago.
+    // The one place a new job refreshes the jobs list, on the jobs page or for the next visit: the list the toast's
+    // View leads to must show it, even one fetched a moment ago.
     void queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll });
     toast('New Job Available!', {
       id: `job-${requestId}`,

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Copy, Download, Paperclip, RotateCw, Briefcase } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -23,10 +22,9 @@ import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { downloadFile } from '#web/lib/download.ts';
-import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
-import { requestsKeys, useJobs, useTeacherSubjects } from '../api.ts';
+import { useJobs, useTeacherSubjects } from '../api.ts';
 import { Fact, formatDate, levelLabels, requestTypeTitles } from '../components/request-display.tsx';
 import { BidDialog, BidForm } from '../components/bid-dialog.tsx';
 import { JOBS_PAGE_TITLE, JobListSkeleton, JobsBodySkeleton, JobsPageLayout } from '../components/jobs-page-frame.tsx';
@@ -154,7 +152,6 @@ export function JobsPage() {
   useDocumentTitle(JOBS_PAGE_TITLE);
   const [searchParams] = useSearchParams();
   const highlight = searchParams.get('highlight');
-  const queryClient = useQueryClient();
   const subjects = useTeacherSubjects();
   const [subjectId, setSubjectId] = useState('');
   const [tab, setTab] = useState<Tab>('all');
@@ -162,8 +159,6 @@ export function JobsPage() {
   // Bids answered "already bid" before the list refetches.
   const [alreadyBid, setAlreadyBid] = useState<Set<string>>(() => new Set());
   const jobs = useJobs({ subjectId: subjectId || undefined, type: tab === 'all' ? undefined : tab });
-
-  useSocketEvent('job:new', () => void queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll }));
 
   const list = jobs.data?.pages.flatMap((page) => page.jobs) ?? [];
   const counts = jobs.data?.pages[0]?.counts;
