@@ -69,7 +69,9 @@ const reactRouterProductionBuild = [
 ];
 
 /** The entry itself stays a small file of its own, so that the shell's chunk is the one every page shares. */
-const isEntry = (id: string) => /src[\\/]web[\\/](main\.tsx|boot\.ts|index\.html)$/.test(id);
+const isEntry = (id: string) => /src[\\/]web[\\/](main\.tsx|index\.html)$/.test(id);
+/** The boot script and what it imports (src/web/boot/): the only script a page with a form loads up front. */
+const isBootPart = (id: string) => /src[\\/]web[\\/]boot[\\/]/.test(id);
 
 /**
  * Over HTTP/1.1 a phone fetches six files at a time, each a round trip: the default split left the sign-in page
@@ -78,7 +80,15 @@ const isEntry = (id: string) => /src[\\/]web[\\/](main\.tsx|boot\.ts|index\.html
  * inlining, which keeps modules running in their source order).
  */
 const codeSplitting = {
-  groups: [{ name: 'shell', tags: ['$initial' as const], test: (id: string) => !isEntry(id) }],
+  groups: [
+    {
+      name: 'shell',
+      tags: ['$initial' as const],
+      test: (id: string) => !isEntry(id) && !isBootPart(id),
+      // The boot script's parts that the app uses too stay out of the shell: each gets its own copy (inlined below).
+      includeDependenciesRecursively: false,
+    },
+  ],
   // A chunk with a stylesheet stays a file: its CSS is linked by the chunk's name.
   experimentalInlineCommonChunks: { maxSize: 32 * 1024, exclude: /\.css$/ },
 };
@@ -117,8 +127,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     rolldownOptions: isSsrBuild
       ? {}
       : {
-          // boot.ts: the one script of a prerendered page (scripts/prerender.ts), loading the app after it painted.
-          input: { index: `${webRoot}/index.html`, boot: `${webRoot}/boot.ts` },
+          // boot.ts: the one script of a page with a form (scripts/prerender.ts), loading the app on its first use.
+          input: { index: `${webRoot}/index.html`, boot: `${webRoot}/boot/boot.ts` },
           // Inlining shared chunks needs the entries' export lists to be free to change (they export nothing).
           preserveEntrySignatures: false,
           output: { codeSplitting },

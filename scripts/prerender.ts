@@ -1,14 +1,15 @@
 // Part of the web build: renders each public page to HTML (src/web/entry-server.tsx, bundled for Node here) into
-// dist/web/prerendered/ (src/shared/prerendered-pages.ts), from the built index.html. The server sends these
-// for the exact paths; the browser hydrates them (src/web/main.tsx), but for a whole page, which names no script.
-// index.html itself gets the plain frame, and a signed-in page with a frame of its own gets index.html with that frame
-// (src/web/app/route-handle.ts).
+// dist/web/prerendered/ (src/shared/prerendered-pages.ts), from the built index.html. The server sends these to a
+// signed-out visitor for their paths. They work without scripts; a page with a form names the boot script, and the
+// browser hydrates it once the visitor uses it (src/web/boot/boot.ts, src/web/main.tsx). index.html itself gets the plain
+// frame, and a signed-in page with a frame of its own gets index.html with that frame (src/web/app/route-handle.ts).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { pageFrameFile, prerenderedPageFile } from '../src/shared/prerendered-pages.ts';
+import { settingsMetaTags } from '../src/shared/public-settings.ts';
 import { escapeHtml } from '../src/shared/rules/text.ts';
 import type * as EntryServer from '../src/web/entry-server.tsx';
 import { publicPages } from './public-pages.ts';
@@ -31,28 +32,25 @@ const manifest = JSON.parse(readFileSync(path.join(WEB_DIR, '.vite/manifest.json
 >;
 const entryScript = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
 const indexHtml = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
-// A prerendered page paints from its HTML and stylesheet: scripts fetched beside them would share the phone's
-// bandwidth and delay that first paint.
-const withoutModulePreloads = indexHtml.replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '');
-// A page with a form names only the boot script (src/web/boot.ts), which loads the app's entry after the first
-// paint; the entry loads its imports itself, then the page's chunk, then hydrates. (It keeps the session's
-// preload: one small answer, which the app asks for first.)
-const shell = withoutModulePreloads.replace(
-  entryScript,
-  (_script, entry: string) =>
-    `<script type="module" crossorigin src="/${manifest['boot.ts']!.file}" data-app="${entry}"></script>`,
-);
-if (!shell.includes(ROOT)) throw new Error(`index.html has no ${ROOT} to fill`);
-if (!shell.includes('data-app=')) throw new Error('index.html has no entry script for the boot script to load');
-// A whole page works without scripts: it names none, asks for nothing the app would use, and does not say that the
-// app needs scripts.
-const wholePageShell = withoutModulePreloads
+const appEntry = indexHtml.match(entryScript)?.[1];
+if (!appEntry) throw new Error('index.html has no entry script for the boot script to load');
+// A public page is whole: it works without scripts, asks for nothing the app would use, and does not say that the
+// app needs scripts. Nor does it preload modules, which would share the phone's bandwidth with the stylesheet.
+const wholePageShell = indexHtml
+  .replaceAll(/\s*<link rel="modulepreload"[^>]*>/g, '')
   .replace(entryScript, '')
   .replaceAll(/\s*<!--[^>]*-->\s*<link rel="preload"[^>]*as="fetch"[^>]*>/g, '')
   .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
 if (/<script|<noscript|as="fetch"/.test(wholePageShell)) {
   throw new Error('index.html names a script or a request that a whole page would keep');
 }
+// A page with a form names one script, the boot script (src/web/boot/boot.ts), which loads the app's entry when the
+// visitor first uses the page; the entry loads its imports itself, then the page's chunk, and hydrates the page from
+// the settings in the head (the server fills them in, as in the page).
+const formPageShell = wholePageShell.replace(
+  '</head>',
+  `${settingsMetaTags()}<script type="module" crossorigin src="/${manifest['boot/boot.ts']!.file}" data-app="${appEntry}"></script></head>`,
+);
 
 /**
  * The CSP refuses style attributes in markup (a few Radix parts render them): each becomes a data attribute that
@@ -68,7 +66,7 @@ function moveInlineStyles(body: string) {
   });
 }
 
-/** Writes the file with its brotli and gzip copies; `compressed: false` for a whole page, which the server fills in. */
+/** Writes the file with its brotli and gzip copies; `compressed: false` for a public page, which the server fills in. */
 const write = (file: string, text: string, { compressed = true } = {}) => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
@@ -92,12 +90,12 @@ const withTitle = (html: string, title: string) => html.replace(TITLE, () => `<t
 
 rmSync(path.join(WEB_DIR, path.dirname(INLINE_STYLES_FILE)), { recursive: true, force: true });
 for (const page of publicPages) {
-  const { body, title } = await renderPage(page.path, { whole: page.whole });
-  // A part still loading (a lazy component) would stay so on a page without scripts.
-  if (page.whole && /<template|<!--\$[!?]-->/.test(body))
-    throw new Error(`${page.path} renders a part that waits for scripts`);
-  const html = withBody(page.whole ? wholePageShell : shell, '<div id="root">', moveInlineStyles(body));
-  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), withTitle(html, title), { compressed: !page.whole });
+  const { body, title } = await renderPage(page.path);
+  // A part still loading (a lazy component) would stay so until the visitor uses the page, or for ever without scripts.
+  if (/<template|<!--\$[!?]-->/.test(body)) throw new Error(`${page.path} renders a part that waits for scripts`);
+  const html = withBody(page.form ? formPageShell : wholePageShell, '<div id="root">', moveInlineStyles(body));
+  // Not compressed here: the server fills its settings in, then compresses.
+  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), withTitle(html, title), { compressed: false });
 }
 // Every other page path gets index.html: it keeps its script and module preloads (nothing there to paint before
 // them but the frame), and main.tsx renders the app in place of the frame.

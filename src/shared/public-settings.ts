@@ -30,6 +30,16 @@ export const settingsPlaceholders: PublicSettings = {
   jitsiDomain: 'jitsi-placeholder-0003.invalid',
 };
 
+/** The name of the <meta> element in a whole page's head that holds a setting, for the app that hydrates the page. */
+export const settingsMetaName = (key: keyof PublicSettings) => `settings:${key}`;
+
+/** The head's <meta> elements with each setting's placeholder, which fillPublicSettings replaces like the others. */
+export function settingsMetaTags() {
+  return (Object.keys(settingsPlaceholders) as Array<keyof PublicSettings>)
+    .map((key) => `<meta name="${settingsMetaName(key)}" content="${escapeHtml(settingsPlaceholders[key])}">`)
+    .join('');
+}
+
 /** `html`, rendered with settingsPlaceholders, with the server's settings in their place (escaped for HTML). */
 export function fillPublicSettings(html: string, settings: PublicSettings) {
   // The links first: each is a placeholder with more around it, which the plain values would otherwise take.

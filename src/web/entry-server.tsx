@@ -1,5 +1,5 @@
-// Renders to HTML at build time (scripts/prerender.ts): a public page, which main.tsx hydrates in the browser unless
-// it is rendered whole (read without scripts by a signed-out visitor); and the frames the app replaces.
+// Renders to HTML at build time (scripts/prerender.ts): the public pages, whole (as a signed-out visitor sees them),
+// which main.tsx hydrates in the browser where they have a form; and the frames the app replaces.
 import { isValidElement, StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
@@ -14,21 +14,19 @@ import { routes } from './app/router.tsx';
 import { queryClient, sessionQueryKey } from './lib/query-client.ts';
 import { publicSettingsQueryOptions } from './lib/settings.ts';
 import { DocumentTitleSink } from './lib/use-document-title.ts';
-import { WholePageRender } from './lib/use-hydrated.ts';
 
 export type RenderedPage = { body: string; title: string };
 
 /**
- * A public page. `whole`: as a signed-out visitor sees it once the app has started (the top bar's Log in and Sign
- * up, the support details as placeholders the server fills in), for a page that works without scripts; otherwise
- * as the browser's hydration renders it first (what depends on the visitor still loading).
+ * A public page, whole: as a signed-out visitor sees it once the app has started (the top bar's Log in and Sign up,
+ * the support details as placeholders the server fills in). A page with a form is hydrated from the same state
+ * (main.tsx).
  */
-export async function renderPage(pagePath: string, { whole }: { whole: boolean }) {
-  if (!whole) return renderRoutes(routes, pagePath);
+export async function renderPage(pagePath: string) {
   queryClient.setQueryData(sessionQueryKey, null);
   queryClient.setQueryData(publicSettingsQueryOptions.queryKey, settingsPlaceholders);
   try {
-    return await renderRoutes(routes, pagePath, { whole: true });
+    return await renderRoutes(routes, pagePath);
   } finally {
     queryClient.clear();
   }
@@ -71,7 +69,7 @@ export function renderPageFrame({ path: pagePath, role }: FramedPage) {
 async function renderRoutes(
   routes: RouteObject[],
   pagePath: string,
-  { whole = false, frameRole }: { whole?: boolean; frameRole?: Role } = {},
+  { frameRole }: { frameRole?: Role } = {},
 ): Promise<RenderedPage> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(pagePath, 'http://prerender.invalid')));
@@ -82,15 +80,13 @@ async function renderRoutes(
   // No hydration data script: the CSP allows no inline script, and the public pages load no data.
   const body = renderToString(
     <StrictMode>
-      <WholePageRender value={whole}>
-        <DocumentTitleSink value={(pageTitle) => (title = pageTitle)}>
-          <AppProviders>
-            <FrameRoleContext value={frameRole}>
-              <StaticRouterProvider router={router} context={context} hydrate={false} />
-            </FrameRoleContext>
-          </AppProviders>
-        </DocumentTitleSink>
-      </WholePageRender>
+      <DocumentTitleSink value={(pageTitle) => (title = pageTitle)}>
+        <AppProviders>
+          <FrameRoleContext value={frameRole}>
+            <StaticRouterProvider router={router} context={context} hydrate={false} />
+          </FrameRoleContext>
+        </AppProviders>
+      </DocumentTitleSink>
     </StrictMode>,
   );
   return { body, title };

@@ -1,14 +1,15 @@
 import './app/styles.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, matchRoutes } from 'react-router';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers.tsx';
 import type { RouteHandle } from './app/route-handle.ts';
 import { routes } from './app/router.tsx';
 import { sessionQueryOptions } from './lib/auth-client.ts';
-import { queryClient } from './lib/query-client.ts';
-import { publicSettingsQueryOptions } from './lib/settings.ts';
+import { nextUseOfPage, TAKEOVER } from './boot/first-use.ts';
+import { queryClient, sessionQueryKey } from './lib/query-client.ts';
+import { publicSettingsQueryOptions, settingsInPage } from './lib/settings.ts';
 import type { $ZodConfig } from 'zod/v4/core';
 
 // Zod tries `new Function` the first time it parses, and the browser reports that try as a CSP violation. Zod reads
@@ -16,48 +17,68 @@ import type { $ZodConfig } from 'zod/v4/core';
 // off without bringing zod into the first page's code.
 (globalThis as { __zod_globalConfig?: $ZodConfig }).__zod_globalConfig = { jitless: true };
 
-// Ask for the session and contact details while the first page's code is still downloading, and, once someone is
-// known to be signed in, for the data their page shows first.
-const session = queryClient.query(sessionQueryOptions).catch(() => null);
-queryClient.query(publicSettingsQueryOptions).catch(() => undefined);
-const matches = matchRoutes(routes, window.location) ?? [];
-void session.then((signedIn) => {
-  if (!signedIn) return;
-  for (const { route } of matches) {
-    void (route.handle as RouteHandle | undefined)?.prefetch?.(queryClient, signedIn.user);
-  }
-});
-
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-/** Lets the browser paint and answer input before the next step of starting up: each step is a task of its own. */
-const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+// A public page with a form arrives as whole HTML (scripts/prerender.ts), which the app hydrates once the visitor
+// uses it (boot/boot.ts). Any other page (a public one too, for a visitor with a session) arrives as a frame: the plain
+// one (top bar, footer, page loading) or the page's own (app/route-handle.ts), which the app's first render replaces
+// with the same look.
+const isWholePage = container.hasChildNodes() && !('frame' in container.dataset);
+const matches = matchRoutes(routes, window.location) ?? [];
 
-// A public page with a form arrives prerendered (scripts/prerender.ts) and is hydrated. Any other page (a content
-// page too, for a signed-in visitor) arrives as a frame: the plain one (top bar, footer, page loading) or the page's
-// own (app/route-handle.ts), which the app's first render replaces with the same look.
-const isPrerendered = container.hasChildNodes() && !('frame' in container.dataset);
-if (isPrerendered) {
+// Ask for the session and contact details while the first page's code is still downloading, and, once someone is
+// known to be signed in, for the data their page shows first.
+const session = isWholePage ? undefined : queryClient.query(sessionQueryOptions).catch(() => null);
+if (session) {
+  queryClient.query(publicSettingsQueryOptions).catch(() => undefined);
+  void session.then((signedIn) => {
+    if (!signedIn) return;
+    for (const { route } of matches) {
+      void (route.handle as RouteHandle | undefined)?.prefetch?.(queryClient, signedIn.user);
+    }
+  });
+} else {
+  // The server sends a whole page only to a visitor without a session, with its own settings filled in: the app
+  // starts from what the page shows, so that its first render is that HTML. Once the form is the app's, it asks who
+  // is signed in after all (someone may have in another tab meanwhile).
+  queryClient.setQueryData(sessionQueryKey, null);
+  queryClient.setQueryData(publicSettingsQueryOptions.queryKey, settingsInPage());
+  document.addEventListener(TAKEOVER.done, () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }), {
+    once: true,
+  });
   // The CSP refuses style attributes in markup: the prerendered HTML carries them as data attributes instead.
   for (const element of container.querySelectorAll<HTMLElement>('[data-prerendered-style]')) {
     element.style.cssText = element.dataset.prerenderedStyle ?? '';
     element.removeAttribute('data-prerendered-style');
   }
 }
+
+/** Puts a matched route's lazy module in place; false when it could not be fetched. */
+async function loadRoute({ route }: { route: RouteObject }) {
+  if (typeof route.lazy !== 'function') return true;
+  const loaded = await route.lazy().catch(() => null);
+  if (loaded) Object.assign(route, { ...loaded, lazy: undefined });
+  return loaded !== null;
+}
+
+/** Lets the browser paint and answer input before the next step of starting up: each step is a task of its own. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+
 // The page's lazy route modules are loaded before the first render, so that it is the page itself (as in the
-// prerendered HTML), not its loading state followed by the page. One that fails to load is left to the router,
-// which tries again and shows its error page (with a retry) if that fails too. A page's own frame may be its role's:
-// the session (asked for by the HTML) is awaited too, so that the first render is the page, which looks the same,
-// rather than the guard's frame for nobody in particular.
-await Promise.all([
-  ...matches.map(async ({ route }) => {
-    if (typeof route.lazy !== 'function') return;
-    const loaded = await route.lazy().catch(() => null);
-    if (loaded) Object.assign(route, { ...loaded, lazy: undefined });
-  }),
-  container.dataset.frame === 'page' ? session : undefined,
-]);
+// prerendered HTML), not its loading state followed by the page. A whole page cannot be hydrated without them: one
+// that fails to load is fetched again at the next use of the page. Elsewhere it is left to the router, which tries
+// again and shows its error page (with a retry) if that fails too. A page's own frame may be its role's: the session
+// (asked for by the HTML) is awaited too, so that the first render is the page, which looks the same, rather than the
+// guard's frame for nobody in particular.
+if (isWholePage) {
+  while (!(await Promise.all(matches.map(loadRoute))).every(Boolean)) {
+    document.dispatchEvent(new Event(TAKEOVER.failed));
+    await nextUseOfPage();
+  }
+} else {
+  await Promise.all([...matches.map(loadRoute), container.dataset.frame === 'page' ? session : undefined]);
+}
 await nextTask();
 const router = createBrowserRouter(routes);
 await nextTask();
@@ -72,6 +93,10 @@ const app = (
 // In a transition, React renders (and hydrates) in slices of a few milliseconds, answering input in between,
 // instead of holding the main thread for the whole first render.
 startTransition(() => {
-  if (isPrerendered) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  if (isWholePage) {
+    document.dispatchEvent(new Event(TAKEOVER.starting));
+    hydrateRoot(container, app);
+  } else {
+    createRoot(container).render(app);
+  }
 });

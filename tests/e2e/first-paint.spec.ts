@@ -2,24 +2,27 @@ import { createSubject, createTeacher, createUser } from '../support/factories.t
 import type { Page } from '@playwright/test';
 import { expandedStateOf, expect, test } from './fixtures.ts';
 
-// What a visitor sees before any script has run: the content pages are whole HTML documents that need no script,
-// the pages with a form name one small boot script, and every other page starts from the frame (top bar, footer,
-// the page loading).
+// What a visitor sees before any script has run: the public pages are whole HTML documents (those with a form name
+// one small boot script: first-use.spec.ts), and every other page starts from the frame (top bar, footer, the page
+// loading).
 
 test('a content page names no script; a page with a form names only the boot script', async ({ request }) => {
-  const scriptsOf = async (pagePath: string) => {
+  const pageOf = async (pagePath: string) => {
     const html = await (await request.get(pagePath)).text();
     expect(html, pagePath).not.toContain('modulepreload');
-    return [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag);
+    // Nothing asked for up front: a signed-out visitor's page needs no session.
+    expect(html, pagePath).not.toContain('rel="preload"');
+    return { html, scripts: [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag) };
   };
   for (const pagePath of ['/', '/about', '/privacy-policy', '/terms', '/disclaimer']) {
-    expect(await scriptsOf(pagePath), pagePath).toEqual([]);
-    expect(await (await request.get(pagePath)).text(), pagePath).not.toContain('rel="preload"');
+    expect((await pageOf(pagePath)).scripts, pagePath).toEqual([]);
   }
   for (const pagePath of ['/contact', '/auth/login', '/auth/register', '/auth/forgot-password']) {
-    const scripts = await scriptsOf(pagePath);
+    const { html, scripts } = await pageOf(pagePath);
     expect(scripts, pagePath).toHaveLength(1);
     expect(scripts[0]).toMatch(/src="\/assets\/boot-[\w-]+\.js" data-app="\/assets\/index-[\w-]+\.js"/);
+    // The server's settings, for the app that hydrates the page.
+    expect(html, pagePath).toContain('<meta name="settings:supportEmail" content="support@virtualhelp.example">');
   }
 });
 

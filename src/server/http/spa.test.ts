@@ -8,14 +8,14 @@ import { users } from '../db/schema/auth.ts';
 import { createSessionCookie, createUser, SESSION_COOKIE } from '../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 import { pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
-import { settingsPlaceholders, telHref } from '#shared/public-settings.ts';
+import { settingsMetaTags, settingsPlaceholders, telHref } from '#shared/public-settings.ts';
 
 const PAGE = `<!doctype html><title>Virtual Help</title>${'<p>A page.</p>'.repeat(100)}`;
 const SCRIPT = `console.log(1);${' void 0;'.repeat(300)}`;
-// Prerendered pages that load the app, as the pages with a form do (a whole page has a describe of its own).
-const BOOT = '<script type="module" src="/assets/boot.js"></script>';
-const ABOUT = `<!doctype html><title>Virtual Help</title>${BOOT}${'<p>About us.</p>'.repeat(100)}`;
-const SIGN_IN = `<!doctype html><title>Virtual Help</title>${BOOT}${'<p>Sign in.</p>'.repeat(100)}`;
+// Public pages as the build writes them: a content page, and a page with a form, which names the boot script (the
+// whole pages have a describe of their own).
+const ABOUT = `<!doctype html><title>Virtual Help</title>${'<p>About us.</p>'.repeat(100)}`;
+const SIGN_IN = `<!doctype html><title>Virtual Help</title><script type="module" src="/assets/boot.js"></script>${'<p>Sign in.</p>'.repeat(100)}`;
 // A signed-in page's own frame: index.html with the page's heading.
 const JOBS_FRAME = `<!doctype html><title>Available Jobs</title>${'<h1>Available Jobs</h1>'.repeat(100)}`;
 // A page whose frame differs by role has one per role.
@@ -57,7 +57,7 @@ describe('the web app', () => {
     }
   });
 
-  it('sends a prerendered page for its exact path, and the shell with a query string or for other pages', async () => {
+  it('sends a public page for its path (a page with a form only without a query string), and the shell for other pages', async () => {
     const page = async (url: string) => {
       const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
       expect(response.headers['content-type'], url).toMatch(/^text\/html/);
@@ -65,6 +65,7 @@ describe('the web app', () => {
       return brotliDecompressSync(response.rawPayload).toString();
     };
     expect(await page('/about')).toBe(ABOUT);
+    expect(await page('/about?ref=mail')).toBe(ABOUT);
     expect(await page('/auth/login')).toBe(SIGN_IN);
     expect(await page('/auth/login?redirectTo=%2Fchat')).toBe(PAGE);
     expect(await page('/chat')).toBe(PAGE);
@@ -152,13 +153,14 @@ describe('the web app', () => {
   });
 });
 
-describe('a whole page (one that names no script)', () => {
+describe('a whole page', () => {
   const APP = `<!doctype html><title>Virtual Help</title><script type="module" src="/assets/app.js"></script>`;
   // As the build renders the home page: the support details are placeholders the server fills in.
   const HOME = `<!doctype html><title>Virtual Help</title>${'<p>Welcome.</p>'.repeat(100)}<footer><a href="${telHref(
     settingsPlaceholders.supportPhone,
   )}">${settingsPlaceholders.supportPhone}</a></footer>`;
-  const SIGN_IN = `<!doctype html><title>Sign in</title><script type="module" src="/assets/boot.js"></script>`;
+  // A page with a form: the app that hydrates it reads the settings from its head.
+  const SIGN_IN = `<!doctype html><title>Sign in</title>${settingsMetaTags()}<script type="module" src="/assets/boot.js"></script><form></form>`;
   let t: TestApp;
   beforeAll(async () => {
     const webDir = mkdtempSync(path.join(os.tmpdir(), 'vh-web-'));
@@ -232,9 +234,21 @@ describe('a whole page (one that names no script)', () => {
     expect(response.body).not.toContain(settingsPlaceholders.supportPhone);
   });
 
-  it('leaves a page that loads the app as the build wrote it, with a session cookie or without', async () => {
-    for (const headers of [{}, { cookie: `${SESSION_COOKIE}=anything` }]) {
-      expect((await t.app.inject({ method: 'GET', url: '/auth/login', headers })).body).toBe(SIGN_IN);
+  it("with a form goes out with the server's settings in its head, for its path alone and to a signed-out visitor", async () => {
+    const signIn = await t.app.inject({ method: 'GET', url: '/auth/login' });
+    expect(signIn.body).toContain('<meta name="settings:supportPhone" content="+44 20 7946 0958">');
+    expect(signIn.body).toContain('<meta name="settings:supportEmail" content="support@virtualhelp.example">');
+    for (const placeholder of Object.values(settingsPlaceholders)) expect(signIn.body).not.toContain(placeholder);
+    expect(signIn.body).toContain('<script type="module" src="/assets/boot.js"></script><form></form>');
+    expect(signIn.headers.vary).toMatch(/cookie/i);
+    expect(signIn.headers.etag).toMatch(/^W\/"[\w-]+"$/);
+    // The app hydrates it and reads the query string, which the page was rendered without; with a session, the app
+    // sends the visitor on.
+    for (const [url, headers] of [
+      ['/auth/login?redirectTo=%2Fchat', {}],
+      ['/auth/login', { cookie: `${SESSION_COOKIE}=anything` }],
+    ] as const) {
+      expect((await t.app.inject({ method: 'GET', url, headers })).body, url).toBe(APP);
     }
   });
 });

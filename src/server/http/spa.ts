@@ -19,7 +19,16 @@ function listPrerenderedPages(webDir: string) {
 }
 
 type Encoding = 'br' | 'gzip';
-type WholePage = { html: string; etag: string; encoded: (encoding: Encoding) => Buffer };
+type WholePage = {
+  html: string;
+  etag: string;
+  encoded: (encoding: Encoding) => Buffer;
+  /**
+   * A page with a form, which the app hydrates: it goes out only for its path without a query string, which the app
+   * would read (the HTML was rendered without one). A page without scripts is the same page with one.
+   */
+  isHydrated: boolean;
+};
 
 const compressors: Record<Encoding, (html: string) => Buffer> = {
   br: (html) => brotliCompressSync(html),
@@ -27,16 +36,15 @@ const compressors: Record<Encoding, (html: string) => Buffer> = {
 };
 
 /**
- * The whole pages among them (the build checks that a whole page, and only one, names no script:
- * docs/decisions/0019-whole-content-pages.md), by file, with the server's settings in place of the placeholders
+ * The public pages among them, all whole (they work without scripts: docs/decisions/0019-whole-content-pages.md;
+ * a page with a form names the boot script: 0021), by file, with the server's settings in place of the placeholders
  * they were rendered with, compressed once, and with an entity tag, so that a browser's next visit gets a 304.
  */
 function readWholePages(webDir: string, files: Set<string>, settings: PublicSettings) {
   const pages = new Map<string, WholePage>();
   for (const file of files) {
-    if (!file.endsWith('.html')) continue;
+    if (!file.endsWith('.html') || isPageFrameFile(file)) continue;
     const prerendered = readFileSync(path.join(webDir, file), 'utf8');
-    if (prerendered.includes('<script')) continue;
     const html = fillPublicSettings(prerendered, settings);
     // Weak: the same tag for each encoding of the page.
     const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
@@ -45,6 +53,7 @@ function readWholePages(webDir: string, files: Set<string>, settings: PublicSett
     pages.set(file, {
       html,
       etag,
+      isHydrated: html.includes('<script'),
       encoded(encoding) {
         let body = encoded.get(encoding);
         if (!body) {
@@ -70,10 +79,10 @@ export type SpaOptions = {
 
 /**
  * Serves the built web app: hashed assets cached for a year; a public page prerendered at build time as its
- * HTML (a page with a form only without a query string, which it may read); a signed-in page with a frame of its
- * own as index.html with that frame; every other page path answered with index.html. A whole page (one that works
- * without scripts) goes to a signed-out visitor only: with a session cookie, the app (index.html) shows it with the
- * visitor's own top bar. All carry the same CSP (set for every answer).
+ * whole HTML, to a signed-out visitor only (with a session cookie, the app, index.html, shows it with the visitor's
+ * own top bar), and a page with a form only without a query string, which it may read; a signed-in page with a frame
+ * of its own as index.html with that frame; every other page path answered with index.html. All carry the same CSP
+ * (set for every answer).
  */
 export async function registerSpa(
   app: FastifyInstance,
@@ -125,9 +134,8 @@ export async function registerSpa(
     const [pagePath = '', query] = request.url.split('?');
     if (isPage && hasBuild && !path.extname(pagePath)) {
       reply.header('cache-control', 'no-cache').type('text/html');
-      // A whole page reads no query string: it is the same page with one.
       const wholePage = wholePages.get(prerenderedPageFile(pagePath));
-      if (wholePage !== undefined) {
+      if (wholePage !== undefined && !(wholePage.isHydrated && query !== undefined)) {
         // The same address is the whole page or the app, by the cookie: caches must keep them apart.
         reply.header('vary', 'cookie');
         if (hasSessionCookie(request)) return reply.sendFile('index.html');
@@ -145,9 +153,7 @@ export async function registerSpa(
         reply.header('vary', 'cookie');
         return reply.sendFile((await pageFrameFor(request, pagePath)) ?? 'index.html');
       }
-      const prerendered = query === undefined ? prerenderedPageFile(pagePath) : undefined;
-      const isPublicPage = prerendered && prerenderedPages.has(prerendered) && !isPageFrameFile(prerendered);
-      return reply.sendFile(isPublicPage ? prerendered : 'index.html');
+      return reply.sendFile('index.html');
     }
     return reply.status(404).send({ code: 'NOT_FOUND', message: 'Not found' } satisfies ApiErrorBody);
   });

@@ -6,6 +6,7 @@ import { StatusPage } from '#web/components/ui/status-page.tsx';
 import { isChunkLoadError } from '#web/lib/chunk-load-error.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { paths } from '#shared/paths.ts';
+import { MAIN_CONTENT_ID } from '#web/boot/first-use.ts';
 
 function describe(error: unknown) {
   if (isRouteErrorResponse(error) && error.status === 404) {
@@ -69,7 +70,7 @@ export function RouteErrorBoundary({ standalone = false }: { standalone?: boolea
 
   if (!standalone) return content;
   return (
-    <main id="main-content" tabIndex={-1} className="flex min-h-dvh flex-col">
+    <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex min-h-dvh flex-col">
       {content}
     </main>
   );

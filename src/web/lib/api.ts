@@ -1,7 +1,5 @@
+import { CONNECTION_ERROR_MESSAGE } from '#web/boot/connection-error.ts';
 import type { ApiErrorBody } from '#shared/errors.ts';
-
-export const CONNECTION_ERROR_MESSAGE =
-  'Connection error - Could not connect to the server. Please check your internet connection.';
 
 const FALLBACK_MESSAGES: Record<number, string> = {
   401: 'Not authenticated',

@@ -2,7 +2,6 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionUser } from '#shared/schemas/session.ts';
 import { apiFetch } from './api.ts';
 import { queryClient, sessionQueryKey } from './query-client.ts';
-import { useHydrated } from './use-hydrated.ts';
 
 export type { SessionUser };
 
@@ -20,18 +19,18 @@ export const sessionQueryOptions = queryOptions({
 });
 
 /**
- * The signed-in user, live. `isPending` stays true until the first check is done (and while a prerendered page
- * hydrates, which knows nobody); when the check fails (server unreachable) the user counts as signed out.
+ * The signed-in user, live. `isPending` stays true until the first check is done (a page's frame rendered at build
+ * time shows it so); when the check fails (server unreachable) the user counts as signed out. A whole page starts
+ * from nobody signed in (main.tsx, entry-server.tsx).
  */
 export function useSession() {
   const query = useQuery(sessionQueryOptions);
-  const hydrated = useHydrated();
-  const session = hydrated ? (query.data ?? null) : null;
+  const session = query.data ?? null;
   const user = session?.user ?? null;
   return {
     session,
     user,
-    isPending: !hydrated || query.isPending,
+    isPending: query.isPending,
     isSignedIn: user !== null,
   };
 }

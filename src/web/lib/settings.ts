@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from './api.ts';
-import { useHydrated } from './use-hydrated.ts';
-import type { PublicSettings } from '#shared/public-settings.ts';
+import { settingsMetaName, type PublicSettings } from '#shared/public-settings.ts';
 
 /** Shown when the server cannot be asked (same defaults as the server's configuration). */
 const fallbackSettings: PublicSettings = {
@@ -18,12 +17,22 @@ export const publicSettingsQueryOptions = queryOptions({
 });
 
 /**
- * Support contact details. `isPending` while the first answer is awaited (and while a prerendered page hydrates);
- * fallbacks if it fails.
+ * Support contact details. `isPending` while the first answer is awaited (a page's frame rendered at build time shows
+ * it so); fallbacks if it fails. A whole page starts from the settings the server filled into it (settingsInPage).
  */
 export function usePublicSettings() {
   const query = useQuery(publicSettingsQueryOptions);
-  const hydrated = useHydrated();
-  const settings = hydrated ? query.data : undefined;
-  return { settings: settings ?? fallbackSettings, isPending: !hydrated || query.isPending };
+  return { settings: query.data ?? fallbackSettings, isPending: query.isPending };
+}
+
+/** The settings the server filled into a whole page's head (settingsMetaTags), for the app that hydrates it. */
+export function settingsInPage(): PublicSettings {
+  const read = (key: keyof PublicSettings) =>
+    document.querySelector<HTMLMetaElement>(`meta[name="${settingsMetaName(key)}"]`)?.content ?? fallbackSettings[key];
+  return {
+    supportPhone: read('supportPhone'),
+    supportEmail: read('supportEmail'),
+    whatsappNumber: read('whatsappNumber'),
+    jitsiDomain: read('jitsiDomain'),
+  };
 }

@@ -1,10 +1,9 @@
 import { Suspense, useEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { MAIN_CONTENT_ID } from '#web/boot/first-use.ts';
 import { PageFallback } from '../page-fallback.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
-
-const MAIN_ID = 'main-content';
 
 /** Moves focus to the new page's heading (or <main>) after client-side navigation, as a page load would. */
 function useFocusOnRouteChange() {
@@ -15,7 +14,7 @@ function useFocusOnRouteChange() {
       isFirstRender.current = false;
       return;
     }
-    const main = document.getElementById(MAIN_ID);
+    const main = document.getElementById(MAIN_CONTENT_ID);
     const target = main?.querySelector<HTMLElement>('h1') ?? main;
     if (!target) return;
     if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
@@ -25,7 +24,7 @@ function useFocusOnRouteChange() {
 
 function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
   // Focus <main> without adding "#main-content" to the address.
-  const main = document.getElementById(MAIN_ID);
+  const main = document.getElementById(MAIN_CONTENT_ID);
   if (!main) return;
   event.preventDefault();
   main.focus();
@@ -37,7 +36,7 @@ export function RootLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       <a
-        href={`#${MAIN_ID}`}
+        href={`#${MAIN_CONTENT_ID}`}
         onClick={skipToContent}
         className="sr-only z-50 rounded-md bg-primary font-medium text-primary-foreground shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:px-4 focus:py-3"
       >
@@ -46,7 +45,7 @@ export function RootLayout() {
       <SiteHeader />
       {/* At least a screen tall (less the top bar): while the session check and a lazy page load, the footer waits
           below the fold, so nothing on screen moves when the page arrives. */}
-      <main id={MAIN_ID} tabIndex={-1} className="flex min-h-[calc(100dvh-4rem)] flex-1 flex-col">
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex min-h-[calc(100dvh-4rem)] flex-1 flex-col">
         <Suspense fallback={<PageFallback />}>
           <Outlet />
         </Suspense>

@@ -18,7 +18,8 @@ import type {
   UploadedFile,
 } from '#shared/schemas/chat.ts';
 import { AI_USER_ID } from '#shared/constants.ts';
-import { ApiError, apiFetch, CONNECTION_ERROR_MESSAGE } from '#web/lib/api.ts';
+import { ApiError, apiFetch } from '#web/lib/api.ts';
+import { CONNECTION_ERROR_MESSAGE } from '#web/boot/connection-error.ts';
 import { roomsQueryKey, roomsQueryOptions } from './rooms-query.ts';
 
 // Chat: rooms, message pages, sending with retries, receipts, uploads, downloads and meetings.
