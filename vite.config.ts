@@ -108,6 +108,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       include: /\.(js|css|html|svg|json|txt|webmanifest)$/,
     }),
   ],
+  // The copyright year of the prerendered pages, which the browser's hydration must render the same
+  // (app/layout/site-footer.tsx).
+  define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   resolve: {
     alias: [
       {

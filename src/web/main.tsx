@@ -7,7 +7,7 @@ import { AppProviders } from './app/providers.tsx';
 import type { RouteHandle } from './app/route-handle.ts';
 import { routes } from './app/router.tsx';
 import { sessionQueryOptions } from './lib/auth-client.ts';
-import { nextUseOfPage, TAKEOVER } from './boot/first-use.ts';
+import { TAKEOVER } from './boot/first-use.ts';
 import { queryClient, sessionQueryKey } from './lib/query-client.ts';
 import { publicSettingsQueryOptions, settingsInPage } from './lib/settings.ts';
 import type { $ZodConfig } from 'zod/v4/core';
@@ -30,28 +30,30 @@ const matches = matchRoutes(routes, window.location) ?? [];
 // Ask for the session and contact details while the first page's code is still downloading, and, once someone is
 // known to be signed in, for the data their page shows first.
 const session = isWholePage ? undefined : queryClient.query(sessionQueryOptions).catch(() => null);
-if (session) {
-  queryClient.query(publicSettingsQueryOptions).catch(() => undefined);
-  void session.then((signedIn) => {
-    if (!signedIn) return;
-    for (const { route } of matches) {
-      void (route.handle as RouteHandle | undefined)?.prefetch?.(queryClient, signedIn.user);
-    }
-  });
-} else {
+if (isWholePage) {
   // The server sends a whole page only to a visitor without a session, with its own settings filled in: the app
-  // starts from what the page shows, so that its first render is that HTML. Once the form is the app's, it asks who
-  // is signed in after all (someone may have in another tab meanwhile).
+  // starts from what the page shows, so that its first render is that HTML. Once the page's form is the app's, it
+  // asks who is signed in after all (someone may have, in another tab, meanwhile).
   queryClient.setQueryData(sessionQueryKey, null);
   queryClient.setQueryData(publicSettingsQueryOptions.queryKey, settingsInPage());
-  document.addEventListener(TAKEOVER.done, () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }), {
-    once: true,
-  });
+  document.addEventListener(
+    TAKEOVER.formReady,
+    () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+    { once: true },
+  );
   // The CSP refuses style attributes in markup: the prerendered HTML carries them as data attributes instead.
   for (const element of container.querySelectorAll<HTMLElement>('[data-prerendered-style]')) {
     element.style.cssText = element.dataset.prerenderedStyle ?? '';
     element.removeAttribute('data-prerendered-style');
   }
+} else {
+  queryClient.query(publicSettingsQueryOptions).catch(() => undefined);
+  void session?.then((signedIn) => {
+    if (!signedIn) return;
+    for (const { route } of matches) {
+      void (route.handle as RouteHandle | undefined)?.prefetch?.(queryClient, signedIn.user);
+    }
+  });
 }
 
 /** Puts a matched route's lazy module in place; false when it could not be fetched. */
@@ -67,20 +69,22 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve));
 
 // The page's lazy route modules are loaded before the first render, so that it is the page itself (as in the
 // prerendered HTML), not its loading state followed by the page. A whole page cannot be hydrated without them: one
-// that fails to load is fetched again at the next use of the page. Elsewhere it is left to the router, which tries
+// that fails to load is fetched again when the visitor asks (boot.ts). Elsewhere it is left to the router, which tries
 // again and shows its error page (with a retry) if that fails too. A page's own frame may be its role's: the session
 // (asked for by the HTML) is awaited too, so that the first render is the page, which looks the same, rather than the
 // guard's frame for nobody in particular.
 if (isWholePage) {
   while (!(await Promise.all(matches.map(loadRoute))).every(Boolean)) {
     document.dispatchEvent(new Event(TAKEOVER.failed));
-    await nextUseOfPage();
+    await new Promise((resolve) => document.addEventListener(TAKEOVER.retry, resolve, { once: true }));
   }
 } else {
   await Promise.all([...matches.map(loadRoute), container.dataset.frame === 'page' ? session : undefined]);
 }
 await nextTask();
-const router = createBrowserRouter(routes);
+// A whole page is hydrated where the visitor is, maybe scrolled down to the form: the router must not scroll it to
+// the top as it would a page it shows anew (hydration data, which these pages need none of otherwise, says so).
+const router = createBrowserRouter(routes, isWholePage ? { hydrationData: {} } : undefined);
 await nextTask();
 
 const app = (
@@ -93,10 +97,6 @@ const app = (
 // In a transition, React renders (and hydrates) in slices of a few milliseconds, answering input in between,
 // instead of holding the main thread for the whole first render.
 startTransition(() => {
-  if (isWholePage) {
-    document.dispatchEvent(new Event(TAKEOVER.starting));
-    hydrateRoot(container, app);
-  } else {
-    createRoot(container).render(app);
-  }
+  if (isWholePage) hydrateRoot(container, app);
+  else createRoot(container).render(app);
 });

@@ -3,12 +3,11 @@ import { eq } from 'drizzle-orm';
 import type { Page } from '@playwright/test';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import { createUser, DEFAULT_TEST_PASSWORD } from '../support/factories.ts';
+import { TINY_PNG } from '../support/files.ts';
 import { expect, test } from './fixtures.ts';
 
 // A public page with a form works from its HTML and loads the app when the visitor first uses it
 // (docs/decisions/0021-forms-that-load-on-first-use.md): nothing typed, pressed or sent meanwhile is lost.
-
-const CONNECTION_ERROR = 'Connection error - Could not connect to the server. Please check your internet connection.';
 
 /** The address of the app's entry, which the page's boot script loads on first use. */
 async function appEntryOf(page: Page) {
@@ -44,7 +43,8 @@ test('a page with a form loads its boot script alone, and the app once someone u
   expect(scripts.length).toBeGreaterThan(0);
   for (const script of scripts) expect(script).toMatch(/^\/assets\/(boot|rolldown-runtime)-[\w-]+\.js$/);
 
-  // A link of the top bar is no use of the page: it needs nothing.
+  // Reading is no use of the page: a press beside the form, a link of the top bar need nothing.
+  await page.getByRole('heading', { level: 1 }).click();
   await page.getByRole('banner').getByRole('link', { name: 'About' }).hover();
   expect(scripts).not.toContain(entry);
   const appRequested = page.waitForRequest((request) => new URL(request.url()).pathname === entry);
@@ -65,6 +65,11 @@ test('what is typed and pressed before the app arrives stays, and the form acts 
   // Buttons that act in place: held until the app can act on them.
   await page.getByText('Teacher', { exact: true }).click();
   await page.getByRole('button', { name: 'Show password' }).click();
+  await page.getByLabel('Profile picture (optional)').setInputFiles({
+    name: 'me.png',
+    mimeType: 'image/png',
+    buffer: TINY_PNG,
+  });
   expect(app.wasRequested()).toBe(true);
   await expect(page.getByRole('radio', { name: /Teacher/ })).not.toBeChecked();
 
@@ -81,6 +86,9 @@ test('what is typed and pressed before the app arrives stays, and the form acts 
   );
   await expect(page.getByLabel('Username')).toHaveValue(username);
   await expect(page.getByLabel('Email')).toHaveValue(`${username}@example.com`);
+  // The picture chosen meanwhile is the form's, though the picker clears its input as it mounts.
+  await expect(page.getByText('me.png')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove picture' })).toBeVisible();
 });
 
 test('a form sent before the app arrives is sent once it has, once only', async ({ page, db }) => {
@@ -92,17 +100,36 @@ test('a form sent before the app arrives is sent once it has, once only', async 
   await page.getByLabel('Email').fill('early@example.com');
   await page.getByLabel('Subject').fill(subject);
   await page.getByLabel('Message').fill('Typed before the app had arrived.');
-  await page.getByRole('button', { name: 'Send Message' }).click();
-  // Waiting for the app, not sent natively: the page stays, and the button looks busy.
+  const send = page.getByRole('button', { name: 'Send Message' });
+  await send.click();
+  // Waiting for the app, not sent natively: the page stays, the button says it is waiting, and so does a status.
   const form = page.locator('form');
   await expect(form).toHaveAttribute('aria-busy', 'true');
+  await expect(send).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByRole('status').filter({ hasText: 'Sending as soon as the page is ready.' })).toBeAttached();
   await expect(page).toHaveURL('/contact');
+  // Sending again while waiting (Enter in a field) sends nothing more.
+  await page.getByLabel('Subject').press('Enter');
 
   app.release();
   await expect(page.getByText('Message Sent')).toBeVisible();
   await expect(form).not.toHaveAttribute('aria-busy');
+  await expect(send).not.toHaveAttribute('aria-disabled');
   await expect(page.getByLabel('Subject')).toHaveValue('');
   expect(await db.select().from(contactMessages).where(eq(contactMessages.subject, subject))).toHaveLength(1);
+});
+
+test("a visitor whose clock is in another year than the build's keeps what they typed", async ({ page }) => {
+  // Until the next build after New Year the prerendered footer says the build's year: the app's first render must too.
+  await page.clock.setFixedTime(new Date(`${new Date().getFullYear() + 1}-01-01T10:00:00`));
+  await page.goto('/auth/forgot-password');
+  const app = await holdTheApp(page);
+  await page.getByLabel('Email').fill('someone@example.com');
+  const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
+  app.release();
+  await takenOver;
+  await expect(page.getByRole('contentinfo')).toContainText(`© ${new Date().getFullYear() + 1} Virtual Help`);
+  await expect(page.getByLabel('Email')).toHaveValue('someone@example.com');
 });
 
 test('Enter on the sign-in form before the app arrives signs in once it has', async ({ page, db }) => {
@@ -117,7 +144,7 @@ test('Enter on the sign-in form before the app arrives signs in once it has', as
   await expect(page).toHaveURL('/chat');
 });
 
-test("when the app's code cannot be fetched, the page says so, and the next use tries again", async ({
+test("when the app's code cannot be fetched, the page says so, and Try again or the submit asks again", async ({
   page,
   db,
   allowConsoleError,
@@ -128,12 +155,50 @@ test("when the app's code cannot be fetched, the page says so, and the next use 
   const entry = await appEntryOf(page);
   await page.route(entry, (route) => route.abort());
   await page.getByLabel('Email').fill(user.email);
-  await expect(page.getByRole('alert')).toHaveText(CONNECTION_ERROR);
+  const notice = page.getByRole('alert');
+  await expect(notice).toContainText('Connection error');
+  await expect(notice).toContainText('Could not connect to the server. Please check your internet connection.');
+  await notice.getByRole('button', { name: 'Try again' }).click();
+  await expect(notice).toContainText('Connection error');
 
   await page.unroute(entry);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByRole('dialog', { name: 'Check your e-mail' })).toBeVisible();
-  await expect(page.getByText(CONNECTION_ERROR)).toHaveCount(0);
+  await expect(page.getByText('Could not connect to the server.')).toHaveCount(0);
+});
+
+test('a page whose app has since been replaced by a new version asks to be reloaded', async ({
+  page,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/Failed to load resource|dynamically imported module/);
+  await page.goto('/contact');
+  const entry = await appEntryOf(page);
+  await page.route(entry, (route) => route.fulfill({ status: 404, body: 'Not found' }));
+  await page.getByLabel('Name').fill('Visitor');
+  const notice = page.getByRole('alert');
+  await expect(notice).toContainText('This page could not be loaded');
+  await page.unroute(entry);
+  await notice.getByRole('button', { name: 'Reload' }).click();
+  // A new page load: this one's HTML names the app that is there.
+  await expect(page.getByLabel('Name')).toHaveValue('');
+  await page.getByLabel('Name').fill('Visitor');
+  await expect(notice).toHaveCount(0);
+});
+
+test('on a phone, the app takes the page over where the visitor is, without scrolling it', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/contact');
+  const app = await holdTheApp(page);
+  await page.getByLabel('Message').fill('Written far down the page.');
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled).toBeGreaterThan(300);
+  // Once its form is in place, the app asks who is signed in.
+  const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
+  app.release();
+  await takenOver;
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+  await expect(page.getByLabel('Message')).toHaveValue('Written far down the page.');
 });
 
 test.describe('without scripts', () => {

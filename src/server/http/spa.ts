@@ -24,8 +24,9 @@ type WholePage = {
   etag: string;
   encoded: (encoding: Encoding) => Buffer;
   /**
-   * A page with a form, which the app hydrates: it goes out only for its path without a query string, which the app
-   * would read (the HTML was rendered without one). A page without scripts is the same page with one.
+   * A page with a form, which names the boot script and which the app hydrates: it goes out only for its path without
+   * a query string, because the app reads the query string and the HTML was rendered without one. A page without
+   * scripts reads none: it goes out whatever the query string.
    */
   isHydrated: boolean;
 };

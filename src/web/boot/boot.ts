@@ -1,93 +1,227 @@
-// The only script of a prerendered public page with a form (scripts/prerender.ts puts it in place of the app's entry,
-// which it passes as `data-app`). The page works from its HTML: its links, the menu, typing into the form. The app's
-// code is fetched when the visitor first uses the page's content (first-use.ts), not before. Until the app has
-// taken the page over, a submit and the presses on the form's buttons are held here and done once it has; what was
-// typed stays in the fields (components/ui/form.tsx).
+// The only script of a prerendered public page with a form (scripts/prerender.ts puts it in the page, with the app's
+// entry as `data-app`). The page works from its HTML: its links, the menu, typing into the form. The app's code is
+// fetched when the visitor first uses the form (first-use.ts), not before. Until a form of the app's is in place,
+// this script keeps what was typed into the form, and holds its submit and the presses on its buttons; then it hands
+// them over, in order (docs/decisions/0021-forms-that-load-on-first-use.md).
 import { CONNECTION_ERROR_MESSAGE } from './connection-error.ts';
-import { isInPageContent, TAKEOVER, USE_EVENTS } from './first-use.ts';
+import { formInPageContent, TAKEOVER, USE_EVENTS } from './first-use.ts';
+
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+/** What the visitor made of a control: its value, whether it is checked, the files chosen. */
+type Typed = { formIndex: number; name: string; value: string; checked: boolean; files: File[] };
 
 const app = document.querySelector<HTMLScriptElement>('script[data-app]')?.dataset.app;
 
 let isLoading = false;
-/** Presses on buttons that act in place (a radio, a checkbox, Show password), in order. */
+let hasFailed = false;
+const typed = new Map<Control, Typed>();
+/** Presses on buttons that act in place (a role card, a consent box, Show password), in order. */
 let heldPresses: HTMLButtonElement[] = [];
-let heldSubmit: { form: HTMLFormElement; submitter: HTMLElement | null } | null = null;
-let problem: HTMLElement | null = null;
+let heldSubmit: { form: HTMLFormElement; formIndex: number; submitter: HTMLElement | null } | null = null;
+let notice: HTMLElement | null = null;
+let waitingNote: HTMLElement | null = null;
 
+const isControl = (element: Element): element is Control =>
+  element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement;
+const isCheckable = (control: Control): control is HTMLInputElement =>
+  control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio');
+const formIndexOf = (form: HTMLFormElement) => [...document.forms].indexOf(form);
+
+function keep(control: Control) {
+  const form = formInPageContent(control);
+  if (!form || (control instanceof HTMLInputElement && control.type === 'hidden')) return;
+  typed.set(control, {
+    formIndex: formIndexOf(form),
+    name: control.name,
+    value: control.value,
+    checked: isCheckable(control) && control.checked,
+    files: control instanceof HTMLInputElement && control.files ? [...control.files] : [],
+  });
+}
+
+/** The value the page was rendered with, which the control shows until someone changes it. */
+function renderedValue(control: Control) {
+  if (!(control instanceof HTMLSelectElement)) return control.defaultValue;
+  return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value ?? '';
+}
+
+/** Fetches the app's code; after a failure (Try again, or a submit), whatever failed again. */
 function loadApp() {
+  if (hasFailed) {
+    hasFailed = false;
+    notice?.remove();
+    // The app itself may be here, with only the page's code missing: the app fetches that again.
+    document.dispatchEvent(new Event(TAKEOVER.retry));
+  }
   if (isLoading || !app) return;
   isLoading = true;
-  problem?.remove();
   import(/* @vite-ignore */ app).catch(() => {
     isLoading = false;
-    showConnectionProblem();
+    void failed();
   });
 }
 
-/** Nothing held is done after all: the visitor sees why, and their next use of the page tries again. */
-function showConnectionProblem() {
+/**
+ * What was held is dropped, and the visitor is told why. A file of the app's that the server no longer has means a
+ * new version was deployed since the page was opened: only a new page load helps then.
+ */
+async function failed() {
+  hasFailed = true;
   heldPresses = [];
   releaseSubmit();
-  problem ??= Object.assign(document.createElement('p'), {
-    role: 'alert',
-    className:
-      'fixed inset-x-4 bottom-4 z-50 mx-auto max-w-md rounded-lg border bg-popover px-4 py-3 text-sm text-popover-foreground shadow-lg',
-    textContent: CONNECTION_ERROR_MESSAGE,
-  });
-  document.body.append(problem);
+  const isGone = app ? (await fetch(app, { method: 'HEAD' }).catch(() => null))?.status === 404 : false;
+  const [title = '', text] = isGone
+    ? ['This page could not be loaded', 'Virtual Help has been updated since this page was opened. Please reload it.']
+    : CONNECTION_ERROR_MESSAGE.split(' - ');
+  showNotice(
+    title,
+    text,
+    isGone ? { label: 'Reload', act: () => location.reload() } : { label: 'Try again', act: loadApp },
+  );
 }
 
-/** The held form stops looking busy; returns it. */
+/** Looks like the app's own notices (components/ui/toaster.tsx): below the top bar, on the right. */
+function showNotice(title: string, text: string | undefined, action: { label: string; act: () => void }) {
+  notice?.remove();
+  notice = document.createElement('div');
+  notice.setAttribute('role', 'alert');
+  notice.className =
+    'fixed inset-x-4 top-18 z-50 flex items-start gap-3 rounded-lg border bg-popover p-4 text-sm text-popover-foreground shadow-lg sm:left-auto sm:top-20 sm:w-96';
+  const words = Object.assign(document.createElement('div'), { className: 'flex flex-1 flex-col gap-1' });
+  words.append(Object.assign(document.createElement('p'), { className: 'font-semibold', textContent: title }));
+  if (text)
+    words.append(Object.assign(document.createElement('p'), { className: 'text-muted-foreground', textContent: text }));
+  const button = Object.assign(document.createElement('button'), {
+    type: 'button',
+    className: 'shrink-0 cursor-pointer rounded-md border px-3 py-1.5 font-medium hover:bg-accent',
+    textContent: action.label,
+  });
+  button.addEventListener('click', action.act);
+  notice.append(words, button);
+  document.body.append(notice);
+}
+
+/** The held form stops looking busy; returns what was held. */
 function releaseSubmit() {
   const held = heldSubmit;
   heldSubmit = null;
+  waitingNote?.remove();
   held?.form.removeAttribute('aria-busy');
+  held?.form.querySelector('[type="submit"]')?.removeAttribute('aria-disabled');
   return held;
 }
 
+// After a failure, only Try again or a submit asks again: not every key typed meanwhile.
 function onUse(event: Event) {
-  if (isInPageContent(event.target)) loadApp();
+  if (!hasFailed && formInPageContent(event.target)) loadApp();
 }
 
+function onChange(event: Event) {
+  if (event.target instanceof Element && isControl(event.target)) keep(event.target);
+}
+
+// Until the app's form is in place, the press is held here rather than seen by the app, half taken over.
 function onClick(event: MouseEvent) {
   const button = event.target instanceof Element ? event.target.closest('button') : null;
   // A submit button's press becomes a submit event, held below.
-  if (button && button.type !== 'submit' && isInPageContent(button)) heldPresses.push(button);
+  if (!button || button.type === 'submit' || !formInPageContent(button)) return;
+  event.stopPropagation();
+  heldPresses.push(button);
 }
 
 function onSubmit(event: SubmitEvent) {
-  if (!(event.target instanceof HTMLFormElement)) return;
+  const form = formInPageContent(event.target);
+  if (!form) return;
   // Sent by the app once it is here: natively, it would leave the page and lose what was typed.
   event.preventDefault();
+  event.stopPropagation();
   releaseSubmit();
-  heldSubmit = { form: event.target, submitter: event.submitter };
-  heldSubmit.form.setAttribute('aria-busy', 'true');
+  heldSubmit = { form, formIndex: formIndexOf(form), submitter: event.submitter };
+  form.setAttribute('aria-busy', 'true');
+  form.querySelector('[type="submit"]')?.setAttribute('aria-disabled', 'true');
+  waitingNote = Object.assign(document.createElement('p'), {
+    className: 'sr-only',
+    textContent: 'Sending as soon as the page is ready.',
+  });
+  waitingNote.setAttribute('role', 'status');
+  document.body.append(waitingNote);
   loadApp();
 }
 
-function stopHolding() {
-  for (const type of USE_EVENTS) document.removeEventListener(type, onUse, true);
-  document.removeEventListener('click', onClick, true);
-  document.removeEventListener('submit', onSubmit, true);
+const listeners = [
+  ...USE_EVENTS.map((type) => [type, onUse] as const),
+  ['input', onChange],
+  ['change', onChange],
+  ['click', onClick],
+  ['submit', onSubmit],
+] as const;
+
+/** The control now in the page for what was kept: the same one, or its like if the app rendered the form anew. */
+function controlFor(control: Control, { formIndex, name }: Typed) {
+  if (control.isConnected) return control;
+  const like = name ? document.forms[formIndex]?.elements.namedItem(name) : null;
+  return like instanceof Element && isControl(like) ? like : null;
 }
 
-function doWhatWasHeld() {
-  problem?.remove();
-  for (const button of heldPresses) if (button.isConnected) button.click();
-  heldPresses = [];
-  const held = releaseSubmit();
-  if (held?.form.isConnected) {
-    const submitter = held.submitter?.isConnected ? held.submitter : null;
-    held.form.requestSubmit(submitter);
+/**
+ * Hands each kept value to the form's handlers as if it were typed now. React reports a change only when a field
+ * differs from what it last saw, and it saw these values while hydrating: so the field first takes another value
+ * through its own setter, which React watches, then the kept one through the browser's (or a press), and the event
+ * React listens for follows.
+ */
+function giveBack(kept: Control, value: Typed) {
+  const control = controlFor(kept, value);
+  if (!control) return;
+  if (control instanceof HTMLInputElement && control.type === 'file') {
+    // The app may have cleared the choice as it mounted.
+    if (value.files.length > 0 && control.files?.length === 0) {
+      const chosen = new DataTransfer();
+      for (const file of value.files) chosen.items.add(file);
+      control.files = chosen.files;
+    }
+    control.dispatchEvent(new Event('change', { bubbles: true }));
+  } else if (control instanceof HTMLSelectElement) {
+    control.value = value.value;
+    control.dispatchEvent(new Event('change', { bubbles: true }));
+  } else if (isCheckable(control)) {
+    // A radio button that lost its check is given back by the one that got it.
+    if (control.type === 'radio' && !value.checked) return;
+    control.checked = !value.checked;
+    control.click();
+  } else {
+    // Setting a value moves the caret to the end, and the visitor may be typing in this very field. (Fields such as
+    // e-mail have no selection to keep: null.)
+    const start = control.selectionStart as number | null;
+    const end = control.selectionEnd as number | null;
+    control.value = value.value === '' ? ' ' : '';
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value')?.set?.call(control, value.value);
+    if (control === document.activeElement && start !== null && end !== null) control.setSelectionRange(start, end);
+    control.dispatchEvent(new Event('input', { bubbles: true }));
   }
 }
 
+function handOver() {
+  for (const [type, listener] of listeners) document.removeEventListener(type, listener as EventListener, true);
+  notice?.remove();
+  for (const [control, value] of typed) giveBack(control, value);
+  for (const button of heldPresses) if (button.isConnected) button.click();
+  const held = releaseSubmit();
+  const form = held && (held.form.isConnected ? held.form : document.forms[held.formIndex]);
+  if (form)
+    form.requestSubmit(held.submitter?.isConnected && held.submitter.closest('form') === form ? held.submitter : null);
+}
+
 if (app) {
-  for (const type of USE_EVENTS) document.addEventListener(type, onUse, true);
-  document.addEventListener('click', onClick, true);
-  document.addEventListener('submit', onSubmit, true);
-  // From here on, React answers the page's events itself (hydrating at once what they reach).
-  document.addEventListener(TAKEOVER.starting, stopHolding, { once: true });
-  document.addEventListener(TAKEOVER.done, doWhatWasHeld, { once: true });
-  document.addEventListener(TAKEOVER.failed, showConnectionProblem);
+  // Anything typed before this script ran (it runs once the page is parsed).
+  for (const control of document.querySelectorAll<Control>('form input, form textarea, form select')) {
+    const isChanged = isCheckable(control)
+      ? control.checked !== control.defaultChecked
+      : control instanceof HTMLInputElement && control.type === 'file'
+        ? (control.files?.length ?? 0) > 0
+        : control.value !== renderedValue(control);
+    if (isChanged) keep(control);
+  }
+  for (const [type, listener] of listeners) document.addEventListener(type, listener as EventListener, true);
+  document.addEventListener(TAKEOVER.formReady, handOver, { once: true });
+  document.addEventListener(TAKEOVER.failed, () => void failed());
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Container } from '#web/components/ui/container.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { usePublicSettings } from '#web/lib/settings.ts';
+import { useAfterHydration } from '#web/lib/use-hydrated.ts';
 import { telHref, whatsappHref } from '#shared/public-settings.ts';
 import { paths } from '#shared/paths.ts';
 import { Logo } from './logo.tsx';
@@ -127,7 +128,9 @@ function LinkList({
 }
 
 export function SiteFooter() {
-  const year = new Date().getFullYear();
+  // The build's year in prerendered HTML and while the browser hydrates it: if the two differed, React would render
+  // the page anew, and what was typed into its form would be lost.
+  const year = useAfterHydration(() => new Date().getFullYear(), __BUILD_YEAR__);
   return (
     <footer className="border-t bg-surface">
       <Container className="grid grid-cols-2 gap-x-6 gap-y-10 py-12 lg:grid-cols-[1.6fr_1fr_1fr_1.3fr]">
