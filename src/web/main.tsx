@@ -25,6 +25,13 @@ if (!container) throw new Error('index.html has no #root element');
 // one (top bar, footer, page loading) or the page's own (app/route-handle.ts), which the app's first render replaces
 // with the same look.
 const isWholePage = container.hasChildNodes() && !('frame' in container.dataset);
+
+/** Lets the browser paint and answer input before the next step of starting up: each step is a task of its own. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+
+// Evaluating this module with everything it imports is a long task already (a phone's CPU): what follows, which
+// matches the routes and asks for the page's code, data and the session, goes in a task of its own.
+await nextTask();
 const matches = matchRoutes(routes, window.location) ?? [];
 
 // Ask for the session and contact details while the first page's code is still downloading, and, once someone is
@@ -63,9 +70,6 @@ async function loadRoute({ route }: { route: RouteObject }) {
   if (loaded) Object.assign(route, { ...loaded, lazy: undefined });
   return loaded !== null;
 }
-
-/** Lets the browser paint and answer input before the next step of starting up: each step is a task of its own. */
-const nextTask = () => new Promise((resolve) => setTimeout(resolve));
 
 // The page's lazy route modules are loaded before the first render, so that it is the page itself (as in the
 // prerendered HTML), not its loading state followed by the page. A whole page cannot be hydrated without them: one
