@@ -53,7 +53,7 @@ export function framedPages(routeList: RouteObject[] = routes): FramedPage[] {
         ? []
         : isValidElement(frame)
           ? [{ path: route.path }]
-          : ROLES.map((role) => ({ path: route.path!, role }));
+          : ROLES.filter((role) => frame[role]).map((role) => ({ path: route.path!, role }));
     return [...own, ...framedPages(route.children ?? [])];
   });
 }

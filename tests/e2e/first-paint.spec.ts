@@ -73,6 +73,10 @@ test.describe('without scripts', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Available Jobs in Your Subjects');
     await expect(page.getByRole('status').filter({ hasText: 'Loading jobs' })).toBeAttached();
     await expect(page.getByRole('contentinfo')).toBeAttached();
+    // The teacher's menu items, as the app shows them: nothing moves when the session arrives.
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    await expect(menu.getByRole('link')).toHaveText(['Home', 'Chat', 'Find Jobs', 'About']);
+    await expect(menu.getByRole('link', { name: 'Find Jobs' })).toHaveAttribute('aria-current', 'page');
   });
 
   test("the chat shows its frame for the visitor's role: the role's buttons, the rooms loading", async ({
@@ -85,6 +89,13 @@ test.describe('without scripts', () => {
     const rooms = page.getByRole('complementary', { name: 'Chat rooms' });
     await expect(rooms.getByRole('link', { name: 'Search expert with ID' })).toBeVisible();
     await expect(rooms.getByRole('list', { name: 'Loading chat rooms' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
+      'Home',
+      'Chat',
+      'My Requests',
+      'Find Tutors',
+      'About',
+    ]);
   });
 
   test('another page shows the frame: the top bar, the page loading and the footer', async ({ page }) => {

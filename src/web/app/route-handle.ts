@@ -3,8 +3,11 @@ import { createContext, isValidElement, type ReactElement } from 'react';
 import type { Role } from '#shared/constants.ts';
 import type { SessionUser } from '#web/lib/auth-client.ts';
 
-/** One frame for everyone, or one per role where the page's first look differs by role. */
-export type PageFrame = ReactElement | Record<Role, ReactElement>;
+/**
+ * One frame for everyone, or one per role where the page's first look differs by role (its top bar's menu items too),
+ * for the roles that may see the page.
+ */
+export type PageFrame = ReactElement | Partial<Record<Role, ReactElement>>;
 
 /**
  * What a page route tells the app about itself before its code has arrived.

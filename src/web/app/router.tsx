@@ -94,7 +94,8 @@ const pageRoutes: RouteObject[] = [
       {
         path: paths.teacher.jobs.path,
         lazy: async () => ({ Component: (await import('#web/features/requests/pages/jobs-page.tsx')).JobsPage }),
-        handle: { prefetch: prefetchJobs, frame: <JobsPageFrame /> } satisfies RouteHandle,
+        // A teacher's: the top bar has Find Jobs.
+        handle: { prefetch: prefetchJobs, frame: { teacher: <JobsPageFrame /> } } satisfies RouteHandle,
       },
     ],
   },

@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, use, useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation, useNavigation } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -11,6 +11,7 @@ import { Logo } from './logo.tsx';
 import { getNavItems } from './nav-items.ts';
 import { desktopLinkClasses, mobileLinkClasses } from './nav-link-classes.ts';
 import { displayName } from './display-name.ts';
+import { FrameRoleContext } from '../route-handle.ts';
 
 // The menu's Radix code is only needed once someone is signed in: keep it out of the first download.
 const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).UserMenu }));
@@ -68,7 +69,10 @@ function UserMenuPlaceholder({ user }: { user: SessionUser }) {
 
 export function SiteHeader() {
   const { user, isPending } = useSession();
-  const navItems = getNavItems(user?.role);
+  // A page's frame rendered at build time for a role (app/route-handle.ts) has that role's menu items already, so
+  // that none moves when the session arrives.
+  const frameRole = use(FrameRoleContext);
+  const navItems = getNavItems(user?.role ?? (isPending ? frameRole : undefined));
   const location = useLocation();
   // The small-screen menu is a native popover: it opens, closes on Escape or a press outside, hands focus back and
   // tells assistive technology whether it is open (the button's expanded state) with no script at all, as on a
