@@ -10,6 +10,7 @@ import { sessionQueryOptions } from './lib/auth-client.ts';
 import { TAKEOVER } from './boot/first-use.ts';
 import { queryClient, sessionQueryKey } from './lib/query-client.ts';
 import { publicSettingsQueryOptions, settingsInPage } from './lib/settings.ts';
+import { prepareClassNames } from './lib/utils.ts';
 import type { $ZodConfig } from 'zod/v4/core';
 
 // Zod tries `new Function` the first time it parses, and the browser reports that try as a CSP violation. Zod reads
@@ -76,7 +77,9 @@ async function loadRoute({ route }: { route: RouteObject }) {
 // that fails to load is fetched again when the visitor asks (boot.ts). Elsewhere it is left to the router, which tries
 // again and shows its error page (with a retry) if that fails too. A page's own frame may be its role's: the session
 // (asked for by the HTML) is awaited too, so that the first render is the page, which looks the same, rather than the
-// guard's frame for nobody in particular.
+// guard's frame for nobody in particular. Asking for a module adds the module preloads of its chunks to the document,
+// a task's worth of a phone's time: that too gets a task of its own.
+await nextTask();
 if (isWholePage) {
   while (!(await Promise.all(matches.map(loadRoute))).every(Boolean)) {
     document.dispatchEvent(new Event(TAKEOVER.failed));
@@ -85,6 +88,8 @@ if (isWholePage) {
 } else {
   await Promise.all([...matches.map(loadRoute), container.dataset.frame === 'page' ? session : undefined]);
 }
+await nextTask();
+prepareClassNames();
 await nextTask();
 // A whole page is hydrated where the visitor is, maybe scrolled down to the form: the router must not scroll it to
 // the top as it would a page it shows anew (hydration data, which these pages need none of otherwise, says so).

@@ -38,7 +38,9 @@ const listeners = new Set<(socket: AppSocket) => void>();
 /** Keeps one socket open while `userId` is set (mount once, in the layout). */
 export function useRealtimeConnection(userId: string | null) {
   useEffect(() => {
-    connectSocket(userId);
+    // Opening it is a good few milliseconds of a phone's time: not in the task that shows the page.
+    const opening = setTimeout(() => connectSocket(userId));
+    return () => clearTimeout(opening);
   }, [userId]);
   useEffect(() => () => void connectSocket(null), []);
 }
