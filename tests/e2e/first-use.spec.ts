@@ -119,6 +119,25 @@ test('a form sent before the app arrives is sent once it has, once only', async 
   expect(await db.select().from(contactMessages).where(eq(contactMessages.subject, subject))).toHaveLength(1);
 });
 
+test("a word being composed on a phone's keyboard when the app arrives is left to finish, then handed over", async ({
+  page,
+}) => {
+  const username = `ime${randomBytes(4).toString('hex')}`;
+  await page.goto('/auth/register');
+  const app = await holdTheApp(page);
+  const field = page.getByLabel('Username');
+  await field.fill(username.slice(0, 4));
+  // An input method composing the rest of the word, as Android keyboards do with every word.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.imeSetComposition', { text: 'x', selectionStart: 1, selectionEnd: 1 });
+  const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
+  app.release();
+  await takenOver;
+  await cdp.send('Input.insertText', { text: username.slice(4) });
+  await expect(field).toHaveValue(username);
+  await expect(page.getByText('Username is available')).toBeVisible();
+});
+
 test("a visitor whose clock is in another year than the build's keeps what they typed", async ({ page }) => {
   // Until the next build after New Year the prerendered footer says the build's year: the app's first render must too.
   await page.clock.setFixedTime(new Date(`${new Date().getFullYear() + 1}-01-01T10:00:00`));
@@ -160,6 +179,8 @@ test("when the app's code cannot be fetched, the page says so, and Try again or 
   await expect(notice).toContainText('Could not connect to the server. Please check your internet connection.');
   await notice.getByRole('button', { name: 'Try again' }).click();
   await expect(notice).toContainText('Connection error');
+  // The notice goes with the button pressed: focus is back where the visitor was.
+  await expect(page.getByLabel('Email')).toBeFocused();
 
   await page.unroute(entry);
   await page.getByRole('button', { name: 'Send reset link' }).click();
@@ -174,10 +195,18 @@ test('a page whose app has since been replaced by a new version asks to be reloa
   allowConsoleError(/Failed to load resource|dynamically imported module/);
   await page.goto('/contact');
   const entry = await appEntryOf(page);
+  // A deployment since the page was opened: the server's page names another app, and this one's files are gone.
+  const newPage = (await (await page.request.get('/contact')).text()).replace(
+    new URL(entry).pathname,
+    '/assets/index-newversion.js',
+  );
+  await page.route('/contact', (route) => route.fulfill({ contentType: 'text/html', body: newPage }));
   await page.route(entry, (route) => route.fulfill({ status: 404, body: 'Not found' }));
   await page.getByLabel('Name').fill('Visitor');
   const notice = page.getByRole('alert');
   await expect(notice).toContainText('This page could not be loaded');
+  await expect(notice).toContainText('Virtual Help has been updated since this page was opened. Please reload it.');
+  await page.unroute('/contact');
   await page.unroute(entry);
   await notice.getByRole('button', { name: 'Reload' }).click();
   // A new page load: this one's HTML names the app that is there.

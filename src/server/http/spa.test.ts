@@ -16,9 +16,9 @@ const SCRIPT = `console.log(1);${' void 0;'.repeat(300)}`;
 // whole pages have a describe of their own).
 const ABOUT = `<!doctype html><title>Virtual Help</title>${'<p>About us.</p>'.repeat(100)}`;
 const SIGN_IN = `<!doctype html><title>Virtual Help</title><script type="module" src="/assets/boot.js"></script>${'<p>Sign in.</p>'.repeat(100)}`;
-// A signed-in page's own frame: index.html with the page's heading.
+// A signed-in page's own frame: index.html with the page's heading, for the roles that may see the page (the jobs
+// page's is the teacher's), or one per role where the page's first look differs by role.
 const JOBS_FRAME = `<!doctype html><title>Available Jobs</title>${'<h1>Available Jobs</h1>'.repeat(100)}`;
-// A page whose frame differs by role has one per role.
 const chatFrame = (role: string) => `<!doctype html><title>Chat</title>${`<p>Buttons for a ${role}</p>`.repeat(100)}`;
 
 describe('the web app', () => {
@@ -36,7 +36,7 @@ describe('the web app', () => {
     write(prerenderedPageFile('/about'), ABOUT);
     write(prerenderedPageFile('/auth/login'), SIGN_IN);
     mkdirSync(path.join(webDir, path.dirname(pageFrameFile('/teacher/jobs'))), { recursive: true });
-    write(pageFrameFile('/teacher/jobs'), JOBS_FRAME);
+    write(pageFrameFile('/teacher/jobs', 'teacher'), JOBS_FRAME);
     for (const role of ['student', 'teacher']) write(pageFrameFile('/chat', role), chatFrame(role));
     mkdirSync(path.join(webDir, 'assets'));
     write('assets/app-1234.js', SCRIPT);
@@ -73,20 +73,23 @@ describe('the web app', () => {
     expect(await page('/prerendered/about')).toBe(PAGE);
   });
 
-  it("sends a signed-in page's frame to a visitor with a session cookie, whatever the query, and the shell otherwise", async () => {
+  it("sends a signed-in page's frame to a visitor of its role, whatever the query, and the shell otherwise", async () => {
     const page = async (url: string, headers: Record<string, string> = {}) => {
       const response = await t.app.inject({ method: 'GET', url, headers });
       expect(response.headers['content-type'], url).toMatch(/^text\/html/);
       expect(response.headers.vary, url).toContain('cookie');
       return response.body;
     };
-    const cookie = `${SESSION_COOKIE}=some-token`;
-    expect(await page('/teacher/jobs', { cookie })).toBe(JOBS_FRAME);
-    expect(await page('/teacher/jobs?highlight=1', { cookie })).toBe(JOBS_FRAME);
+    const teacher = (await createSessionCookie(t.db, (await createUser(t.db, { role: 'teacher' })).id)).header;
+    const student = (await createSessionCookie(t.db, (await createUser(t.db, { role: 'student' })).id)).header;
+    expect(await page('/teacher/jobs', { cookie: teacher })).toBe(JOBS_FRAME);
+    expect(await page('/teacher/jobs?highlight=1', { cookie: teacher })).toBe(JOBS_FRAME);
+    // A role without a frame of the page: the app, which tells a student that the page is for teachers.
+    expect(await page('/teacher/jobs', { cookie: student })).toBe(PAGE);
     expect(await page('/teacher/jobs')).toBe(PAGE);
     // The frame's file is no public page of its own.
-    for (const url of ['/frames/teacher/jobs', '/prerendered/frames/teacher/jobs.html']) {
-      const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    for (const url of ['/frames/teacher/jobs', '/prerendered/frames/teacher/jobs.teacher.html']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie: teacher } });
       expect(response.body, url).not.toBe(JOBS_FRAME);
     }
   });

@@ -14,14 +14,20 @@ const app = document.querySelector<HTMLScriptElement>('script[data-app]')?.datas
 
 let isLoading = false;
 let hasFailed = false;
+let isHandedOver = false;
 const typed = new Map<Control, Typed>();
 /** Presses on buttons that act in place (a role card, a consent box, Show password), in order. */
 let heldPresses: HTMLButtonElement[] = [];
 let heldSubmit: { form: HTMLFormElement; formIndex: number; submitter: HTMLElement | null } | null = null;
+/** The control a visitor is composing a word in with an input method (a phone's keyboard): not to be touched. */
+let composing: EventTarget | null = null;
 let notice: HTMLElement | null = null;
-let waitingNote: HTMLElement | null = null;
 
-const isControl = (element: Element): element is Control =>
+// Present from the start, empty: assistive technology announces what is later written into a live region.
+const status = Object.assign(document.createElement('p'), { className: 'sr-only' });
+status.setAttribute('role', 'status');
+
+const isControl = (element: EventTarget | null): element is Control =>
   element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement;
 const isCheckable = (control: Control): control is HTMLInputElement =>
   control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio');
@@ -30,6 +36,17 @@ const formIndexOf = (form: HTMLFormElement) => [...document.forms].indexOf(form)
 function keep(control: Control) {
   const form = formInPageContent(control);
   if (!form || (control instanceof HTMLInputElement && control.type === 'hidden')) return;
+  // A group of radio buttons is kept as the one checked.
+  if (control instanceof HTMLInputElement && control.type === 'radio' && !control.checked) return;
+  // Kept in the order last changed; a radio button checked drops the others of its group.
+  typed.delete(control);
+  if (control instanceof HTMLInputElement && control.type === 'radio') {
+    for (const other of typed.keys()) {
+      if (other instanceof HTMLInputElement && other.type === 'radio' && other.name === control.name) {
+        typed.delete(other);
+      }
+    }
+  }
   typed.set(control, {
     formIndex: formIndexOf(form),
     name: control.name,
@@ -62,41 +79,59 @@ function loadApp() {
 }
 
 /**
- * What was held is dropped, and the visitor is told why. A file of the app's that the server no longer has means a
- * new version was deployed since the page was opened: only a new page load helps then.
+ * Whether a new version was deployed since the page was opened: the page as the server has it now loads another app.
+ * Then the app's files this page names are gone, and only a new page load helps.
  */
+async function isReplaced() {
+  const page = await fetch(location.pathname, { cache: 'no-store' }).catch(() => null);
+  return page?.ok === true && !(await page.text()).includes(`data-app="${app}"`);
+}
+
+const isStillFailing = () => hasFailed && !isHandedOver;
+
+/** What was held is dropped, and the visitor is told why. */
 async function failed() {
   hasFailed = true;
   heldPresses = [];
   releaseSubmit();
-  const isGone = app ? (await fetch(app, { method: 'HEAD' }).catch(() => null))?.status === 404 : false;
-  const [title = '', text] = isGone
-    ? ['This page could not be loaded', 'Virtual Help has been updated since this page was opened. Please reload it.']
-    : CONNECTION_ERROR_MESSAGE.split(' - ');
-  showNotice(
-    title,
-    text,
-    isGone ? { label: 'Reload', act: () => location.reload() } : { label: 'Try again', act: loadApp },
-  );
+  const replaced = await isReplaced();
+  // Meanwhile the visitor may have asked again, and the app may have come.
+  if (!isStillFailing()) return;
+  if (replaced) {
+    showNotice(
+      'This page could not be loaded',
+      'Virtual Help has been updated since this page was opened. Please reload it.',
+      { label: 'Reload', act: () => location.reload() },
+    );
+  } else {
+    const [title = '', text] = CONNECTION_ERROR_MESSAGE.split(' - ');
+    showNotice(title, text, { label: 'Try again', act: loadApp });
+  }
 }
 
 /** Looks like the app's own notices (components/ui/toaster.tsx): below the top bar, on the right. */
 function showNotice(title: string, text: string | undefined, action: { label: string; act: () => void }) {
   notice?.remove();
+  // Where the visitor was, to go back to when the notice goes with its button.
+  const focused = document.activeElement;
   notice = document.createElement('div');
   notice.setAttribute('role', 'alert');
   notice.className =
     'fixed inset-x-4 top-18 z-50 flex items-start gap-3 rounded-lg border bg-popover p-4 text-sm text-popover-foreground shadow-lg sm:left-auto sm:top-20 sm:w-96';
   const words = Object.assign(document.createElement('div'), { className: 'flex flex-1 flex-col gap-1' });
   words.append(Object.assign(document.createElement('p'), { className: 'font-semibold', textContent: title }));
-  if (text)
+  if (text) {
     words.append(Object.assign(document.createElement('p'), { className: 'text-muted-foreground', textContent: text }));
+  }
   const button = Object.assign(document.createElement('button'), {
     type: 'button',
     className: 'shrink-0 cursor-pointer rounded-md border px-3 py-1.5 font-medium hover:bg-accent',
     textContent: action.label,
   });
-  button.addEventListener('click', action.act);
+  button.addEventListener('click', () => {
+    if (focused instanceof HTMLElement && focused.isConnected && focused !== document.body) focused.focus();
+    action.act();
+  });
   notice.append(words, button);
   document.body.append(notice);
 }
@@ -105,7 +140,7 @@ function showNotice(title: string, text: string | undefined, action: { label: st
 function releaseSubmit() {
   const held = heldSubmit;
   heldSubmit = null;
-  waitingNote?.remove();
+  status.textContent = '';
   held?.form.removeAttribute('aria-busy');
   held?.form.querySelector('[type="submit"]')?.removeAttribute('aria-disabled');
   return held;
@@ -117,7 +152,11 @@ function onUse(event: Event) {
 }
 
 function onChange(event: Event) {
-  if (event.target instanceof Element && isControl(event.target)) keep(event.target);
+  if (isControl(event.target)) keep(event.target);
+}
+
+function onComposition(event: CompositionEvent) {
+  composing = event.type === 'compositionstart' ? event.target : null;
 }
 
 // Until the app's form is in place, the press is held here rather than seen by the app, half taken over.
@@ -139,12 +178,7 @@ function onSubmit(event: SubmitEvent) {
   heldSubmit = { form, formIndex: formIndexOf(form), submitter: event.submitter };
   form.setAttribute('aria-busy', 'true');
   form.querySelector('[type="submit"]')?.setAttribute('aria-disabled', 'true');
-  waitingNote = Object.assign(document.createElement('p'), {
-    className: 'sr-only',
-    textContent: 'Sending as soon as the page is ready.',
-  });
-  waitingNote.setAttribute('role', 'status');
-  document.body.append(waitingNote);
+  status.textContent = 'Sending as soon as the page is ready.';
   loadApp();
 }
 
@@ -152,6 +186,8 @@ const listeners = [
   ...USE_EVENTS.map((type) => [type, onUse] as const),
   ['input', onChange],
   ['change', onChange],
+  ['compositionstart', onComposition],
+  ['compositionend', onComposition],
   ['click', onClick],
   ['submit', onSubmit],
 ] as const;
@@ -164,14 +200,12 @@ function controlFor(control: Control, { formIndex, name }: Typed) {
 }
 
 /**
- * Hands each kept value to the form's handlers as if it were typed now. React reports a change only when a field
+ * Hands a kept value to the form's handlers as if it were typed now. React reports a change only when a field
  * differs from what it last saw, and it saw these values while hydrating: so the field first takes another value
  * through its own setter, which React watches, then the kept one through the browser's (or a press), and the event
  * React listens for follows.
  */
-function giveBack(kept: Control, value: Typed) {
-  const control = controlFor(kept, value);
-  if (!control) return;
+function giveBack(control: Control, value: Typed) {
   if (control instanceof HTMLInputElement && control.type === 'file') {
     // The app may have cleared the choice as it mounted.
     if (value.files.length > 0 && control.files?.length === 0) {
@@ -184,13 +218,11 @@ function giveBack(kept: Control, value: Typed) {
     control.value = value.value;
     control.dispatchEvent(new Event('change', { bubbles: true }));
   } else if (isCheckable(control)) {
-    // A radio button that lost its check is given back by the one that got it.
-    if (control.type === 'radio' && !value.checked) return;
     control.checked = !value.checked;
     control.click();
   } else {
-    // Setting a value moves the caret to the end, and the visitor may be typing in this very field. (Fields such as
-    // e-mail have no selection to keep: null.)
+    // Setting a value moves the caret to the end, and the visitor may be typing in this very field. (An e-mail field
+    // does not say where its caret is: null.)
     const start = control.selectionStart as number | null;
     const end = control.selectionEnd as number | null;
     control.value = value.value === '' ? ' ' : '';
@@ -201,14 +233,28 @@ function giveBack(kept: Control, value: Typed) {
 }
 
 function handOver() {
+  isHandedOver = true;
   for (const [type, listener] of listeners) document.removeEventListener(type, listener as EventListener, true);
   notice?.remove();
-  for (const [control, value] of typed) giveBack(control, value);
+  for (const [kept, value] of typed) {
+    const control = controlFor(kept, value);
+    if (!control) continue;
+    // A word being composed would be broken by setting the field's value: it is handed over once composed, with
+    // what the field holds then.
+    if (control === composing) {
+      control.addEventListener('compositionend', () => giveBack(control, { ...value, value: control.value }), {
+        once: true,
+      });
+    } else {
+      giveBack(control, value);
+    }
+  }
   for (const button of heldPresses) if (button.isConnected) button.click();
   const held = releaseSubmit();
   const form = held && (held.form.isConnected ? held.form : document.forms[held.formIndex]);
-  if (form)
-    form.requestSubmit(held.submitter?.isConnected && held.submitter.closest('form') === form ? held.submitter : null);
+  if (!form) return;
+  const submitter = held.submitter instanceof HTMLButtonElement ? held.submitter : null;
+  form.requestSubmit(submitter?.isConnected && submitter.form === form ? submitter : null);
 }
 
 if (app) {
@@ -221,6 +267,7 @@ if (app) {
         : control.value !== renderedValue(control);
     if (isChanged) keep(control);
   }
+  document.body.append(status);
   for (const [type, listener] of listeners) document.addEventListener(type, listener as EventListener, true);
   document.addEventListener(TAKEOVER.formReady, handOver, { once: true });
   document.addEventListener(TAKEOVER.failed, () => void failed());

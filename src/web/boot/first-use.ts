@@ -12,7 +12,7 @@ export const TAKEOVER = {
   formReady: 'virtual-help:form-ready',
   /** The app's code could not be fetched. */
   failed: 'virtual-help:takeover-failed',
-  /** The visitor asks again (a use of the page, or Try again): fetch what failed. */
+  /** The visitor asks again (Try again, or a submit): fetch what failed. */
   retry: 'virtual-help:takeover-retry',
 } as const;
 

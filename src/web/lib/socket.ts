@@ -22,7 +22,7 @@ export function connectSocket(userId: string | null) {
   delete document.documentElement.dataset.realtime;
   userOfSocket = userId;
   if (!userId) return null;
-  const next: AppSocket = io({ withCredentials: true, transports: ['websocket', 'polling'] });
+  const next: AppSocket = io({ withCredentials: true, transports: ['websocket', 'polling'], autoConnect: false });
   // Events only keep the cache current: after a gap anything may have changed, so refetch what is shown.
   next.io.on('reconnect', () => void queryClient.invalidateQueries());
   // The connection state on <html data-realtime>: for styling and for tests that wait for live updates.
@@ -30,6 +30,10 @@ export function connectSocket(userId: string | null) {
   next.on('disconnect', () => (document.documentElement.dataset.realtime = 'disconnected'));
   socket = next;
   listeners.forEach((listener) => listener(next));
+  // Opening the connection is a good few milliseconds of a phone's time: not in the task that shows the page.
+  setTimeout(() => {
+    if (socket === next) next.connect();
+  });
   return next;
 }
 
@@ -38,9 +42,7 @@ const listeners = new Set<(socket: AppSocket) => void>();
 /** Keeps one socket open while `userId` is set (mount once, in the layout). */
 export function useRealtimeConnection(userId: string | null) {
   useEffect(() => {
-    // Opening it is a good few milliseconds of a phone's time: not in the task that shows the page.
-    const opening = setTimeout(() => connectSocket(userId));
-    return () => clearTimeout(opening);
+    connectSocket(userId);
   }, [userId]);
   useEffect(() => () => void connectSocket(null), []);
 }
