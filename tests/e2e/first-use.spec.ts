@@ -32,6 +32,10 @@ async function holdTheApp(page: Page) {
   };
 }
 
+/** Resolves once the app has taken the page over: with its form in place, it asks who is signed in. */
+const takeoverOf = (page: Page) =>
+  page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
+
 test('a page with a form loads its boot script alone, and the app once someone uses the page', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
@@ -130,7 +134,7 @@ test("a word being composed on a phone's keyboard when the app arrives is left t
   // An input method composing the rest of the word, as Android keyboards do with every word.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Input.imeSetComposition', { text: 'x', selectionStart: 1, selectionEnd: 1 });
-  const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
+  const takenOver = takeoverOf(page);
   app.release();
   await takenOver;
   await cdp.send('Input.insertText', { text: username.slice(4) });
@@ -144,7 +148,7 @@ test("a visitor whose clock is in another year than the build's keeps what they 
   await page.goto('/auth/forgot-password');
   const app = await holdTheApp(page);
   await page.getByLabel('Email').fill('someone@example.com');
-  const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
+  const takenOver = takeoverOf(page);
   app.release();
   await takenOver;
   await expect(page.getByRole('contentinfo')).toContainText(`© ${new Date().getFullYear() + 1} Virtual Help`);
@@ -222,8 +226,7 @@ test('on a phone, the app takes the page over where the visitor is, without scro
   await page.getByLabel('Message').fill('Written far down the page.');
   const scrolled = await page.evaluate(() => window.scrollY);
   expect(scrolled).toBeGreaterThan(300);
-  // Once its form is in place, the app asks who is signed in.
-  const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
+  const takenOver = takeoverOf(page);
   app.release();
   await takenOver;
   expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
