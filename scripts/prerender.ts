@@ -1,8 +1,9 @@
 // Part of the web build: renders each public page to HTML (src/web/entry-server.tsx, bundled for Node here) into
 // dist/web/prerendered/ (src/shared/prerendered-pages.ts), from the built index.html. The server sends these to a
 // signed-out visitor for their paths. They work without scripts; a page with a form names the boot script, and the
-// browser hydrates it once the visitor uses it (src/web/boot/boot.ts, src/web/main.tsx). index.html itself gets the plain
-// frame, and a signed-in page with a frame of its own gets index.html with that frame (src/web/app/route-handle.ts).
+// browser hydrates it once the visitor uses it (src/web/boot/boot.ts, src/web/main.tsx). index.html itself gets the
+// plain frame, and a signed-in page with a frame of its own gets index.html with that frame
+// (src/web/app/route-handle.ts).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -66,7 +67,7 @@ function moveInlineStyles(body: string) {
   });
 }
 
-/** Writes the file with its brotli and gzip copies; `compressed: false` for a public page, which the server fills in. */
+/** Writes the file with its brotli and gzip copies; `compressed: false` for a public page, which the server fills. */
 const write = (file: string, text: string, { compressed = true } = {}) => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);

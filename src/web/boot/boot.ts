@@ -18,7 +18,7 @@ let isHandedOver = false;
 const typed = new Map<Control, Typed>();
 /** Presses on buttons that act in place (a role card, a consent box, Show password), in order. */
 let heldPresses: HTMLButtonElement[] = [];
-let heldSubmit: { form: HTMLFormElement; formIndex: number; submitter: HTMLElement | null } | null = null;
+let heldSubmit: { form: HTMLFormElement; formIndex: number; submitter: HTMLButtonElement | null } | null = null;
 /** The control a visitor is composing a word in with an input method (a phone's keyboard): not to be touched. */
 let composing: EventTarget | null = null;
 let notice: HTMLElement | null = null;
@@ -33,20 +33,19 @@ const isCheckable = (control: Control): control is HTMLInputElement =>
   control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio');
 const formIndexOf = (form: HTMLFormElement) => [...document.forms].indexOf(form);
 
+const isRadio = (control: Control): control is HTMLInputElement =>
+  control instanceof HTMLInputElement && control.type === 'radio';
+
 function keep(control: Control) {
   const form = formInPageContent(control);
-  if (!form || (control instanceof HTMLInputElement && control.type === 'hidden')) return;
-  // A group of radio buttons is kept as the one checked.
-  if (control instanceof HTMLInputElement && control.type === 'radio' && !control.checked) return;
-  // Kept in the order last changed; a radio button checked drops the others of its group.
-  typed.delete(control);
-  if (control instanceof HTMLInputElement && control.type === 'radio') {
-    for (const other of typed.keys()) {
-      if (other instanceof HTMLInputElement && other.type === 'radio' && other.name === control.name) {
-        typed.delete(other);
-      }
-    }
+  if (!form || control.type === 'hidden') return;
+  if (isRadio(control)) {
+    // A group of radio buttons is kept as the one checked.
+    if (!control.checked) return;
+    for (const other of typed.keys()) if (isRadio(other) && other.name === control.name) typed.delete(other);
   }
+  // Kept in the order last changed.
+  typed.delete(control);
   typed.set(control, {
     formIndex: formIndexOf(form),
     name: control.name,
@@ -175,7 +174,8 @@ function onSubmit(event: SubmitEvent) {
   event.preventDefault();
   event.stopPropagation();
   releaseSubmit();
-  heldSubmit = { form, formIndex: formIndexOf(form), submitter: event.submitter };
+  const submitter = event.submitter instanceof HTMLButtonElement ? event.submitter : null;
+  heldSubmit = { form, formIndex: formIndexOf(form), submitter };
   form.setAttribute('aria-busy', 'true');
   form.querySelector('[type="submit"]')?.setAttribute('aria-disabled', 'true');
   status.textContent = 'Sending as soon as the page is ready.';
@@ -253,8 +253,7 @@ function handOver() {
   const held = releaseSubmit();
   const form = held && (held.form.isConnected ? held.form : document.forms[held.formIndex]);
   if (!form) return;
-  const submitter = held.submitter instanceof HTMLButtonElement ? held.submitter : null;
-  form.requestSubmit(submitter?.isConnected && submitter.form === form ? submitter : null);
+  form.requestSubmit(held.submitter?.isConnected && held.submitter.form === form ? held.submitter : null);
 }
 
 if (app) {
