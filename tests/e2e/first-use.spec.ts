@@ -142,6 +142,36 @@ test("a word being composed on a phone's keyboard when the app arrives is left t
   await expect(page.getByText('Username is available')).toBeVisible();
 });
 
+test('a field the app finds already holding what was typed is left as it is: its selection and caret stay', async ({
+  page,
+}) => {
+  const email = `again${randomBytes(4).toString('hex')}@example.com`;
+  await page.goto('/auth/login');
+  const app = await holdTheApp(page);
+  const field = page.getByLabel('Email');
+  await field.fill(email);
+  // Typed over as a whole once the app is there: the new text replaces what is selected, as it would without the app.
+  await field.selectText();
+  let takenOver = takeoverOf(page);
+  app.release();
+  await takenOver;
+  await page.keyboard.insertText(email);
+  await expect(field).toHaveValue(email);
+
+  // A correction in the middle of the address, typed as the app arrives, lands where the caret is.
+  await page.goto('/auth/forgot-password');
+  const later = await holdTheApp(page);
+  const other = page.getByLabel('Email');
+  await other.fill('name@example.com');
+  await other.press('Home');
+  for (let i = 0; i < 4; i++) await other.press('ArrowRight');
+  takenOver = takeoverOf(page);
+  later.release();
+  await takenOver;
+  await page.keyboard.insertText('x');
+  await expect(other).toHaveValue('namex@example.com');
+});
+
 test("a visitor whose clock is in another year than the build's keeps what they typed", async ({ page }) => {
   // Until the next build after New Year the prerendered footer says the build's year: the app's first render must too.
   await page.clock.setFixedTime(new Date(`${new Date().getFullYear() + 1}-01-01T10:00:00`));

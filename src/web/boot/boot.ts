@@ -200,10 +200,8 @@ function controlFor(control: Control, { formIndex, name }: Typed) {
 }
 
 /**
- * Hands a kept value to the form's handlers as if it were typed now. React reports a change only when a field
- * differs from what it last saw, and it saw these values while hydrating: so the field first takes another value
- * through its own setter, which React watches, then the kept one through the browser's (or a press), and the event
- * React listens for follows.
+ * Hands a kept value to the form's handlers as if it were typed now: the event React listens for, after making sure
+ * it reports a change (React compares with the value it last saw, which it read from the field while hydrating).
  */
 function giveBack(control: Control, value: Typed) {
   if (control instanceof HTMLInputElement && control.type === 'file') {
@@ -221,15 +219,30 @@ function giveBack(control: Control, value: Typed) {
     control.checked = !value.checked;
     control.click();
   } else {
-    // Setting a value moves the caret to the end, and the visitor may be typing in this very field. (An e-mail field
-    // does not say where its caret is: null.)
-    const start = control.selectionStart as number | null;
-    const end = control.selectionEnd as number | null;
-    control.value = value.value === '' ? ' ' : '';
-    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value')?.set?.call(control, value.value);
-    if (control === document.activeElement && start !== null && end !== null) control.setSelectionRange(start, end);
-    control.dispatchEvent(new Event('input', { bubbles: true }));
+    handOverText(control, value.value);
   }
+}
+
+/** Where React DOM keeps the value it last saw in a field (react-dom's inputValueTracking). */
+type TrackedField = { _valueTracker?: { setValue: (value: string) => void } | null };
+
+/**
+ * A field that already holds the kept value (the page's own field, hydrated) is left as it is: setting its value
+ * would move the caret to the end and drop a selection, so that what the visitor types next would land after the
+ * text rather than in its place (an e-mail field cannot even say where its caret was). React is told it last saw
+ * another value, so that the input event is a change to it. Only a field that lost the value (rendered anew) is set.
+ */
+function handOverText(control: HTMLInputElement | HTMLTextAreaElement, kept: string) {
+  const other = kept === '' ? ' ' : '';
+  const tracker = (control as TrackedField)._valueTracker;
+  if (control.value === kept && tracker) {
+    tracker.setValue(other);
+  } else {
+    // Through React's own setter first, which it watches, then the browser's, which it does not.
+    control.value = other;
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value')?.set?.call(control, kept);
+  }
+  control.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
 function handOver() {
