@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Request } from '@playwright/test';
+import { messages as messageRows } from '../../src/server/db/schema/chat.ts';
+import { createUser } from '../support/factories.ts';
+import { expect, expectLive, test, type Page } from './fixtures.ts';
+
+// The chat's outbox (features/chat/use-outbox.ts): a message shows at once as pending, is sent again with the same
+// clientId until the server answers, and is offered for Retry when it fails; the server stores it once whatever the
+// number of tries.
+
+const SEND = '/api/chat/messages';
+const messageList = (page: Page) => page.getByRole('list', { name: 'Messages' });
+// A stored message says Sent (to a screen reader; then Delivered and Read); a pending one Sending… or Not sent.
+
+/** A student on /chat with a room open with a new teacher. */
+async function inARoom(
+  page: Page,
+  { db, signInAs }: Pick<Parameters<Parameters<typeof test>[2]>[0], 'db' | 'signInAs'>,
+) {
+  await signInAs('student');
+  const teacher = await createUser(db, { role: 'teacher' });
+  expect((await page.request.post('/api/chat/rooms', { data: { partnerId: teacher.id } })).status()).toBe(201);
+  await page.goto('/chat');
+  await expectLive(page);
+  await page
+    .getByRole('complementary', { name: 'Chat rooms' })
+    .getByRole('button', { name: new RegExp(teacher.username) })
+    .click();
+  await expect(page.getByRole('heading', { name: teacher.username, level: 2 })).toBeVisible();
+}
+
+async function send(page: Page, text: string) {
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill(text);
+  await composer.press('Enter');
+  await expect(composer).toHaveValue('');
+}
+
+const clientIdOf = (request: Request) => (request.postDataJSON() as { clientId: string }).clientId;
+
+test('a message whose answer was lost is sent again with the same clientId and stored once', async ({
+  page,
+  db,
+  signInAs,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/Failed to load resource/);
+  await inARoom(page, { db, signInAs });
+  const text = `Answer lost ${randomBytes(4).toString('hex')}`;
+  const tries: Request[] = [];
+  // The first try reaches the server, which stores the message, but its answer never comes back.
+  await page.route(SEND, async (route) => {
+    tries.push(route.request());
+    if (tries.length > 1) return route.continue();
+    await route.fetch();
+    await route.fulfill({ status: 503, json: { code: 'UNAVAILABLE', message: 'Service unavailable' } });
+  });
+
+  await send(page, text);
+  const sent = messageList(page).getByRole('listitem').filter({ hasText: text });
+  await expect(sent.getByText('Sent', { exact: true })).toBeAttached();
+  await expect(sent).toHaveCount(1);
+  expect(tries.map(clientIdOf)).toEqual([clientIdOf(tries[0]!), clientIdOf(tries[0]!)]);
+  expect(await db.select().from(messageRows).where(eq(messageRows.content, text))).toHaveLength(1);
+});
+
+test('a refused message stays as Not sent, and Retry sends it once; the next one goes on its own', async ({
+  page,
+  db,
+  signInAs,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/Failed to load resource/);
+  await inARoom(page, { db, signInAs });
+  const text = `Refused first ${randomBytes(4).toString('hex')}`;
+  const tries: Request[] = [];
+  await page.route(SEND, async (route) => {
+    tries.push(route.request());
+    // A refusal that sending again would not change: no automatic retry.
+    if (tries.length === 1) return route.fulfill({ status: 400, json: { code: 'BAD_REQUEST', message: 'Refused' } });
+    return route.continue();
+  });
+
+  await send(page, text);
+  const pending = messageList(page).getByRole('listitem').filter({ hasText: text });
+  const retry = pending.getByRole('button', { name: 'Not sent — Retry' });
+  await expect(retry).toBeVisible();
+  await expect(page.getByText('Error sending message')).toBeVisible();
+  expect(await db.select().from(messageRows).where(eq(messageRows.content, text))).toHaveLength(0);
+
+  await retry.click();
+  await expect(pending.getByText('Sent', { exact: true })).toBeAttached();
+  await expect(retry).toHaveCount(0);
+  await expect(messageList(page).getByRole('listitem').filter({ hasText: text })).toHaveCount(1);
+  expect(tries.map(clientIdOf)).toEqual([clientIdOf(tries[0]!), clientIdOf(tries[0]!)]);
+
+  // A new message is a new one: its own clientId.
+  const next = `Then another ${randomBytes(4).toString('hex')}`;
+  await send(page, next);
+  await expect(messageList(page).getByRole('listitem').filter({ hasText: next })).toHaveCount(1);
+  expect(new Set(tries.map(clientIdOf)).size).toBe(2);
+  expect(await db.select().from(messageRows).where(eq(messageRows.content, text))).toHaveLength(1);
+});
