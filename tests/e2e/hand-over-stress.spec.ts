@@ -41,7 +41,7 @@ type FormPage = {
 };
 
 // A run on a slowed-down CPU with a late app takes longer than a journey's step.
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 180_000 });
 
 const jsonBody = (request: Request) => request.postDataJSON() as Record<string, string>;
 
