@@ -40,11 +40,12 @@ import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { warnOfUntrustedProxy } from './http/loopback.ts';
 import { createSessionCache, registerSession, toHeaders } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerStorableTextRule } from './http/storable-text.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
-import { devMailboxRoutes } from './platform/mail/dev-mailbox.ts';
+import { devMailboxRoutes, warnOfDevOutboxBeyondLoopback } from './platform/mail/dev-mailbox.ts';
 import { createMailer, type DevMailListener } from './platform/mail/mailer.ts';
 import {
   DEFAULT_MAIL_OUTBOX_TIMING,
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   registerErrorHandler(app);
   registerCrossSiteGuard(app, config.publicUrl);
   registerContentTypeRules(app);
+  if (trustProxy === false) warnOfUntrustedProxy(app);
 
   const database = dependencies.database ?? (await openDatabase(databaseSourceFor(config)));
   if (!dependencies.database) app.addHook('onClose', () => database.close());
@@ -251,6 +253,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(guruRoutes, { db });
   if (!config.isProduction) {
     await app.register(devMailboxRoutes, { dir: config.mail.outboxDir, smtpConfigured: Boolean(config.mail.smtpUrl) });
+    if (!config.mail.smtpUrl) warnOfDevOutboxBeyondLoopback(app);
   }
 
   await registerSpa(app, dependencies.webDir ?? defaultWebDir, {

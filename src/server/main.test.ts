@@ -69,7 +69,7 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
     // A first start runs initdb in a process of its own: as long as the start-up bound above.
   }, 60_000);
 
-  it('prints each dev-outbox mail with its links, and keeps the data directory to itself', async () => {
+  it('names each dev-outbox mail in its output, never its links (no terminal there), and keeps the data directory to itself', async () => {
     const response = await fetch(`${server!.url}/api/accounts/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -85,11 +85,13 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
     expect(response.status).toBe(201);
     await vi.waitFor(
       () =>
-        expect(server!.output()).toMatch(
-          /Mail to printed@example\.com: Confirm your e-mail address for Virtual Help\n\s+http:\/\/\S+\/api\/auth\/verify-email\?token=\S+/,
+        expect(server!.output()).toContain(
+          'Mail to printed@example.com: Confirm your e-mail address for Virtual Help (its links are at /dev/mailbox',
         ),
       { timeout: 15_000 },
     );
+    // The output goes to a pipe, as under a service manager that keeps it in a log.
+    expect(server!.output()).not.toContain('verify-email?token=');
     const outbox = path.join(dataDir, 'outbox');
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(outbox).mode & 0o777).toBe(0o700);

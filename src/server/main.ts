@@ -33,7 +33,10 @@ async function start() {
   const database = await openDatabase(source);
   await migrateDatabase(database.pool);
   // Without a mail server, each mail's links go to the terminal so an account can be confirmed from there.
-  const app = await buildApp(config, { database, onDevMail: (mail) => console.log(describeDevMail(mail)) });
+  const app = await buildApp(config, {
+    database,
+    onDevMail: (mail) => console.log(describeDevMail(mail, { toTerminal: Boolean(process.stdout.isTTY) })),
+  });
   await seedDatabase({
     db: database.db,
     config,

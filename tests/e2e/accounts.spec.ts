@@ -19,12 +19,12 @@ function uniqueName(prefix: string) {
 type DevMail = { to: string; subject: string; text: string; createdAt: string };
 
 /** The link of the newest mail to `to` whose subject matches, from the dev mailbox (waits for the outbox). */
-async function mailLink(request: APIRequestContext, to: string, subject: RegExp) {
+async function mailLink(devMailbox: APIRequestContext, to: string, subject: RegExp) {
   let link: string | undefined;
   await expect
     .poll(
       async () => {
-        const body = (await (await request.get('/dev/mailbox.json')).json()) as { mails: DevMail[] } | DevMail[];
+        const body = (await (await devMailbox.get('/dev/mailbox.json')).json()) as { mails: DevMail[] } | DevMail[];
         const mails = Array.isArray(body) ? body : body.mails;
         const mail = mails.find((candidate) => candidate.to.includes(to) && subject.test(candidate.subject));
         link = mail ? linkIn(mail.text) : undefined;
@@ -60,7 +60,7 @@ async function signInWithForm(page: Page, email: string, password: string) {
 test.describe('registration and sign-in', () => {
   test('a student registers, confirms through the e-mail link, and a guarded page brings them back after signing in', async ({
     page,
-    request,
+    devMailbox,
     db,
   }) => {
     const username = uniqueName('stu');
@@ -104,7 +104,7 @@ test.describe('registration and sign-in', () => {
     expect(stored!.vhNumber).toBeLessThanOrEqual(999);
 
     // The confirmation link goes through the server and lands on the sign-in page.
-    await page.goto(await mailLink(request, email, /confirm/i));
+    await page.goto(await mailLink(devMailbox, email, /confirm/i));
     await expect(page).toHaveURL(/\/auth\/login\?confirmed=1$/);
     await expect(page.getByText('Your e-mail is confirmed. You can sign in now.')).toBeVisible();
 
@@ -120,7 +120,7 @@ test.describe('registration and sign-in', () => {
 
   test('a teacher registers with two Mathematics subjects, must confirm first, then lands on /chat with Find Jobs', async ({
     page,
-    request,
+    devMailbox,
     db,
     allowConsoleError,
   }) => {
@@ -183,7 +183,7 @@ test.describe('registration and sign-in', () => {
     await page.getByRole('button', { name: 'Resend confirmation e-mail' }).click();
     await expect(page.getByText('Confirmation e-mail sent')).toBeVisible();
 
-    await page.goto(await mailLink(request, email, /confirm/i));
+    await page.goto(await mailLink(devMailbox, email, /confirm/i));
     await expect(page.getByText('Your e-mail is confirmed. You can sign in now.')).toBeVisible();
     await signInWithForm(page, email, PASSWORD);
     await expect(page).toHaveURL('/chat');
@@ -281,7 +281,7 @@ test.describe('registration dialogs', () => {
 test.describe('password reset', () => {
   test('forgot → mail → reset → sign in with the new password; the same link is refused the second time', async ({
     page,
-    request,
+    devMailbox,
     db,
   }) => {
     const user = await createUser(db);
@@ -298,7 +298,7 @@ test.describe('password reset', () => {
     await expect(dialog).toContainText('expires after 10 minutes');
     await expect(dialog).toContainText('spam');
 
-    const link = await mailLink(request, user.email, /reset/i);
+    const link = await mailLink(devMailbox, user.email, /reset/i);
     await page.goto(link);
     await expect(page).toHaveURL(/\/auth\/reset-password\?token=/);
 

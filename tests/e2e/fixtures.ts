@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Role } from '#shared/constants.ts';
@@ -50,6 +50,8 @@ export async function expectLive(page: Page) {
 
 type Fixtures = {
   db: ReturnType<typeof connectToServerDatabase>['db'];
+  /** Requests as a person at the server's own machine (no forwarding header), the only ones /dev/mailbox answers. */
+  devMailbox: APIRequestContext;
   /** Creates a user of that role and signs the page's browser context in as them. */
   signInAs: (role: Role) => Promise<Awaited<ReturnType<typeof createUser>>>;
   /**
@@ -77,6 +79,11 @@ export const test = base.extend<Fixtures & InternalFixtures>({
     const { pool, db } = connectToServerDatabase();
     await use(db);
     await pool.end();
+  },
+  devMailbox: async ({ playwright, baseURL }, use) => {
+    const local = await playwright.request.newContext({ baseURL: baseURL! });
+    await use(local);
+    await local.dispose();
   },
   signInAs: async ({ db, context, baseURL }, use) => {
     await use(async (role) => {

@@ -55,6 +55,96 @@ describe('dev mailbox', () => {
       }
     }
   });
+
+  it('refuses a request a reverse proxy on this machine forwards, whatever the header or its value', async () => {
+    await enqueueMail({ db: t.db, to: 'owner@example.com', subject: 'Reset', text: 'https://x.example/reset/u' });
+    await waitForDevMails(t.app, 'owner@example.com', { count: 1 });
+    const proxied: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { 'x-forwarded-for': '127.0.0.1' },
+      { forwarded: 'for=203.0.113.7;proto=https' },
+      { 'x-real-ip': '203.0.113.7' },
+      { 'x-forwarded-host': 'app.example.com' },
+      { 'x-forwarded-proto': 'https' },
+      { via: '1.1 caddy' },
+      // A proxy that passes the public host name on, and a page that rebinds its own name to 127.0.0.1.
+      { host: 'app.example.com' },
+      { host: 'attacker.example:3000' },
+    ];
+    for (const url of ['/dev/mailbox', '/dev/mailbox.json']) {
+      for (const headers of proxied) {
+        const response = await t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers });
+        expect(response.statusCode, `${url} with ${JSON.stringify(headers)}`).toBe(404);
+        expect(response.body).not.toContain('reset');
+      }
+      for (const host of ['localhost:3000', 'localhost', '127.0.0.1:3000', '[::1]:3000', 'app.localhost']) {
+        const response = await t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { host } });
+        expect(response.statusCode, `${url} for ${host}`).toBe(200);
+      }
+    }
+  });
+});
+
+describe('dev mailbox behind a trusted proxy on this machine', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ TRUST_PROXY: 'loopback' });
+  });
+  afterAll(() => t.close());
+
+  it('refuses the clients the proxy forwards', async () => {
+    for (const url of ['/dev/mailbox', '/dev/mailbox.json']) {
+      const forwarded = await t.app.inject({
+        method: 'GET',
+        url,
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
+      expect(forwarded.statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1' })).statusCode).toBe(200);
+    }
+  });
+});
+
+describe('start-up warnings about the dev outbox and proxies', () => {
+  type Warned = { t: TestApp; warnings: () => string[] };
+  let direct: Warned;
+  let proxied: Warned;
+  const startWith = async (env: Record<string, string>): Promise<Warned> => {
+    const lines: string[] = [];
+    const t = await createTestApp({ LOG_LEVEL: 'info', ...env }, { logStream: { write: (line) => lines.push(line) } });
+    const warnings = () =>
+      lines
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => line.level === 40)
+        .map((line) => line.msg);
+    return { t, warnings };
+  };
+  beforeAll(async () => {
+    // `npm start` as it comes (no SMTP, no proxy trusted) and a server behind a proxy it trusts, on loopback.
+    [direct, proxied] = await Promise.all([startWith({}), startWith({ TRUST_PROXY: 'loopback' })]);
+    await direct.t.app.listen({ port: 0, host: '0.0.0.0' });
+    await proxied.t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => Promise.all([direct.t.close(), proxied.t.close()]));
+
+  it('warns when the server listens beyond loopback without SMTP, and not on loopback', () => {
+    // onListen hooks have run by the time listen resolves.
+    expect(direct.warnings()).toContainEqual(expect.stringContaining('SMTP_URL is unset'));
+    expect(proxied.warnings()).toEqual([]);
+  });
+
+  it('warns once when requests arrive with forwarding headers while TRUST_PROXY is unset', async () => {
+    for (const ip of ['203.0.113.7', '203.0.113.8']) {
+      const response = await direct.t.app.inject({ url: '/api/health', headers: { 'x-forwarded-for': ip } });
+      expect(response.statusCode).toBe(200);
+    }
+    expect(direct.warnings().filter((message) => message.includes('TRUST_PROXY is unset'))).toHaveLength(1);
+
+    await proxied.t.app.inject({ url: '/api/health', headers: { 'x-forwarded-for': '203.0.113.7' } });
+    // The request's own completion line comes after any warning its hooks would have written.
+    expect(proxied.warnings()).toEqual([]);
+  });
 });
 
 describe('dev mailbox in production', () => {

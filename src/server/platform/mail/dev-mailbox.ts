@@ -1,10 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DevMail } from './mailer.ts';
 import { AppError } from '../../http/errors.ts';
-import { isLoopbackAddress } from '../../http/loopback.ts';
+import { isLocalRequest, isLoopbackAddress } from '../../http/loopback.ts';
 import { escapeHtml } from '#shared/rules/text.ts';
 
 const MAILBOX_LIMIT = 50;
@@ -70,15 +71,15 @@ ${items.length > 0 ? items.join('\n') : `<p>${empty}</p>`}
 
 /**
  * /dev/mailbox: the dev outbox as a page, so an account can be confirmed without a mail server; JSON for tests.
- * Its links confirm accounts and reset passwords, so it answers only to this machine: the decision is taken from
- * the socket's address, never from a header (X-Forwarded-For is the client's to choose).
+ * Its links confirm accounts and reset passwords, so it answers only a request local by every measure: a reverse
+ * proxy on this machine connects from loopback too, and would otherwise hand the page to the whole Internet.
  */
 export const devMailboxRoutes: FastifyPluginAsyncZod<{ dir: string; smtpConfigured: boolean }> = async (
   app,
   { dir, smtpConfigured },
 ) => {
   app.addHook('onRequest', async (request) => {
-    if (!isLoopbackAddress(request.raw.socket.remoteAddress)) throw new AppError('NOT_FOUND');
+    if (!isLocalRequest(request)) throw new AppError('NOT_FOUND');
   });
 
   app.get(
@@ -105,3 +106,21 @@ export const devMailboxRoutes: FastifyPluginAsyncZod<{ dir: string; smtpConfigur
     );
   });
 };
+
+/**
+ * Without SMTP every confirmation and reset link lies in the dev outbox. The mailbox page keeps them to this machine,
+ * but a reverse proxy that adds no forwarding header looks like this machine: say so when others can connect.
+ */
+export function warnOfDevOutboxBeyondLoopback(app: FastifyInstance) {
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (typeof address !== 'object' || address === null || isLoopbackAddress(address.address)) return;
+    app.log.warn(
+      { address: address.address, port: address.port },
+      'SMTP_URL is unset and the server listens beyond this machine: account confirmation and password reset links ' +
+        'go to the dev outbox. /dev/mailbox answers only requests local by every measure, which a reverse proxy on ' +
+        'this machine that adds no X-Forwarded-For looks like. Set SMTP_URL (or NODE_ENV=production) before anyone ' +
+        'else can reach this server.',
+    );
+  });
+}

@@ -38,10 +38,15 @@ export function createMailer(mail: Config['mail'], onDevMail?: DevMailListener):
   return mail.smtpUrl ? createSmtpMailer(mail.smtpUrl, mail.from) : createDirectoryMailer(mail.outboxDir, onDevMail);
 }
 
-/** The terminal line for a dev-outbox mail: who it is for, its subject and its links. */
-export function describeDevMail(mail: DevMail) {
+/**
+ * The output line for a dev-outbox mail: who it is for and its subject, and its links only for a person at a terminal
+ * (they confirm accounts and reset passwords; a service manager's log would keep them for anyone who reads it).
+ */
+export function describeDevMail(mail: DevMail, { toTerminal }: { toTerminal: boolean }) {
+  const heading = `Mail to ${mail.to}: ${mail.subject}`;
+  if (!toTerminal) return `${heading} (its links are at /dev/mailbox on this machine)`;
   const links = mail.text.match(/https?:\/\/[^\s<>"']+/g) ?? [];
-  return [`Mail to ${mail.to}: ${mail.subject}`, ...links.map((link) => `  ${link}`)].join('\n');
+  return [heading, ...links.map((link) => `  ${link}`)].join('\n');
 }
 
 function createSmtpMailer(url: string, from: string): Mailer {

@@ -78,6 +78,10 @@ describe('GET /api/metrics', () => {
       { remoteAddress: '203.0.113.7', headers: { 'x-forwarded-for': '127.0.0.1' } },
       // Behind a trusted proxy on this machine the socket is loopback, but the client is not.
       { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.7' } },
+      // Headers the trusted proxy's address parsing does not read still say the request was forwarded.
+      { remoteAddress: '127.0.0.1', headers: { forwarded: 'for=203.0.113.7' } },
+      { remoteAddress: '127.0.0.1', headers: { 'x-real-ip': '203.0.113.7' } },
+      { remoteAddress: '127.0.0.1', headers: { host: 'app.example.com' } },
       { remoteAddress: '203.0.113.7', headers: { authorization: 'Bearer not-the-token-at-all' } },
       { remoteAddress: '203.0.113.7', headers: { authorization: TOKEN } },
     ];
@@ -93,5 +97,27 @@ describe('GET /api/metrics', () => {
     const response = await scrape({ remoteAddress: '203.0.113.7', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('# TYPE http_request_duration_seconds histogram');
+  });
+});
+
+describe('GET /api/metrics behind a reverse proxy on this machine that TRUST_PROXY does not name', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('refuses what the proxy forwards, though it connects from loopback', async () => {
+    const forwarded = await t.app.inject({
+      method: 'GET',
+      url: '/api/metrics',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' },
+    });
+    expect(forwarded.statusCode).toBe(403);
+    expect(forwarded.body).not.toContain('nodejs_');
+    expect((await t.app.inject({ method: 'GET', url: '/api/metrics', remoteAddress: '127.0.0.1' })).statusCode).toBe(
+      200,
+    );
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppError } from '../../http/errors.ts';
-import { isLoopbackAddress } from '../../http/loopback.ts';
+import { isLocalRequest } from '../../http/loopback.ts';
 
 type Metrics = ReturnType<typeof createMetrics>;
 
@@ -71,8 +71,8 @@ export function createMetrics({ pool }: { pool: pg.Pool }) {
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
- * GET /api/metrics in Prometheus text format: from this machine (the socket and the client address, as the
- * trusted proxies report it, both loopback) or with `Authorization: Bearer $METRICS_TOKEN`.
+ * GET /api/metrics in Prometheus text format: to a request local by every measure (see isLocalRequest; not one a
+ * reverse proxy forwards) or with `Authorization: Bearer $METRICS_TOKEN`.
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined) {
   app.addHook('onResponse', async (request, reply) => {
@@ -82,7 +82,7 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
   const mayRead = (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (expected && header?.startsWith('Bearer ')) return timingSafeEqual(digest(header.slice(7)), expected);
-    return isLoopbackAddress(request.raw.socket.remoteAddress) && isLoopbackAddress(request.ip);
+    return isLocalRequest(request);
   };
   app.get('/api/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!mayRead(request)) throw new AppError('FORBIDDEN');
