@@ -127,7 +127,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   metrics.gauge('mail_outbox_pending', 'Mail waiting in the outbox to be sent', () => pendingMailCount(db));
   // A session that ends (sign-out, reset, revocation) ends its open sockets on every node at once.
   const endSessionSockets = (sessionId: string) => app.realtime.endSession(sessionId);
-  const auth = createAuth({ config, db, secret: resolveAuthSecret(config), onSessionEnded: endSessionSockets });
+  const authSecret = resolveAuthSecret(config);
+  const auth = createAuth({ config, db, secret: authSecret, onSessionEnded: endSessionSockets });
   const storage = createStorage(config.storage);
   const mailer = createMailer(config.mail, dependencies.onDevMail);
   let outbox: ReturnType<typeof startMailOutbox> | undefined;
@@ -226,7 +227,12 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(healthRoutes, { db, realtimeFanOut: () => realtime.fanOut() });
-  await app.register(authRoutes, { auth, db });
+  await app.register(authRoutes, {
+    auth,
+    db,
+    secret: authSecret,
+    secureCookies: config.publicUrl.startsWith('https://'),
+  });
   await app.register(pagesRoutes, { db, config });
   await app.register(accountsRoutes, { db, auth, config, storage });
   await app.register(searchRoutes, { db });

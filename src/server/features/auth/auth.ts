@@ -108,6 +108,10 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
       before: createAuthMiddleware(async (ctx) => {
         await checkBody(ctx);
         await refuseSystemSignIn(ctx);
+        // Whoever changes the password ends every other session: one a thief holds included.
+        if (ctx.path === '/change-password') {
+          return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
+        }
       }),
     },
     databaseHooks: {

@@ -13,8 +13,13 @@ import {
 import { linkIn, waitForDevMails } from '../../../../tests/support/mailbox.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 
-const post = (t: TestApp, url: string, payload: object, remoteAddress = freshClientAddress()) =>
-  t.app.inject({ method: 'POST', url, payload, remoteAddress });
+const post = (
+  t: TestApp,
+  url: string,
+  payload: object,
+  remoteAddress = freshClientAddress(),
+  headers: Record<string, string> = {},
+) => t.app.inject({ method: 'POST', url, payload, remoteAddress, headers });
 const requestReset = (t: TestApp, email: string, remoteAddress?: string) =>
   post(t, '/api/auth/request-password-reset', { email, redirectTo: '/auth/reset-password' }, remoteAddress);
 const resetPassword = (t: TestApp, token: string, newPassword: string) =>
@@ -74,6 +79,32 @@ describe('forgotten password', () => {
     expect((await resetPassword(t, page.searchParams.get('token')!, 'Brand-new-pass1')).statusCode).toBe(200);
     expect((await signIn(t, user.email, 'Brand-new-pass1')).statusCode).toBe(200);
   });
+
+  it('lets a device that signed in to the account before through a pause that guessing elsewhere caused', async () => {
+    const owner = await createUser(t.db);
+    const ownDevice = (await signIn(t, owner.email, DEFAULT_TEST_PASSWORD)).cookies.find(
+      (cookie) => cookie.name === 'vh.known_device',
+    );
+    expect(ownDevice).toMatchObject({ httpOnly: true, path: '/api/auth' });
+    const fromOwnDevice = (password: string, cookie = `vh.known_device=${ownDevice!.value}`) =>
+      post(t, '/api/auth/sign-in/email', { email: owner.email, password }, freshClientAddress(), { cookie });
+
+    for (let n = 0; n < 10; n++) expect((await signIn(t, owner.email, `Wrong-guess-${n}`)).statusCode).toBe(401);
+    expect((await signIn(t, owner.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(429);
+    // A made-up cookie, or one this browser holds for another account, is a new device.
+    const other = await createUser(t.db);
+    const otherDevice = (await signIn(t, other.email, DEFAULT_TEST_PASSWORD)).cookies.find(
+      (cookie) => cookie.name === 'vh.known_device',
+    );
+    expect((await fromOwnDevice(DEFAULT_TEST_PASSWORD, `vh.known_device=${otherDevice!.value}`)).statusCode).toBe(429);
+    expect((await fromOwnDevice(DEFAULT_TEST_PASSWORD, `vh.known_device=${'a'.repeat(64)}`)).statusCode).toBe(429);
+
+    // The owner's own browser still signs in, and keeps its own budget against guessing with a stolen cookie.
+    expect((await fromOwnDevice(DEFAULT_TEST_PASSWORD)).statusCode).toBe(200);
+    for (let n = 0; n < 10; n++) expect((await fromOwnDevice(`Wrong-guess-${n}`)).statusCode).toBe(401);
+    expect((await fromOwnDevice(DEFAULT_TEST_PASSWORD)).statusCode).toBe(429);
+    // Some 30 password checks, each deliberately slow.
+  }, 120_000);
 
   it('forgets earlier failures after a successful sign-in', async () => {
     const user = await createUser(t.db);

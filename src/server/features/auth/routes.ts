@@ -1,3 +1,4 @@
+import { parseCookies } from 'better-auth/cookies';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +18,14 @@ import { toHeaders } from '../../http/session.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import type { Auth } from './auth.ts';
-import { assertPasswordSignInAllowed, clearFailedSignIns, recordFailedSignIn } from './sign-in-lockout.ts';
+import {
+  KNOWN_DEVICE_COOKIE,
+  assertPasswordSignInAllowed,
+  clearFailedSignIns,
+  knownDeviceOf,
+  recordFailedSignIn,
+  rememberDevice,
+} from './sign-in-lockout.ts';
 import { checkEmailAvailability, checkUsernameAvailability, registerAccount } from './service.ts';
 
 // better-auth's wording replaced by the SPEC's where a user reads it.
@@ -42,15 +50,37 @@ function signInEmailOf(request: FastifyRequest) {
   return typeof email === 'string' ? email : undefined;
 }
 
+/**
+ * Session tokens live only in the http-only cookie: no answer hands one to the page's scripts (better-auth names them
+ * in sign-in, get-session, list-sessions and change-password answers).
+ */
+function withoutSessionTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSessionTokens);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'token')
+      .map(([key, inner]) => [key, withoutSessionTokens(inner)]),
+  );
+}
+
 /** Hands /api/auth/* to better-auth, translating between Fastify and the Fetch API it speaks. */
-export async function authRoutes(app: FastifyInstance, { auth, db }: { auth: Auth; db: Database }) {
+export async function authRoutes(
+  app: FastifyInstance,
+  { auth, db, secret, secureCookies }: { auth: Auth; db: Database; secret: string; secureCookies: boolean },
+) {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
     schema: { hide: true },
     async handler(request, reply) {
       const signInEmail = signInEmailOf(request);
-      if (signInEmail !== undefined) await assertPasswordSignInAllowed(db, signInEmail);
+      const deviceCookie = parseCookies(request.headers.cookie ?? '').get(KNOWN_DEVICE_COOKIE);
+      const attempt =
+        signInEmail === undefined
+          ? undefined
+          : { email: signInEmail, device: knownDeviceOf({ cookie: deviceCookie, email: signInEmail, secret }) };
+      if (attempt) await assertPasswordSignInAllowed(db, attempt);
       const headers = toHeaders(request.headers);
       // better-auth keys its rate limits by client address.
       headers.set('x-forwarded-for', request.ip);
@@ -61,16 +91,25 @@ export async function authRoutes(app: FastifyInstance, { auth, db }: { auth: Aut
           body: request.method === 'GET' || request.body === undefined ? undefined : JSON.stringify(request.body),
         }),
       );
-      if (signInEmail !== undefined) {
-        if (response.status === 401) await recordFailedSignIn(db, signInEmail);
-        else if (response.ok) await clearFailedSignIns(db, signInEmail);
+      const cookies = response.headers.getSetCookie();
+      if (attempt) {
+        if (response.status === 401) await recordFailedSignIn(db, attempt);
+        else if (response.ok) {
+          await clearFailedSignIns(db, attempt.email);
+          const remembered = rememberDevice({
+            cookie: deviceCookie,
+            email: attempt.email,
+            secret,
+            secure: secureCookies,
+          });
+          if (remembered) cookies.push(remembered);
+        }
       }
       reply.status(response.status);
       response.headers.forEach((value, key) => {
         // Fastify measures the body it sends, which differs from better-auth's for errors.
         if (key !== 'set-cookie' && key !== 'content-length') reply.header(key, value);
       });
-      const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) reply.header('set-cookie', cookies);
       if (response.status >= 400) {
         const error = await toApiError(response);
@@ -78,7 +117,10 @@ export async function authRoutes(app: FastifyInstance, { auth, db }: { auth: Aut
           request.log.error({ status: response.status, path: request.url.split('?')[0] }, 'better-auth failed');
         return reply.type('application/json; charset=utf-8').send(error);
       }
-      return reply.send(response.body ? await response.text() : null);
+      if (!response.body) return reply.send(null);
+      if (!response.headers.get('content-type')?.startsWith('application/json'))
+        return reply.send(await response.text());
+      return reply.send(JSON.stringify(withoutSessionTokens(await response.json())));
     },
   });
 }

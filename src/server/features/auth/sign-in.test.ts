@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, users } from '../../db/schema/auth.ts';
+import { accounts, sessions, users } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
 import {
   DEFAULT_TEST_PASSWORD,
@@ -202,5 +202,41 @@ describe('sign-in, e-mail confirmation and sessions', () => {
     expect(signOut.statusCode).toBe(200);
     expect((await getSession(t, cookie)).json()).toBeNull();
     expect((await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('never hands a session token to the page: sign-in, get-session and list-sessions name none', async () => {
+    const user = await createUser(t.db);
+    const signedIn = await signIn(t, { email: user.email, password: DEFAULT_TEST_PASSWORD });
+    const cookie = `${SESSION_COOKIE}=${sessionCookieOf(signedIn).value}`;
+    const [session] = await t.db.select({ token: sessions.token }).from(sessions).where(eq(sessions.userId, user.id));
+    const current = await getSession(t, cookie);
+    const listed = await t.app.inject({ method: 'GET', url: '/api/auth/list-sessions', headers: { cookie } });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual([expect.objectContaining({ id: expect.any(String), userId: user.id })]);
+    expect(current.json().session).toMatchObject({ userId: user.id });
+    for (const body of [signedIn.body, current.body, listed.body]) {
+      expect(body).not.toContain(session!.token);
+      expect(body).not.toMatch(/"token"/);
+    }
+  });
+
+  it('ends every other session when the password changes, and keeps the one that changed it signed in', async () => {
+    const user = await createUser(t.db);
+    const cookieOf = async () =>
+      `${SESSION_COOKIE}=${sessionCookieOf(await signIn(t, { email: user.email, password: DEFAULT_TEST_PASSWORD })).value}`;
+    const [here, stolen] = [await cookieOf(), await cookieOf()];
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      // Asking to keep the other sessions changes nothing.
+      payload: { currentPassword: DEFAULT_TEST_PASSWORD, newPassword: 'Changed-pass1', revokeOtherSessions: false },
+      headers: { cookie: here, origin: t.config.publicUrl },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).not.toMatch(/"token"/);
+    expect((await getSession(t, stolen)).json()).toBeNull();
+    const renewed = `${SESSION_COOKIE}=${sessionCookieOf(changed).value}`;
+    expect((await getSession(t, renewed)).json().user.id).toBe(user.id);
+    expect(await t.db.$count(sessions, eq(sessions.userId, user.id))).toBe(1);
   });
 });
