@@ -78,7 +78,8 @@ describe('forgotten password', () => {
     const page = await openLink(t, await resetLinkFor(t, user.email));
     expect((await resetPassword(t, page.searchParams.get('token')!, 'Brand-new-pass1')).statusCode).toBe(200);
     expect((await signIn(t, user.email, 'Brand-new-pass1')).statusCode).toBe(200);
-  });
+    // Some 15 password checks, each deliberately slow.
+  }, 120_000);
 
   it('lets a device that signed in to the account before through a pause that guessing elsewhere caused', async () => {
     const owner = await createUser(t.db);
@@ -112,7 +113,8 @@ describe('forgotten password', () => {
     expect((await signIn(t, user.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(200);
     for (let n = 0; n < 9; n++) expect((await signIn(t, user.email, `Wrong-guess-${n}`)).statusCode).toBe(401);
     expect((await signIn(t, user.email, DEFAULT_TEST_PASSWORD)).statusCode).toBe(200);
-  });
+    // 20 password checks, each deliberately slow.
+  }, 120_000);
 
   it('never gives the Guru AI system account a password, nor signs anyone in as it', async () => {
     const [guru] = await t.db.select({ email: users.email }).from(users).where(eq(users.id, AI_USER_ID));
