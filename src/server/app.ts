@@ -26,8 +26,9 @@ import { orphanUploadsJob } from './features/chat/orphan-uploads.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { createAssistant } from './features/guru/assistant.ts';
 import { guruRoutes } from './features/guru/routes.ts';
-import { mailAddressOf, meetingRemindersJob } from './features/chat/meetings.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { mailAddressOf, meetingRemindersJob } from './features/meetings/service.ts';
+import { meetingsRoutes } from './features/meetings/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
 import { profilesRoutes } from './features/profiles/routes.ts';
 import { notificationsRoutes } from './features/notifications/routes.ts';
@@ -253,9 +254,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     realtime,
     moderation,
     assistant,
-    config,
     onMessageSent: () => metrics.messagesSent.inc(),
   });
+  await app.register(meetingsRoutes, { db, realtime, moderation, config });
   await app.register(guruRoutes, { db });
   if (!config.isProduction) {
     await app.register(devMailboxRoutes, { dir: config.mail.outboxDir, smtpConfigured: Boolean(config.mail.smtpUrl) });

@@ -44,7 +44,7 @@ import type { Moderation } from '../moderation/service.ts';
 import { listAuditLog } from './audit.ts';
 import { listContactMessages, markContactMessage } from './contact-messages.ts';
 import { createPattern, listPatterns, setPatternActive } from './patterns.ts';
-import { getMeetingStats } from './meetings.ts';
+import { getMeetingStats } from '../meetings/service.ts';
 import { decideFlag, decideReport, listFlags, listReports } from './moderation-queue.ts';
 import { hideReviewAsAdmin } from './reviews.ts';
 import { getAdminStats, requireAdmin } from './service.ts';

@@ -79,6 +79,12 @@ export async function insertMessage({
   return row ?? null;
 }
 
+/** A message with the meeting it carries (features/meetings publishes it again once the meeting changes). */
+export async function getMeetingMessage({ db, messageId }: { db: Executor; messageId: string }) {
+  const [row] = await selectMessages(db).where(eq(messages.id, messageId));
+  return row ? toChatMessage(row) : null;
+}
+
 /** The message stored under a clientId, if its sender is this user (a clientId is unique across all senders). */
 async function getRetriedMessage({ db, senderId, clientId }: { db: Executor; senderId: string; clientId: string }) {
   const [row] = await selectMessages(db).where(eq(messages.clientId, clientId));

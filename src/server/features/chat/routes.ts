@@ -4,12 +4,8 @@ import { z } from 'zod';
 import { CHAT_ATTACHMENT } from '#shared/constants.ts';
 import {
   chatErrorSchema,
-  createMeetingSchema,
   listMessagesQuerySchema,
   listRoomsQuerySchema,
-  meetingDetailSchema,
-  meetingParamsSchema,
-  toMeetingDetail,
   messagePageSchema,
   messageParamsSchema,
   messageSchema,
@@ -22,7 +18,6 @@ import {
   uploadedFileSchema,
   type ReceiptStatus,
 } from '#shared/schemas/chat.ts';
-import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 import { requireUser } from '../../http/session.ts';
@@ -30,21 +25,11 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { storeChatUpload } from './attachments.ts';
-import { cancelMeeting, followUpNewMeeting, getMeeting, mailAddressOf } from './meetings.ts';
 import { createMessageWriter } from './message-writer.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
 import type { Assistant } from './service.ts';
-import {
-  createMeeting,
-  getMessageFile,
-  getRoomSummary,
-  listMessages,
-  listRooms,
-  markRoom,
-  openRoom,
-  sendMessage,
-} from './service.ts';
+import { getMessageFile, getRoomSummary, listMessages, listRooms, markRoom, openRoom, sendMessage } from './service.ts';
 import { registerChatSocketHandlers } from './socket.ts';
 
 const tags = ['chat'];
@@ -57,14 +42,12 @@ export const chatRoutes: FastifyPluginAsyncZod<{
   realtime: Realtime;
   moderation: Moderation;
   assistant: Assistant;
-  config: Config;
   /** Told of each message stored (metrics). */
   onMessageSent?: () => void;
-}> = async (app, { db, pool, storage, realtime, moderation, assistant, config, onMessageSent }) => {
+}> = async (app, { db, pool, storage, realtime, moderation, assistant, onMessageSent }) => {
   // One writer for both ways in, so sends over HTTP and sockets share its batches.
   const send = { db, storage, realtime, moderation, assistant, writer: createMessageWriter({ pool, log: app.log }) };
   registerChatSocketHandlers({ send, log: app.log, onMessageSent });
-  const meetingMail = { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) };
 
   app.get(
     '/api/chat/rooms',
@@ -210,74 +193,6 @@ export const chatRoutes: FastifyPluginAsyncZod<{
         filename: file.originalFilename,
         cacheControl: 'private, max-age=86400',
       });
-    },
-  );
-
-  app.post(
-    '/api/chat/rooms/:roomId/meetings',
-    {
-      schema: {
-        summary: 'Schedule a video meeting in a room (teachers only)',
-        description:
-          'Creates the meeting and its chat message ("📹 Scheduled meeting: {title}"); the message is returned and published as message:new.',
-        tags,
-        params: roomParamsSchema,
-        body: createMeetingSchema,
-        response: { 201: messageSchema, 400: chatErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const user = await requireUser(request);
-      const message = await createMeeting({
-        db,
-        realtime,
-        moderation,
-        jitsiDomain: config.jitsiDomain,
-        user,
-        roomId: request.params.roomId,
-        input: request.body,
-        followUp: (options) => followUpNewMeeting({ ...options, ctx: meetingMail, creator: user }),
-      });
-      realtime.toUsers([message.receiverId], 'notification:new', { kind: 'general', requestId: null });
-      return reply.status(201).send(message);
-    },
-  );
-
-  app.get(
-    '/api/chat/meetings/:meetingId',
-    {
-      schema: {
-        summary: 'One meeting, for its two participants only (anyone else: 404)',
-        description:
-          'status: cancelled once cancelled, else scheduled while the start is in the future, else completed.',
-        tags,
-        params: meetingParamsSchema,
-        response: { 200: meetingDetailSchema },
-      },
-    },
-    async (request, reply) => {
-      const user = await requireUser(request);
-      reply.header('cache-control', 'no-store');
-      return toMeetingDetail(await getMeeting({ db, userId: user.id, meetingId: request.params.meetingId }));
-    },
-  );
-
-  app.post(
-    '/api/chat/meetings/:meetingId/cancel',
-    {
-      schema: {
-        summary: 'Cancel a meeting (the teacher who scheduled it only)',
-        description:
-          'The other participant is notified (bell and e-mail with a cancelling invite.ics) and the reminders stop; the meeting message is published again as message:new. A third user: 404; the other participant: 403; already cancelled or started: 409.',
-        tags,
-        params: meetingParamsSchema,
-        response: { 200: meetingDetailSchema },
-      },
-    },
-    async (request) => {
-      const user = await requireUser(request);
-      await cancelMeeting({ db, realtime, ctx: meetingMail, user, meetingId: request.params.meetingId });
-      return toMeetingDetail(await getMeeting({ db, userId: user.id, meetingId: request.params.meetingId }));
     },
   );
 

@@ -1,8 +1,10 @@
 // The chat feature's public entry: other features and the chat routes call these, by concern in their own modules.
-export { findOrCreateRoom, getRoom, getRoomSummary, listRooms, openRoom } from './rooms.ts';
+export { findOrCreateRoom, getRoom, getRoomSummary, listRooms, openRoom, partnerOf } from './rooms.ts';
 export {
   clearAssistantChat,
+  getMeetingMessage,
   getMessageFile,
+  insertMessage,
   listAssistantMessages,
   listMessages,
   publishMessage,
@@ -12,4 +14,3 @@ export {
   type SendDependencies,
 } from './messages.ts';
 export { markRoom } from './receipts.ts';
-export { createMeeting, getMeetingMessage } from './meeting-messages.ts';

@@ -9,7 +9,6 @@ import {
 import type {
   ChatMessage,
   ChatRoomSummary,
-  CreateMeetingInput,
   MessagePage,
   Receipt,
   ReceiptStatus,
@@ -22,9 +21,10 @@ import { ApiError, apiFetch } from '#web/lib/api.ts';
 import { CONNECTION_ERROR_MESSAGE } from '#web/boot/connection-error.ts';
 import { roomsQueryKey, roomsQueryOptions } from './rooms-query.ts';
 
-// Chat: rooms, message pages, sending with retries, receipts, uploads, downloads and meetings.
+// Chat: rooms, message pages, sending with retries, receipts, uploads and downloads.
 
-const chatQueryKey = ['chat'] as const;
+/** Every chat query: rooms, message pages and the Guru AI conversation. */
+export const chatQueryKey = ['chat'] as const;
 const messagesQueryKey = (roomId: string) => ['chat', 'messages', roomId] as const;
 /** The Guru AI conversation has no room: its pages have a key of their own. */
 const guruMessagesQueryKey = ['chat', 'guru'] as const;
@@ -204,31 +204,6 @@ export function useOpenRoom() {
   return useMutation({
     mutationFn: openRoom,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: roomsQueryKey }),
-  });
-}
-
-export function createMeeting({ roomId, input }: { roomId: string; input: CreateMeetingInput }) {
-  return apiFetch<ChatMessage>(`/api/chat/rooms/${encodeURIComponent(roomId)}/meetings`, {
-    method: 'POST',
-    body: input,
-  });
-}
-
-export function useCancelMeeting() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (meetingId: string) =>
-      apiFetch<unknown>(`/api/chat/meetings/${encodeURIComponent(meetingId)}/cancel`, { method: 'POST', body: {} }),
-    // The meeting's message comes back as message:new with the meeting cancelled; refetch in case it is missed.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: chatQueryKey }),
-  });
-}
-
-export function useCreateMeeting() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createMeeting,
-    onSuccess: (message) => upsertMessage(queryClient, message),
   });
 }
 

@@ -12,7 +12,7 @@ import { Composer } from './composer.tsx';
 import { JobBar } from './job-bar.tsx';
 import { ConversationShell } from './conversation-shell.tsx';
 import { MessageList } from './message-list.tsx';
-import { ScheduleMeetingDialog } from './schedule-meeting-dialog.tsx';
+import { ScheduleMeetingDialog } from '#web/features/meetings/embeds.ts';
 
 type ConversationProps = {
   room: ChatRoomSummary;

@@ -4,7 +4,7 @@ import { messageTimeLabel } from '#shared/rules/date-labels.ts';
 import type { ChatMessage } from '#shared/schemas/chat.ts';
 import { cn } from '#web/lib/utils.ts';
 import { AttachmentCard } from './attachment-card.tsx';
-import { MeetingCard } from './meeting-card.tsx';
+import { MeetingCard } from '#web/features/meetings/embeds.ts';
 
 /** A message not yet acknowledged by the server, shown at once (optimistic). */
 export type PendingMessage = {

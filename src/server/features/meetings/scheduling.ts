@@ -1,18 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { ChatMessage, CreateMeetingInput } from '#shared/schemas/chat.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { messages } from '../../db/schema/chat.ts';
 import { meetings } from '../../db/schema/meetings.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
+import { getMeetingMessage, getRoom, insertMessage, partnerOf, publishMessage } from '../chat/service.ts';
 import type { Moderation } from '../moderation/service.ts';
-import { meetingFields, selectMessages, toChatMessage } from './message-columns.ts';
-import { insertMessage, publishMessage } from './messages.ts';
-import { getRoom, partnerOf } from './rooms.ts';
 
-// Video meetings scheduled in a chat: the meeting row and the message that carries it.
+// Video meetings scheduled in a chat: the meeting row and the chat message that carries it.
 
 const MEETING_MESSAGE_PREFIX = '📹 Scheduled meeting: ';
 
@@ -71,16 +67,10 @@ export async function createMeeting({
         chatRoomId: roomId,
         chatMessageId: stored!.id,
       })
-      .returning(meetingFields);
+      .returning({ id: meetings.id });
     await followUp?.({ db: tx, meetingId: meeting!.id, participantId: partnerOf(room, user.id) });
-    return toChatMessage({ ...stored!, meeting: meeting! });
+    return (await getMeetingMessage({ db: tx, messageId: stored!.id }))!;
   });
   publishMessage({ realtime, message });
   return message;
-}
-
-/** The chat message that carries a meeting, as the message list shows it. */
-export async function getMeetingMessage({ db, messageId }: { db: Executor; messageId: string }) {
-  const [row] = await selectMessages(db).where(eq(messages.id, messageId));
-  return row ? toChatMessage(row) : null;
 }

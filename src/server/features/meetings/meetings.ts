@@ -10,7 +10,7 @@ import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { createNotification } from '../notifications/service.ts';
 import { meetingInvite } from './ics.ts';
-import { getMeetingMessage, publishMessage } from './service.ts';
+import { getMeetingMessage, publishMessage } from '../chat/service.ts';
 import { paths } from '#shared/paths.ts';
 
 // What follows a meeting's creation: the other participant is told (bell and e-mail with an invitation), reminders
