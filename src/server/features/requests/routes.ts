@@ -29,7 +29,7 @@ import { uploadLimits } from '../../platform/storage/upload.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { attachmentUploadSchema } from './attachments.ts';
-import { completeJobResponseSchema } from '#shared/schemas/reviews.ts';
+import { completeJobResponseSchema, sharedJobsSchema } from '#shared/schemas/reviews.ts';
 import {
   acceptBid,
   askToCompleteJob,
@@ -40,6 +40,7 @@ import {
   listJobs,
   listMyRequests,
   listOffers,
+  listSharedJobs,
   placeBid,
 } from './service.ts';
 
@@ -305,6 +306,24 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
           input: request.body,
         }),
       );
+    },
+  );
+
+  app.get(
+    '/api/jobs/with/:userId',
+    {
+      schema: {
+        summary: 'The jobs between the signed-in user and this person, newest first, with their reviews',
+        description: 'What the chat header needs for "Mark as completed" and the rating prompt.',
+        tags: ['requests'],
+        params: z.object({ userId: z.uuid() }),
+        response: { 200: sharedJobsSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return { jobs: await listSharedJobs({ db, userId: user.id, partnerId: request.params.userId }) };
     },
   );
 };

@@ -7,7 +7,6 @@ import {
   reviewSchema,
   reviewsPageSchema,
   reviewsQuerySchema,
-  sharedJobsSchema,
   tutorProfileSchema,
 } from '#shared/schemas/reviews.ts';
 import type { Database } from '../../db/client.ts';
@@ -17,7 +16,6 @@ import type { Moderation } from '../moderation/service.ts';
 import {
   createReview,
   getTutorProfile,
-  listSharedJobs,
   listTutorReviews,
   replyToReview,
   reportReview,
@@ -66,24 +64,6 @@ export const tutorsRoutes: FastifyPluginAsyncZod<{
       await requireUser(request);
       reply.header('cache-control', 'no-store');
       return listTutorReviews({ db, tutorId: request.params.id, cursor: request.query.cursor });
-    },
-  );
-
-  app.get(
-    '/api/jobs/with/:userId',
-    {
-      schema: {
-        summary: 'The jobs between the signed-in user and this person, newest first, with their reviews',
-        description: 'What the chat header needs for "Mark as completed" and the rating prompt.',
-        tags,
-        params: z.object({ userId: z.uuid() }),
-        response: { 200: sharedJobsSchema },
-      },
-    },
-    async (request, reply) => {
-      const user = await requireUser(request);
-      reply.header('cache-control', 'no-store');
-      return { jobs: await listSharedJobs({ db, userId: user.id, partnerId: request.params.userId }) };
     },
   );
 

@@ -1,0 +1,48 @@
+import { and, desc, eq, or } from 'drizzle-orm';
+import type { SharedJob } from '#shared/schemas/reviews.ts';
+import type { Executor } from '../../db/client.ts';
+import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
+import { subjects } from '../../db/schema/subjects.ts';
+import { listJobReviews } from '../tutors/service.ts';
+
+/**
+ * The jobs between the signed-in user and one other person (either may be the student), newest first, with the
+ * student's review: what the chat header offers ("Mark as completed") and the rating prompt.
+ */
+export async function listSharedJobs({
+  db,
+  userId,
+  partnerId,
+}: {
+  db: Executor;
+  userId: string;
+  partnerId: string;
+}): Promise<SharedJob[]> {
+  const rows = await db
+    .select({
+      requestId: tutoringRequests.id,
+      subjectName: subjects.name,
+      studentId: tutoringRequests.studentId,
+      tutorId: tutorBids.tutorId,
+      status: tutoringRequests.status,
+      completedAt: tutoringRequests.completedAt,
+    })
+    .from(tutoringRequests)
+    .innerJoin(tutorBids, eq(tutorBids.id, tutoringRequests.acceptedBidId))
+    .innerJoin(subjects, eq(subjects.id, tutoringRequests.subjectId))
+    .where(
+      or(
+        and(eq(tutoringRequests.studentId, userId), eq(tutorBids.tutorId, partnerId)),
+        and(eq(tutoringRequests.studentId, partnerId), eq(tutorBids.tutorId, userId)),
+      ),
+    )
+    .orderBy(desc(tutoringRequests.createdAt))
+    .limit(20);
+  const jobReviews = await listJobReviews({ db, requestIds: rows.map((row) => row.requestId) });
+  return rows.map(({ status, completedAt, ...row }) => ({
+    ...row,
+    isCompleted: status === 'completed',
+    completedAt: completedAt?.toISOString() ?? null,
+    review: jobReviews.find((review) => review.requestId === row.requestId) ?? null,
+  }));
+}
