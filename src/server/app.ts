@@ -5,7 +5,6 @@ import { constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
@@ -58,7 +57,7 @@ import { startIntervalJobs } from './platform/jobs/interval-jobs.ts';
 import { createMetrics, registerMetrics } from './platform/metrics/metrics.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { createStorage } from './platform/storage/storage.ts';
-import { readUpload, UPLOAD_PART_LIMITS } from './platform/storage/upload.ts';
+import { registerUploads } from './platform/storage/incoming-files.ts';
 
 export type AppDependencies = {
   /** An open database; when omitted the app opens one from the config and closes it on shutdown. */
@@ -191,9 +190,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 6 },
   });
-  // Only routes with `multipartOptions` take multipart (see content-types.ts); their files arrive in memory as Uploads
-  // with their detected type, within the route's limits (uploadLimits).
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', onFile: readUpload, limits: UPLOAD_PART_LIMITS });
+  // Only routes with `multipartOptions` take multipart (see content-types.ts); their files arrive on disk as Uploads.
+  await registerUploads(app, { dir: path.join(config.dataDir, 'incoming-uploads') });
   registerStorableTextRule(app);
   await app.register(swagger, {
     openapi: {

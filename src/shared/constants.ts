@@ -225,6 +225,15 @@ export const USER_LIMITS = {
 } as const;
 export type UserLimitName = keyof typeof USER_LIMITS;
 
+/**
+ * Upload requests one user (signed out: one address) may have in flight at once on one server process; each waits
+ * on disk while it arrives, so this bounds the disk and the work one person can tie up.
+ */
+export const UPLOADS_IN_FLIGHT = {
+  max: 3,
+  message: 'You are already sending 3 files. Wait for one to finish, then try again.',
+} as const;
+
 /** What one user may keep in chat uploads and request attachments together. */
 export const STORAGE_QUOTA = {
   bytes: 1024 * MIB,

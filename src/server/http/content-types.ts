@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
 
-const isMultipart = (contentType: string | undefined) =>
+export const isMultipart = (contentType: string | undefined) =>
   contentType?.toLowerCase().trimStart().startsWith('multipart/') ?? false;
 
 /**

@@ -3,18 +3,16 @@ import { CHAT_ATTACHMENT, type ChatAttachmentType } from '#shared/constants.ts';
 import { chatMessages } from '#shared/schemas/chat.ts';
 import { fieldError } from '../../http/errors.ts';
 import type { Executor } from '../../db/client.ts';
-import { assertStorageLeft, recordStoredFiles } from '../../platform/storage/quota.ts';
+import { claimStorage, releaseStorage } from '../../platform/storage/quota.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
-import { documentType } from '../../platform/storage/document-type.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 
 // Chat attachments (SPEC.md §5 "Uploads in chat"): the type comes from the bytes, never from the name or the
 // client's claim.
 
 /** The detected attachment type and its extension, or null when the bytes are not an image or document we take. */
-function detectAttachmentType(upload: Upload): { type: ChatAttachmentType; extension: string } | null {
-  const { type, extension } = documentType(upload);
+function detectAttachmentType({ type, extension }: Upload): { type: ChatAttachmentType; extension: string } | null {
   const isTaken = (CHAT_ATTACHMENT.types as readonly string[]).includes(type);
   return isTaken && extension ? { type: type as ChatAttachmentType, extension } : null;
 }
@@ -38,10 +36,14 @@ export async function storeChatUpload({
   if (upload.size > CHAT_ATTACHMENT.maxBytes) throw fieldError('file', chatMessages.tooLarge);
   const detected = detectAttachmentType(upload);
   if (!detected) throw fieldError('file', chatMessages.badFileType);
-  await assertStorageLeft(db, uploaderId, upload.size, 'file');
   const fileKey = `${uploaderPrefix(uploaderId)}${randomUUID()}.${detected.extension}`;
-  await storage.put(fileKey, upload.bytes, detected.type);
-  await recordStoredFiles(db, [{ key: fileKey, ownerId: uploaderId, sizeBytes: upload.size }]);
+  await db.transaction((tx) => claimStorage(tx, uploaderId, [{ key: fileKey, sizeBytes: upload.size }], 'file'));
+  try {
+    await storage.put(fileKey, upload.path, detected.type);
+  } catch (error) {
+    await releaseStorage(db, [fileKey]);
+    throw error;
+  }
   return {
     fileKey,
     fileType: detected.type,

@@ -79,4 +79,19 @@ describe('stored chat files', () => {
     expect(refused.json()).toMatchObject({ code: 'STORAGE_FULL', message: STORAGE_QUOTA.message });
     expect(await t.db.$count(storedFiles, eq(storedFiles.ownerId, user.id))).toBe(1);
   });
+
+  it('lets only what fits of racing uploads past the quota', async () => {
+    const { user, cookie } = await signedIn();
+    const room = Math.floor(TINY_PNG.length * 1.5);
+    await t.db
+      .insert(storedFiles)
+      .values({ key: `chat/${user.id}/full.bin`, ownerId: user.id, sizeBytes: STORAGE_QUOTA.bytes - room });
+    const answers = await Promise.all([upload(cookie), upload(cookie), upload(cookie)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 413, 413]);
+    const [used] = await t.db
+      .select({ bytes: sql<number>`sum(${storedFiles.sizeBytes})`.mapWith(Number) })
+      .from(storedFiles)
+      .where(eq(storedFiles.ownerId, user.id));
+    expect(used!.bytes).toBeLessThanOrEqual(STORAGE_QUOTA.bytes);
+  });
 });

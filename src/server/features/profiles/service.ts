@@ -130,7 +130,7 @@ export async function withStoredAvatar<T>(
   write: (image: string | null) => Promise<T>,
 ): Promise<T> {
   const name = upload ? `${randomUUID()}.${upload.extension}` : null;
-  if (upload && name) await storage.put(avatarKey(name), upload.bytes, upload.type);
+  if (upload && name) await storage.put(avatarKey(name), upload.path, upload.type);
   try {
     return await write(name ? `${AVATAR_URL_PREFIX}${name}` : null);
   } catch (error) {

@@ -3,16 +3,10 @@ import type { Attachment } from '#shared/schemas/requests.ts';
 import type { RequestAttachment } from '../../db/schema/requests.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { documentType } from '../../platform/storage/document-type.ts';
-import { uploadSchema, type Upload } from '../../platform/storage/upload.ts';
+import type { Upload } from '../../platform/storage/upload.ts';
 
 // Request attachments: typed from their bytes, stored under request-attachments/, served only through
 // GET /api/requests/:id/attachments/:index.
-
-/** The upload with the type its bytes say, which the attachment rules then check. */
-const classifyAttachment = (upload: Upload): Upload => ({ ...upload, ...documentType(upload) });
-
-export const attachmentUploadSchema = uploadSchema.transform(classifyAttachment);
 
 const storageKey = () => `request-attachments/${randomUUID()}`;
 
@@ -32,7 +26,7 @@ export async function withStoredAttachments<T>(
   }));
   try {
     await Promise.all(
-      uploads.map((upload, index) => storage.put(attachments[index]!.file_path, upload.bytes, upload.type)),
+      uploads.map((upload, index) => storage.put(attachments[index]!.file_path, upload.path, upload.type)),
     );
     return await write(attachments);
   } catch (error) {

@@ -10,7 +10,7 @@ import type { SessionUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
-import { assertStorageLeft, recordStoredFiles } from '../../platform/storage/quota.ts';
+import { claimStorage } from '../../platform/storage/quota.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { notifiedTeachersCount, notifyTeachersOfRequest } from '../notifications/service.ts';
 import { withStoredAttachments } from './attachments.ts';
@@ -87,9 +87,6 @@ export async function createRequest({
   for (const [field, text] of texts) {
     if (text) await moderation.assertAllowed({ text, field, senderId: student.id, roomId: null });
   }
-  const incomingBytes = uploads.reduce((sum, upload) => sum + upload.size, 0);
-  if (incomingBytes > 0) await assertStorageLeft(db, student.id, incomingBytes, 'attachments');
-
   const store = () =>
     withStoredAttachments({ storage, uploads }, (attachments) =>
       db.transaction(async (tx) => {
@@ -115,9 +112,11 @@ export async function createRequest({
           .onConflictDoNothing()
           .returning();
         if (!request) throw new AlreadySubmitted();
-        await recordStoredFiles(
+        await claimStorage(
           tx,
-          attachments.map((file) => ({ key: file.file_path, ownerId: student.id, sizeBytes: file.file_size })),
+          student.id,
+          attachments.map((file) => ({ key: file.file_path, sizeBytes: file.file_size })),
+          'attachments',
         );
         const teacherIds = await notifyTeachersOfRequest({
           db: tx,

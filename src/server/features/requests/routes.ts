@@ -25,10 +25,9 @@ import { requireRole, requireUser } from '../../http/session.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { uploadLimits } from '../../platform/storage/upload.ts';
+import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
-import { attachmentUploadSchema } from './attachments.ts';
 import { completeJobResponseSchema, sharedJobsSchema } from '#shared/schemas/reviews.ts';
 import {
   acceptBid,
@@ -56,7 +55,7 @@ const createRequestBodySchema = withBudgetRules(
     attachments: z
       .preprocess(
         fromList,
-        attachmentListSchema(attachmentUploadSchema).meta({
+        attachmentListSchema(uploadSchema).meta({
           description: 'Files (multipart only)',
           items: { type: 'string', format: 'binary' },
         }),

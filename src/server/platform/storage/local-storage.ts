@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE } from '../data-dir.ts';
 import type { Storage } from './storage-port.ts';
@@ -18,12 +18,13 @@ export function createLocalStorage(dir: string): Storage {
   const metaFor = (file: string) => `${file}.meta.json`;
 
   return {
-    async put(key, bytes, contentType) {
+    async put(key, sourceFile, contentType) {
       const file = fileFor(key);
       await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       await writeFile(metaFor(file), JSON.stringify({ contentType }), { mode: PRIVATE_FILE_MODE });
-      // Written aside and renamed, so a reader never sees half a file.
-      await writeFile(`${file}.partial`, bytes, { mode: PRIVATE_FILE_MODE });
+      // Copied aside (by the kernel, not through memory) and renamed, so a reader never sees half a file.
+      await copyFile(sourceFile, `${file}.partial`);
+      await chmod(`${file}.partial`, PRIVATE_FILE_MODE);
       await rename(`${file}.partial`, file);
     },
 

@@ -4,7 +4,8 @@ export type StoredFile = { stream: Readable; contentType: string; size: number }
 
 /** Where uploaded files live. Keys are paths such as `avatars/<uuid>.png`, chosen by the server. */
 export interface Storage {
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Stores a copy of the file at `sourceFile` (an upload's temporary file) under `key`. */
+  put(key: string, sourceFile: string, contentType: string): Promise<void>;
   /** The file and the content type it was stored with; null when there is none. */
   get(key: string): Promise<StoredFile | null>;
   /** Removes the file; a missing file is not an error. */

@@ -1,41 +1,31 @@
-import type { MultipartFile } from '@fastify/multipart';
-import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
 
-/** An uploaded file, read into memory, with its type detected from the bytes (the client's claim is ignored). */
+/**
+ * An uploaded file, received into a temporary file (incoming-files.ts), with its type detected from the bytes (the
+ * client's claim is ignored).
+ */
 export type Upload = {
   filename: string;
   size: number;
-  /** The detected MIME type; application/octet-stream when the bytes match no known format. */
+  /** The detected MIME type (document-type.ts); application/octet-stream when the bytes match no known format. */
   type: string;
   /** The extension that goes with the detected type (no dot); null when unknown. */
   extension: string | null;
-  bytes: Buffer;
+  /** The temporary file holding the bytes until the request ends: read it as a stream, never whole. */
+  path: string;
 };
 
-/**
- * @fastify/multipart `onFile` (with `attachFieldsToBody: 'keyValues'`): the file's body value becomes an Upload.
- * An empty file part (a file input left empty) is dropped, as if the field were absent.
- */
-export async function readUpload(part: MultipartFile) {
-  const chunks: Buffer[] = [];
-  for await (const chunk of part.file) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
-  if (bytes.length === 0) return;
-  const detected = await fileTypeFromBuffer(bytes);
-  const upload: Upload = {
-    filename: part.filename,
-    size: bytes.length,
-    type: detected?.mime ?? 'application/octet-stream',
-    extension: detected?.ext ?? null,
-    bytes,
-  };
-  part.value = upload;
+/** Uploads made from a request's file parts: a JSON body that merely looks like one (naming a server file) is not. */
+const receivedUploads = new WeakSet<Upload>();
+
+export function receivedUpload(upload: Upload) {
+  receivedUploads.add(upload);
+  return upload;
 }
 
-/** Whether a body value is a file read by readUpload. */
+/** Whether a body value is a file received from a multipart part. */
 export const isUpload = (value: unknown): value is Upload =>
-  typeof value === 'object' && value !== null && Buffer.isBuffer((value as Upload).bytes);
+  typeof value === 'object' && value !== null && receivedUploads.has(value as Upload);
 
 export const uploadSchema = z.custom<Upload>(isUpload, 'Please choose a file');
 
