@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runChildProcess, startWorker } from '../../platform/worker-threads.ts';
@@ -26,7 +26,10 @@ export async function startEmbeddedServer(options: {
   maxConnections?: number;
 }): Promise<EmbeddedServer> {
   const socketDir = socketDirFor(options.socketDir);
-  mkdirSync(socketDir, { recursive: true });
+  // Whoever reaches the socket is the database's superuser: only the server's own user may enter its directory (an
+  // existing one is tightened, and one another user made cannot be, which stops the start).
+  mkdirSync(socketDir, { recursive: true, mode: 0o700 });
+  chmodSync(socketDir, 0o700);
   const socketPath = path.join(socketDir, '.s.PGSQL.5432');
   // A socket file left by a crashed process would make listen() fail with EADDRINUSE.
   rmSync(socketPath, { force: true });
