@@ -50,10 +50,6 @@ describe('DEFAULT_MODERATION_PATTERNS', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('does not use \\b, which means backspace in PostgreSQL regular expressions', () => {
-    for (const { pattern } of DEFAULT_MODERATION_PATTERNS) expect(pattern).not.toContain('\\b');
-  });
-
   const innocent = [
     'I need help with my class assignment',
     'Can you assess my essay?',

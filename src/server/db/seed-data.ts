@@ -127,13 +127,11 @@ interface ModerationPatternSeed {
   description: string;
 }
 
-// The patterns run in JavaScript (`new RegExp(pattern, 'i')`) and also in PostgreSQL (`~*`),
-// so they use only syntax both engines read the same way. In particular `\b` is a backspace
-// in PostgreSQL regexes: a word boundary is written with the lookarounds below instead.
-const START = '(?<![a-z0-9_])';
-const END = '(?![a-z0-9_])';
+// The patterns run case-insensitively in a linear-time engine (features/moderation/linear-patterns.ts), which has no
+// lookarounds: a whole word is held by word boundaries, and where a word may start or end with a symbol ("@ss",
+// "n1gg@") that side is written out (before or after a symbol, "no boundary" means no word character there).
 /** The alternatives as whole words (or whole phrases). */
-const word = (body: string) => `${START}(?:${body})${END}`;
+const word = (body: string) => String.raw`\b(?:${body})\b`;
 const you = '(?:you|u|ya)';
 const groups =
   '(?:jews|muslims|christians|blacks|whites|asians|arabs|africans|mexicans|immigrants|refugees|gays|lesbians|trans\\s+people|women)';
@@ -141,7 +139,7 @@ const groups =
 export const DEFAULT_MODERATION_PATTERNS: ModerationPatternSeed[] = [
   // Offensive language: common profanity roots, with their usual inflections.
   {
-    pattern: `${START}(?:mother)?f+[u*@#]+c+k+(?:[a-z]*)`,
+    pattern: String.raw`\b(?:mother)?f+[u*@#]+c+k+(?:[a-z]*)`,
     category: 'offensive',
     description: 'The f-word and its derivatives',
   },
@@ -156,7 +154,7 @@ export const DEFAULT_MODERATION_PATTERNS: ModerationPatternSeed[] = [
     description: 'Bitch',
   },
   {
-    pattern: word('(?:a|@)(?:s|\\$){2}[-\\s]?(?:holes?|hats?|wipes?)|(?:dumb|jack|smart|fat)ass(?:es)?'),
+    pattern: String.raw`(?:\ba|\B@)(?:s|\$){2}[-\s]?(?:holes?|hats?|wipes?)\b|\b(?:dumb|jack|smart|fat)ass(?:es)?\b`,
     category: 'offensive',
     description: 'Insults built on "ass" (not words such as class, assess, assignment)',
   },
@@ -179,7 +177,7 @@ export const DEFAULT_MODERATION_PATTERNS: ModerationPatternSeed[] = [
   // Hate speech: the most common slurs (tolerating digit/symbol substitutions) and violent or
   // dehumanising statements about groups.
   {
-    pattern: word('n[i1!|]gg(?:[e3]r|[a@]|[a@]z)s?'),
+    pattern: String.raw`\bn[i1!|]gg(?:(?:[e3]r|[a@]z|a)s?\b|@s\b|@\B)`,
     category: 'hate_speech',
     description: 'Racial slur (n-word)',
   },

@@ -124,6 +124,10 @@ const MATRIX: Record<string, Row> = {
     call: () => ({ url: `/api/admin/reports/${randomUUID()}/decision`, payload: { status: 'resolved', note: 'Ok' } }),
   },
   'GET /api/admin/flags': { expected: signedIn(403), call: () => ({ url: '/api/admin/flags' }) },
+  'GET /api/admin/flags/repeated-senders': {
+    expected: signedIn(403),
+    call: () => ({ url: '/api/admin/flags/repeated-senders' }),
+  },
   'POST /api/admin/flags/{id}/decision': {
     expected: signedIn(403),
     call: () => ({ url: `/api/admin/flags/${randomUUID()}/decision`, payload: { status: 'reviewed', note: 'Ok' } }),

@@ -23,6 +23,7 @@ export const adminMessages = {
   statsFailed: 'Failed to fetch dashboard statistics.',
   reportsFailed: 'Failed to fetch reports',
   flagsFailed: 'Failed to fetch illegal content flags',
+  repeatedSendersFailed: 'Failed to fetch repeated attempts',
   meetingsFailed: 'Failed to fetch meeting statistics',
   subAdminsFailed: 'Failed to fetch sub-admin data',
   auditFailed: 'Failed to fetch the audit log',
@@ -47,8 +48,10 @@ export const adminMessages = {
   patternRequired: 'Enter a pattern.',
   patternTooLong: 'A pattern can be at most 200 characters.',
   patternInvalid: 'This is not a valid regular expression.',
-  patternUnsafe: 'This pattern could take too long to check (catastrophic backtracking) and is refused.',
-  patternMatchesEverything: 'This pattern matches every message.',
+  patternNotLinear:
+    'Lookaheads, lookbehinds and backreferences cannot be checked in linear time and are refused: write the pattern without them (a word boundary \\b often does).',
+  patternUnsafe: 'This pattern would take too long to check on long messages and is refused: make it simpler.',
+  patternMatchesEverything: 'This pattern matches almost every message.',
   sampleRequired: 'Enter a sample message the pattern should block.',
   sampleNotMatched: 'The pattern does not match the sample message.',
   patternExists: 'This pattern already exists in this category.',
@@ -136,6 +139,23 @@ export const adminFlagSchema = z.object({
 export type AdminFlag = z.infer<typeof adminFlagSchema>;
 export const adminFlagsPageSchema = page(adminFlagSchema);
 export type AdminFlagsPage = z.infer<typeof adminFlagsPageSchema>;
+
+/** Refused attempts to send a text, every one counted (the flags stop at a few an hour for each user). */
+export const refusedAttemptsSchema = z.object({
+  last24Hours: z.number().int(),
+  last30Days: z.number().int(),
+  total: z.number().int(),
+});
+export type RefusedAttempts = z.infer<typeof refusedAttemptsSchema>;
+/** A user with repeated refused attempts in the last 24 hours, at the top of Illegal Content. */
+export const repeatedSenderSchema = z.object({
+  user: userRef,
+  attempts: z.number().int(),
+  latest: z.object({ flagType: z.enum(MODERATION_CATEGORIES), content: z.string(), createdAt: isoDate }).nullable(),
+});
+export type RepeatedSender = z.infer<typeof repeatedSenderSchema>;
+export const repeatedSendersSchema = z.object({ items: z.array(repeatedSenderSchema) });
+export type RepeatedSenders = z.infer<typeof repeatedSendersSchema>;
 
 export const decideFlagSchema = z.object({ status: z.enum(FLAG_DECISIONS), note: noteSchema });
 export type DecideFlagInput = z.infer<typeof decideFlagSchema>;
@@ -227,6 +247,7 @@ export const adminUserSchema = z.object({
   reportsBy: z.array(adminReportSchema),
   reportsAgainst: z.array(adminReportSchema),
   flags: z.array(adminFlagSchema),
+  refusedAttempts: refusedAttemptsSchema,
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { FLAG_STATUSES, MODERATION_CATEGORIES, REPORT_REASON_VALUES, REPORT_STATUSES } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { chatRooms } from './chat.ts';
@@ -57,6 +57,22 @@ export const illegalContentFlags = pgTable(
     index('illegal_content_flags_created_idx').on(t.createdAt.desc().nullsFirst()),
     index('illegal_content_flags_sender_id_idx').on(t.senderId),
   ],
+);
+
+/**
+ * Every refused attempt to send a text (contact details, a pattern), counted per user and hour: the admins see the
+ * counts, while the flags of one user's hour stop at a few rows (features/moderation/refused-attempts.ts).
+ */
+export const moderationAttempts = pgTable(
+  'moderation_attempts',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hour: timestamptz('hour').notNull(),
+    attempts: integer('attempts').notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hour] }), index('moderation_attempts_hour_idx').on(t.hour)],
 );
 
 /** Case-insensitive regular expressions (valid in JS and PostgreSQL) checked before a message is sent. */

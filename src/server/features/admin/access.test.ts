@@ -67,6 +67,11 @@ describe('every admin route checks the caller’s admin permission', () => {
         }),
       },
       'GET /api/admin/flags': { area: 'content', ok: 200, call: () => ({ url: '/api/admin/flags' }) },
+      'GET /api/admin/flags/repeated-senders': {
+        area: 'content',
+        ok: 200,
+        call: () => ({ url: '/api/admin/flags/repeated-senders' }),
+      },
       'POST /api/admin/flags/{id}/decision': {
         area: 'content',
         ok: 200,

@@ -27,6 +27,7 @@ import {
   moderationPatternSchema,
   patternsPageSchema,
   patternsQuerySchema,
+  repeatedSendersSchema,
   setPatternActiveSchema,
   subAdminsPageSchema,
   subAdminsQuerySchema,
@@ -40,7 +41,7 @@ import {
 } from '#shared/schemas/reviews.ts';
 import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
-import type { Moderation } from '../moderation/service.ts';
+import { listRepeatedSenders, type Moderation } from '../moderation/service.ts';
 import { listAuditLog } from './audit.ts';
 import { listContactMessages, markContactMessage } from './contact-messages.ts';
 import { createPattern, listPatterns, setPatternActive } from './patterns.ts';
@@ -181,6 +182,23 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realti
     async (request) => {
       await requireAdmin(request, db, 'content');
       return listFlags({ db, ...request.query });
+    },
+  );
+
+  app.get(
+    '/api/admin/flags/repeated-senders',
+    {
+      schema: {
+        summary: 'Illegal Content: users with repeated refused attempts',
+        description:
+          'Users with 3 or more refused attempts to send a text in the last 24 hours (every attempt counted, the flags stop at 3 an hour for each user), most first, with their latest flag. Needs content.',
+        tags,
+        response: { 200: repeatedSendersSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'content');
+      return { items: await listRepeatedSenders({ db }) };
     },
   );
 

@@ -7,6 +7,7 @@ import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { countRefusedAttempts } from '../moderation/service.ts';
 import { recordAdminAction } from './audit.ts';
 import { listFlagsOfUser, listReportsOfUser } from './moderation-queue.ts';
 
@@ -16,7 +17,10 @@ import { listFlagsOfUser, listReportsOfUser } from './moderation-queue.ts';
 const RECENT_ITEMS = 10;
 type Actor = Pick<SessionUser, 'id' | 'username'>;
 
-/** Profile, role, VH number, latest requests and bids, reports by and against them, flags: 404 unknown or system. */
+/**
+ * Profile, role, VH number, latest requests and bids, reports by and against them, flags and the count of refused
+ * attempts: 404 unknown or system.
+ */
 export async function getAdminUser({ db, userId }: { db: Executor; userId: string }): Promise<AdminUser> {
   const [profile] = await db
     .select({
@@ -38,7 +42,7 @@ export async function getAdminUser({ db, userId }: { db: Executor; userId: strin
     .where(eq(users.id, userId));
   if (!profile || profile.isSystem) throw new AppError('NOT_FOUND');
 
-  const [requests, bids, reports, flags] = await Promise.all([
+  const [requests, bids, reports, flags, refusedAttempts] = await Promise.all([
     db
       .select({
         id: tutoringRequests.id,
@@ -69,6 +73,7 @@ export async function getAdminUser({ db, userId }: { db: Executor; userId: strin
       .limit(RECENT_ITEMS),
     listReportsOfUser({ db, userId }),
     listFlagsOfUser({ db, userId }),
+    countRefusedAttempts({ db, userId }),
   ]);
   const { isSystem: _system, ...shown } = profile;
   return {
@@ -82,6 +87,7 @@ export async function getAdminUser({ db, userId }: { db: Executor; userId: strin
     reportsBy: reports.filter((report) => report.reporter?.id === userId),
     reportsAgainst: reports.filter((report) => report.reportedUser.id === userId),
     flags,
+    refusedAttempts,
   };
 }
 

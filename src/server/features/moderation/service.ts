@@ -1,9 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { checkMessage, type ModerationPatternRule } from '#shared/rules/moderation.ts';
+import { checkMessage, type PatternMatcher } from '#shared/rules/moderation.ts';
 import type { ModerationDetails } from '#shared/schemas/chat.ts';
 import type { Executor } from '../../db/client.ts';
-import { illegalContentFlags, moderationPatterns } from '../../db/schema/moderation.ts';
+import { moderationPatterns } from '../../db/schema/moderation.ts';
 import { AppError } from '../../http/errors.ts';
+import { toPatternMatchers } from './linear-patterns.ts';
+import { recordRefusedAttempt } from './refused-attempts.ts';
+
+export { assertUsablePattern } from './pattern-checks.ts';
+export { countRefusedAttempts, listRepeatedSenders } from './refused-attempts.ts';
 
 /**
  * How long the active patterns are reused: an admin's change applies at once on the node that made it (forgetPatterns)
@@ -23,21 +28,22 @@ export function createModeration({
   ownOrigins: string[];
   ttlMs?: number;
 }) {
-  let cached: { rules: Promise<ModerationPatternRule[]>; until: number } | undefined;
+  let cached: { patterns: Promise<PatternMatcher[]>; until: number } | undefined;
 
   const activePatterns = () => {
     if (!cached || cached.until < Date.now()) {
       // execute(): a drizzle query is lazy and runs again on every await; the promise runs it once.
-      const rules = db
+      const patterns = db
         .select({ pattern: moderationPatterns.pattern, category: moderationPatterns.category })
         .from(moderationPatterns)
         .where(eq(moderationPatterns.isActive, true))
-        .execute();
-      cached = { rules, until: Date.now() + ttlMs };
+        .execute()
+        .then(toPatternMatchers);
+      cached = { patterns, until: Date.now() + ttlMs };
       // A failed load is not kept: the next message asks the database again.
-      rules.catch(() => (cached = undefined));
+      patterns.catch(() => (cached = undefined));
     }
-    return cached.rules;
+    return cached.patterns;
   };
 
   return {
@@ -50,7 +56,8 @@ export function createModeration({
       return checkMessage(text, { patterns: await activePatterns(), ownOrigins }).ok;
     },
     /**
-     * Throws MESSAGE_BLOCKED (400) when the text breaks a rule, after recording an illegal-content flag;
+     * Throws MESSAGE_BLOCKED (400) when the text breaks a rule, after counting the refused attempt (and keeping it as
+     * an illegal-content flag while the sender's hour has few);
      * `field` names the input the text came from and the offsets in `details.matches` point into it.
      */
     async assertAllowed({
@@ -66,13 +73,7 @@ export function createModeration({
     }) {
       const result = checkMessage(text, { patterns: await activePatterns(), ownOrigins });
       if (result.ok) return;
-      await db.insert(illegalContentFlags).values({
-        flagType: result.category,
-        content: text,
-        description: result.message,
-        senderId,
-        chatRoomId: roomId,
-      });
+      await recordRefusedAttempt(db, { senderId, roomId, text, category: result.category, message: result.message });
       const details: ModerationDetails = { category: result.category, matches: result.matches };
       throw new AppError('MESSAGE_BLOCKED', { message: result.message, fields: { [field]: result.message }, details });
     },

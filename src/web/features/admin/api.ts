@@ -22,6 +22,7 @@ import type {
   ContactMessagesPage,
   CreatePatternInput,
   PatternsPage,
+  RepeatedSenders,
   AuditLogPage,
   DecideFlagInput,
   DecideReportInput,
@@ -107,6 +108,14 @@ export const useReportedReviews = () =>
 
 export const useAdminFlags = (filter: AdminTableFilter<AdminFlag['status']>) =>
   useInfiniteQuery(adminPagesOptions<AdminFlagsPage>(adminKeys.flags, '/api/admin/flags', filter));
+
+/** The users with repeated refused attempts in the last 24 hours (the top of Illegal Content). */
+export function useRepeatedSenders() {
+  return useQuery({
+    queryKey: [...adminKeys.flags, 'repeated-senders'],
+    queryFn: ({ signal }) => apiFetch<RepeatedSenders>('/api/admin/flags/repeated-senders', { signal }),
+  });
+}
 
 export const useSubAdmins = (filter: AdminTableFilter) =>
   useInfiniteQuery(adminPagesOptions<SubAdminsPage>(adminKeys.subAdmins, '/api/admin/sub-admins', filter));

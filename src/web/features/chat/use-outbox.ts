@@ -32,7 +32,7 @@ export function useOutbox({ receiverId, onSent, onError }: OutboxOptions) {
         : current.map((message) => (message.clientId === clientId ? { ...message, status } : message)),
     );
 
-  const deliver = async (input: SendMessageInput): Promise<SendOutcome> => {
+  const deliver = async (input: SendMessageInput, quiet = false): Promise<SendOutcome> => {
     try {
       const message = await sendMessage(input);
       upsertMessage(queryClient, message);
@@ -47,6 +47,11 @@ export function useOutbox({ receiverId, onSent, onError }: OutboxOptions) {
         const matches = (error.details?.matches as ModerationMatch[] | undefined) ?? [];
         return { blocked: { message: error.message, matches } };
       }
+      // A quiet send was refused before it left: the composer has said why, and there is nothing to retry.
+      if (quiet) {
+        inputs.current.delete(input.clientId);
+        return { unsent: true };
+      }
       setStatus(input.clientId, 'failed');
       if (onError) onError(error);
       else toast.error('Error sending message', { description: errorMessage(error) });
@@ -54,21 +59,26 @@ export function useOutbox({ receiverId, onSent, onError }: OutboxOptions) {
     }
   };
 
-  const send = (input: { content: string; attachment?: { fileKey: string; originalFilename: string } }) => {
+  /** `quiet`: no pending bubble, for a text the composer expects the server to refuse (it is sent all the same). */
+  const send = (
+    input: { content: string; attachment?: { fileKey: string; originalFilename: string } },
+    { quiet = false } = {},
+  ) => {
     const clientId = crypto.randomUUID();
     const payload: SendMessageInput = { clientId, receiverId, ...input };
     inputs.current.set(clientId, payload);
-    setPending((current) => [
-      ...current,
-      {
-        clientId,
-        content: input.content,
-        attachmentName: input.attachment?.originalFilename ?? null,
-        createdAt: new Date().toISOString(),
-        status: 'sending',
-      },
-    ]);
-    return deliver(payload);
+    if (!quiet)
+      setPending((current) => [
+        ...current,
+        {
+          clientId,
+          content: input.content,
+          attachmentName: input.attachment?.originalFilename ?? null,
+          createdAt: new Date().toISOString(),
+          status: 'sending',
+        },
+      ]);
+    return deliver(payload, quiet);
   };
 
   const retry = (clientId: string) => {

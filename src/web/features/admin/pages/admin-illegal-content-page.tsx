@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { FLAG_STATUSES, type FlagStatus } from '#shared/constants.ts';
-import { adminMessages, type AdminFlag } from '#shared/schemas/admin.ts';
+import { adminMessages, type AdminFlag, type RepeatedSender } from '#shared/schemas/admin.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
-import { useAdminFlags, useDecideFlag, type AdminTableFilter } from '../api.ts';
+import { useAdminFlags, useDecideFlag, useRepeatedSenders, type AdminTableFilter } from '../api.ts';
 import { adminDateTime, DecisionCell, StatusBadge } from '../components/admin-format.tsx';
 import { AdminTable, pagedRows, type AdminColumn } from '../components/admin-table.tsx';
 import { DecisionDialog } from '../components/decision-dialog.tsx';
@@ -31,6 +31,51 @@ const columns: AdminColumn<AdminFlag>[] = [
   { header: 'Review', cell: (flag) => <DecisionCell decision={flag} /> },
 ];
 
+const repeatedColumns: AdminColumn<RepeatedSender>[] = [
+  { header: 'User', cell: (sender) => <UserLink user={sender.user} fallback="a deleted account" /> },
+  { header: 'Attempts (24 hours)', cell: (sender) => sender.attempts },
+  {
+    header: 'Latest',
+    cell: (sender) =>
+      sender.latest ? (
+        <span className="flex flex-col gap-0.5">
+          <span className="whitespace-pre-wrap">{sender.latest.content}</span>
+          <span className="text-muted-foreground">
+            {typeLabel(sender.latest.flagType)} · {adminDateTime(sender.latest.createdAt)}
+          </span>
+        </span>
+      ) : (
+        '—'
+      ),
+  },
+];
+
+/** Users who keep trying to send what the filter refuses: first on the page, before the single flags. */
+function RepeatedSenders() {
+  const senders = useRepeatedSenders();
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby="repeated-attempts">
+      <div>
+        <h2 id="repeated-attempts" className="text-lg font-semibold">
+          Repeated attempts
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Users with 3 or more refused messages or texts in the last 24 hours. Every attempt is counted; at most 3 an
+          hour are kept as flags.
+        </p>
+      </div>
+      <AdminTable
+        caption="Users with repeated attempts"
+        columns={repeatedColumns}
+        data={{ rows: senders.data?.items, isPending: senders.isPending, isError: senders.isError }}
+        rowKey={(sender) => sender.user.id}
+        errorMessage={adminMessages.repeatedSendersFailed}
+        emptyMessage="No repeated attempts in the last 24 hours"
+      />
+    </section>
+  );
+}
+
 export function AdminIllegalContentPage() {
   useDocumentTitle('Illegal Content');
   const [filter, setFilter] = useState<AdminTableFilter<FlagStatus>>({ order: 'newest' });
@@ -41,6 +86,8 @@ export function AdminIllegalContentPage() {
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="Illegal Content" />
+      <RepeatedSenders />
+      <h2 className="text-lg font-semibold">Flags</h2>
       <AdminTable
         caption="Illegal content flags"
         columns={columns}

@@ -44,7 +44,7 @@ export function AdminPatternsPage() {
     <div className="flex flex-col gap-6">
       <PageHeader
         title="Moderation Patterns"
-        description="Chat messages matching an active pattern are not sent and are flagged. Changes apply from the next message."
+        description="Texts matching an active pattern are not sent and are flagged. Phone, e-mail and link patterns catch what the built-in rules miss. Changes apply from the next message."
       />
       <AddPatternForm />
       <AdminTable
@@ -107,7 +107,8 @@ function AddPatternForm() {
       <CardHeader>
         <h2 className="text-lg font-semibold">Add a pattern</h2>
         <p className="text-sm text-muted-foreground">
-          A case-insensitive regular expression, tried on the sample message before it is saved.
+          A case-insensitive regular expression without lookaheads or backreferences, tried on the sample message and on
+          long texts before it is saved.
         </p>
       </CardHeader>
       <CardContent>

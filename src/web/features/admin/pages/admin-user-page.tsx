@@ -45,6 +45,10 @@ const flagColumns: AdminColumn<AdminUser['flags'][number]>[] = [
   { header: 'Created At', cell: (flag) => adminDateTime(flag.createdAt) },
 ];
 
+/** Every refused attempt is counted, while the flags below stop at a few an hour. */
+const refusedAttemptsLabel = ({ last24Hours, last30Days, total }: AdminUser['refusedAttempts']) =>
+  `${last24Hours} in the last 24 hours · ${last30Days} in 30 days · ${total} in all`;
+
 /** One user as the admins see them, with Suspend / Reinstate. */
 /** One list of the user's page: everything came with the page, so it is never loading on its own. */
 function UserSection<T extends { id: string }>({
@@ -90,6 +94,7 @@ export function AdminUserPage() {
     ['Role', profile.adminRole ? `${profile.role} (admin: ${profile.adminRole})` : profile.role],
     ['VH number', String(profile.vhNumber)],
     ['Joined', adminDateTime(profile.createdAt)],
+    ['Refused attempts', refusedAttemptsLabel(user.data.refusedAttempts)],
   ];
   return (
     <div className="flex flex-col gap-8">

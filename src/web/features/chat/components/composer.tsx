@@ -19,14 +19,19 @@ import { uploadChatFile } from '../api.ts';
 /** SPEC.md §9: the textarea grows up to 150 px. */
 const MAX_TEXTAREA_HEIGHT = 150;
 
-export type SendOutcome = { blocked: { message: string; matches: ModerationMatch[] } } | null;
+/** null: sent; `blocked`: refused by moderation; `unsent`: a quiet send that failed otherwise (nothing to show). */
+export type SendOutcome =
+  { blocked: { message: string; matches: ModerationMatch[] } } | { blocked?: undefined; unsent: true } | null;
 
 type ComposerProps = {
-  /** Sends the text and uploaded file; resolves with `blocked` when the server refused it by moderation. */
-  onSend: (input: {
-    content: string;
-    attachment?: { fileKey: string; originalFilename: string };
-  }) => Promise<SendOutcome>;
+  /**
+   * Sends the text and uploaded file; resolves with `blocked` when the server refused it by moderation. `quiet`: the
+   * composer expects a refusal and shows it already, so nothing is shown as on its way.
+   */
+  onSend: (
+    input: { content: string; attachment?: { fileKey: string; originalFilename: string } },
+    options?: { quiet?: boolean },
+  ) => Promise<SendOutcome>;
   /** Extra controls beside the attach menu (the teacher's Schedule meeting). */
   extra?: ReactNode;
   placeholder?: string;
@@ -100,6 +105,13 @@ export function Composer({ onSend, extra, placeholder = 'Type a message...', isM
       const result = moderate(text);
       if (!result.ok) {
         markBlocked(result.message, result.matches, text);
+        // Still sent, without the file: the server is the one that refuses, and it keeps the attempt for the admins.
+        void onSend({ content }, { quiet: true }).then((outcome) => {
+          if (outcome) return;
+          // Sent after all (the server's rules let it through): the composer lets go of it, unless edited meanwhile.
+          setText((current) => (current === text ? '' : current));
+          setBlocked((current) => (current?.text === text ? null : current));
+        });
         return;
       }
     }
