@@ -44,6 +44,7 @@ import { warnOfUntrustedProxy } from './http/loopback.ts';
 import { createSessionCache, registerSession, toHeaders } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerStorableTextRule } from './http/storable-text.ts';
+import { registerUncachedAnswers } from './http/uncached-answers.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
 import { devMailboxRoutes, warnOfDevOutboxBeyondLoopback } from './platform/mail/dev-mailbox.ts';
 import { createMailer, type DevMailListener } from './platform/mail/mailer.ts';
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerUncachedAnswers(app);
   registerCrossSiteGuard(app, config.publicUrl);
   registerContentTypeRules(app);
   if (trustProxy === false) warnOfUntrustedProxy(app);
