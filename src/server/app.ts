@@ -71,6 +71,8 @@ export type AppDependencies = {
   logStream?: { write(line: string): void };
   /** Told of each mail written to the dev outbox; the server process prints its links to the terminal. */
   onDevMail?: DevMailListener;
+  /** How often each socket's session is looked up again; tests shorten it. */
+  socketSessionCheckMs?: number;
 };
 
 const isSource = import.meta.url.endsWith('.ts');
@@ -216,9 +218,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     config,
     database,
     log: app.log,
+    sessionCheckMs: dependencies.socketSessionCheckMs,
   });
   app.decorate('realtime', realtime);
   realtime.onSessionEnded(sessions.forget);
+  realtime.onFanOutBack(sessions.forgetAll);
   metrics.gauge(
     'socketio_sockets_connected',
     'Sockets connected to this process',

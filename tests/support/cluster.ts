@@ -18,23 +18,42 @@ export type Cluster = {
   env: Record<string, string>;
   /** A new user with a session cookie valid on every process. */
   signedIn(): Promise<Awaited<ReturnType<typeof createUser>> & { cookie: string }>;
+  /**
+   * Ends the processes' connections to the database as PostgreSQL itself may (a restart, a fail-over, an
+   * administrator): every one, or only those that LISTEN. Resolves with how many were ended.
+   */
+  terminateDatabaseConnections(options?: { onlyListening?: boolean }): Promise<number>;
   stop(): Promise<void>;
 };
 
 /**
  * Server processes on loopback against one new PostgreSQL database, as a real deployment runs them: the first
- * migrates and seeds it. Made from the template server's address; dropped again by `stop()`.
+ * migrates and seeds it. Made from the template server's address; dropped again by `stop()`. `env` adds to
+ * every process's environment (e.g. REDIS_URL).
  */
-export async function startCluster(templateUrl: string, { name, size = 2 }: { name: string; size?: number }) {
+export async function startCluster(
+  templateUrl: string,
+  {
+    name,
+    size = 2,
+    env: extraEnv = {},
+    startTimeoutMs = 60_000,
+  }: { name: string; size?: number; env?: Record<string, string>; startTimeoutMs?: number },
+) {
   const databaseName = `vh_${name}_${randomBytes(6).toString('hex')}`;
   await withAdminClient(templateUrl, (client) => client.query(`create database ${databaseName}`));
   const url = new URL(templateUrl);
   url.pathname = `/${databaseName}`;
-  const env = { DATABASE_URL: url.toString(), AUTH_SECRET: TEST_AUTH_SECRET, ADMIN_PASSWORD: 'Admin-password-1' };
+  const env = {
+    DATABASE_URL: url.toString(),
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    ADMIN_PASSWORD: 'Admin-password-1',
+    ...extraEnv,
+  };
   const servers: ServerProcess[] = [];
   for (let n = 0; n < size; n++) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-node-'));
-    servers.push(await startServerProcess(SERVER_COMMAND, { ...env, DATA_DIR: dataDir }, 60_000));
+    servers.push(await startServerProcess(SERVER_COMMAND, { ...env, DATA_DIR: dataDir }, startTimeoutMs));
   }
   const database = await openDatabase({ kind: 'postgres', url: url.toString() });
   return {
@@ -45,6 +64,17 @@ export async function startCluster(templateUrl: string, { name, size = 2 }: { na
     async signedIn() {
       const user = await createUser(database.db);
       return { ...user, cookie: (await createSessionCookie(database.db, user.id)).header };
+    },
+    async terminateDatabaseConnections({ onlyListening = false } = {}) {
+      // The test's own pool loses its connections too, and replaces them as the servers' pools do.
+      const ended = await withAdminClient(templateUrl, (client) =>
+        client.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity
+            where datname = $1 and pid <> pg_backend_pid() and ($2::boolean = false or query ilike 'LISTEN%')`,
+          [databaseName, onlyListening],
+        ),
+      );
+      return ended.rowCount ?? 0;
     },
     async stop() {
       await Promise.all(servers.map((server) => server.stop()));

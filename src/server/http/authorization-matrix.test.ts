@@ -67,6 +67,8 @@ const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntraile
 
 const MATRIX: Record<string, Row> = {
   'GET /api/health': { expected: everyone(200), call: () => ({ url: '/api/health' }) },
+  'GET /livez': { expected: everyone(200), call: () => ({ url: '/livez' }) },
+  'GET /readyz': { expected: everyone(200), call: () => ({ url: '/readyz' }) },
   'GET /api/settings/public': { expected: everyone(200), call: () => ({ url: '/api/settings/public' }) },
   'POST /api/contact': {
     expected: everyone(201),

@@ -59,7 +59,13 @@ export function createSessionCache(resolve: SessionResolver, keyOf: (headers: He
     keysBySession.delete(sessionId);
     byKey.delete(key);
   };
-  return { resolve: resolveCached, forget };
+  /** Drops every kept session: the notices of ended ones may have been lost (the fan-out was down). */
+  const forgetAll = () => {
+    endedSessions++;
+    byKey.clear();
+    keysBySession.clear();
+  };
+  return { resolve: resolveCached, forget, forgetAll };
 }
 
 declare module 'fastify' {

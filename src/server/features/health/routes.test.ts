@@ -22,6 +22,16 @@ describe('health, OpenAPI and the HTTP basics', () => {
     });
   });
 
+  it('answers liveness and readiness probes, never from a cache', async () => {
+    const live = await t.app.inject({ method: 'GET', url: '/livez' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ alive: true });
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ ready: true, database: 'up', realtime: t.realtime.fanOut() });
+    for (const response of [live, ready]) expect(response.headers['cache-control']).toBe('no-store');
+  });
+
   it('publishes a valid OpenAPI 3 document generated from the route schemas', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(response.statusCode).toBe(200);

@@ -1,22 +1,45 @@
 import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import type { FanOutState } from '../../platform/realtime/realtime.ts';
+
+const dependencies = {
+  database: z.enum(['up', 'down']),
+  realtime: z.enum(['up', 'reconnecting', 'single-node']),
+};
 
 const healthSchema = z.object({
   /** The database answers: the one thing a load balancer needs to know (503 otherwise). */
   ok: z.boolean(),
   /** `degraded` while any dependency is lost; the process reconnects by itself. */
   status: z.enum(['ok', 'degraded']),
-  database: z.enum(['up', 'down']),
-  realtime: z.enum(['up', 'reconnecting', 'single-node']),
+  ...dependencies,
 });
+const livenessSchema = z.object({ alive: z.literal(true) });
+const readinessSchema = z.object({ ready: z.boolean(), ...dependencies });
+
+// Probes are asked every few seconds and must never answer from a cache on the way.
+const NO_STORE = 'no-store';
 
 export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut: () => FanOutState }> = async (
   app,
   { db, realtimeFanOut },
 ) => {
+  /** Each dependency's state now; a lost one reconnects by itself. */
+  const dependencyStates = async (log: FastifyBaseLogger) => {
+    const realtime = realtimeFanOut();
+    let database: 'up' | 'down' = 'up';
+    try {
+      await db.execute(sql`select 1`);
+    } catch (error) {
+      log.warn({ err: error }, 'database not answering');
+      database = 'down';
+    }
+    return { database, realtime };
+  };
+
   app.get(
     '/api/health',
     {
@@ -27,17 +50,44 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut:
       },
     },
     async (request, reply) => {
-      const realtime = realtimeFanOut();
-      let database: 'up' | 'down' = 'up';
-      try {
-        await db.execute(sql`select 1`);
-      } catch (error) {
-        request.log.warn({ err: error }, 'database not answering');
-        database = 'down';
-      }
-      const ok = database === 'up';
-      const status = ok && realtime !== 'reconnecting' ? 'ok' : 'degraded';
-      return reply.status(ok ? 200 : 503).send({ ok, status, database, realtime });
+      const states = await dependencyStates(request.log);
+      const ok = states.database === 'up';
+      const status = ok && states.realtime !== 'reconnecting' ? 'ok' : 'degraded';
+      return reply.status(ok ? 200 : 503).send({ ok, status, ...states });
+    },
+  );
+
+  app.get(
+    '/livez',
+    {
+      schema: {
+        summary: 'Answers 200 while the process runs and its event loop turns, whatever its dependencies do',
+        description: 'For a liveness probe: restart the process only when this stops answering.',
+        tags: ['health'],
+        response: { 200: livenessSchema },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', NO_STORE).send({ alive: true }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'Answers 200 when this process can serve everything, 503 while the database or the fan-out is lost',
+        description:
+          'For a readiness probe or a load balancer: send no traffic while 503. The process reconnects by itself.',
+        tags: ['health'],
+        response: { 200: readinessSchema, 503: readinessSchema },
+      },
+    },
+    async (request, reply) => {
+      const states = await dependencyStates(request.log);
+      const ready = states.database === 'up' && states.realtime !== 'reconnecting';
+      return reply
+        .status(ready ? 200 : 503)
+        .header('cache-control', NO_STORE)
+        .send({ ready, ...states });
     },
   );
 };

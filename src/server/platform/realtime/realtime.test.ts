@@ -7,7 +7,7 @@ describe('realtime connections', () => {
   let t: TestApp;
   let url: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { socketSessionCheckMs: 300 });
     url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => t.close());
@@ -38,6 +38,16 @@ describe('realtime connections', () => {
     await received;
     expect(bobReceived).toBe(false);
     for (const socket of [phone, laptop, bobSocket]) socket.close();
+  });
+
+  it('ends the socket of a session that ended without a notice, at its next check', async () => {
+    const user = await createUser(t.db);
+    const socket = await connectSocket(url, { cookie: (await createSessionCookie(t.db, user.id)).header });
+    const ended = nextEvent(socket, 'session:ended', 15_000);
+    // As a notice lost with the fan-out would leave it: gone from the database, no node told.
+    await t.pool.query('delete from sessions where user_id = $1', [user.id]);
+    await ended;
+    socket.close();
   });
 
   it('ends the sockets of a session when it ends', async () => {

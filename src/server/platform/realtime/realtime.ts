@@ -1,14 +1,14 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
-import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
 import type pg from 'pg';
 import { Server, type Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '#shared/realtime-events.ts';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { toHeaders, type SessionResolver, type SessionUser } from '../../http/session.ts';
+import { attachRedisFanOut } from './redis-fan-out.ts';
+import { SOCKET_SESSION_CHECK_MS, startSessionChecks } from './session-checks.ts';
 
 type SocketData = { user: SessionUser; sessionId: string };
 /** An event for some users' sockets, as one node passes it to the others. */
@@ -39,6 +39,8 @@ export type Realtime = {
   endSession(sessionId: string): void;
   /** Runs on every node for each ended session, before its sockets on that node are told. */
   onSessionEnded(handler: (sessionId: string) => void): void;
+  /** Runs when the fan-out is back after an outage: notices of ended sessions may have been lost meanwhile. */
+  onFanOutBack(handler: () => void): void;
   /** Runs for every authenticated socket of this node: features attach their client-to-server handlers here. */
   onConnection(handler: (socket: RealtimeSocket) => void): void;
   /** Whether events reach the other nodes now: `reconnecting` while the fan-out connection is lost. */
@@ -61,6 +63,8 @@ export async function createRealtime(options: {
   config: Config;
   database: DatabaseHandle;
   log: FastifyBaseLogger;
+  /** How often each socket's session is looked up again (SOCKET_SESSION_CHECK_MS unless a test shortens it). */
+  sessionCheckMs?: number;
 }): Promise<Realtime> {
   const { resolveSession, config, database, log } = options;
   const trustedOrigins = new Set(options.allowedOrigins);
@@ -79,12 +83,13 @@ export async function createRealtime(options: {
   // Each node tells its own sockets and then closes them: on one connection the notice is sure to arrive first
   // (a broadcast through the adapter could be overtaken by the disconnect).
   const sessionEndedHandlers: Array<(sessionId: string) => void> = [];
+  const endSocket = (socket: { emit(event: 'session:ended'): unknown; disconnect(): unknown }) => {
+    socket.emit('session:ended');
+    socket.disconnect();
+  };
   const endLocalSession = async (sessionId: string) => {
     for (const handler of sessionEndedHandlers) handler(sessionId);
-    for (const socket of await io.local.in(sessionRoom(sessionId)).fetchSockets()) {
-      socket.emit('session:ended');
-      socket.disconnect();
-    }
+    for (const socket of await io.local.in(sessionRoom(sessionId)).fetchSockets()) endSocket(socket);
   };
   io.on('session:end', (sessionId) => void endLocalSession(sessionId));
   const emitLocally = ([userIds, event, args]: UsersEvent) => {
@@ -118,6 +123,17 @@ export async function createRealtime(options: {
     for (const handler of connectionHandlers) handler(socket);
   });
 
+  const fanOutBackHandlers: Array<() => void> = [];
+  const sessionChecks = startSessionChecks({
+    sockets: () => io.of('/').sockets.values(),
+    resolveSession,
+    fanOutUp: connected,
+    onFanOutBack: () => fanOutBackHandlers.forEach((handler) => handler()),
+    endSocket,
+    intervalMs: options.sessionCheckMs ?? SOCKET_SESSION_CHECK_MS,
+    log,
+  });
+
   return {
     io,
     onConnection(handler) {
@@ -125,6 +141,9 @@ export async function createRealtime(options: {
     },
     onSessionEnded(handler) {
       sessionEndedHandlers.push(handler);
+    },
+    onFanOutBack(handler) {
+      fanOutBackHandlers.push(handler);
     },
     fanOut() {
       if (!clustered) return 'single-node';
@@ -146,6 +165,7 @@ export async function createRealtime(options: {
     },
     async close() {
       passOn();
+      await sessionChecks.stop();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await closeAdapter();
     },
@@ -153,21 +173,7 @@ export async function createRealtime(options: {
 }
 
 async function attachAdapter(io: RealtimeServer, config: Config, database: DatabaseHandle, log: FastifyBaseLogger) {
-  if (config.redisUrl) {
-    const publisher = createClient({ url: config.redisUrl });
-    const subscriber = publisher.duplicate();
-    publisher.on('error', (error) => log.error({ err: error }, 'redis publisher error'));
-    subscriber.on('error', (error) => log.error({ err: error }, 'redis subscriber error'));
-    await Promise.all([publisher.connect(), subscriber.connect()]);
-    io.adapter(createRedisAdapter(publisher, subscriber));
-    return {
-      clustered: true,
-      connected: () => publisher.isReady && subscriber.isReady,
-      close: async () => {
-        await Promise.all([publisher.quit(), subscriber.quit()]);
-      },
-    };
-  }
+  if (config.redisUrl) return { clustered: true, ...(await attachRedisFanOut(io, config.redisUrl, log)) };
   // LISTEN/NOTIFY does not cross the embedded database's socket, so only a real server fans out.
   // Its socket_io_attachments table (large payloads) comes with the migrations (db/schema/realtime.ts).
   if (database.kind === 'postgres') {

@@ -12,7 +12,7 @@ import {
   type ServerProcess,
 } from '../../../../tests/support/server-process.ts';
 import { connectSocket, nextEvent, type TestSocket } from '../../../../tests/support/socket-client.ts';
-import { describeOnPostgres, withAdminClient } from '../../../../tests/support/test-database.ts';
+import { describeOnPostgres } from '../../../../tests/support/test-database.ts';
 
 // PostgreSQL may end any connection (a restart, a fail-over, an administrator). The realtime adapter's LISTEN
 // connection ending must not take the process down, and messages must cross processes again once it is back.
@@ -33,16 +33,8 @@ describeOnPostgres('a PostgreSQL connection that drops', () => {
 
   const signedIn = () => cluster.signedIn();
 
-  /** Ends every backend of the app's database that is not this test's own connection; returns how many. */
   const terminateServerConnections = (onlyListening: boolean) =>
-    withAdminClient(template.kind === 'postgres' ? template.url : '', async (client) => {
-      const result = await client.query<{ pid: number }>(
-        `select pg_terminate_backend(pid) as ended, pid from pg_stat_activity
-          where datname = $1 and pid <> pg_backend_pid() and ($2::boolean = false or query ilike 'LISTEN%')`,
-        [cluster.databaseName, onlyListening],
-      );
-      return result.rowCount ?? 0;
-    });
+    cluster.terminateDatabaseConnections({ onlyListening });
 
   it('keeps both processes up when the LISTEN connections end, and fans out again once they are back', async () => {
     const [first, second] = cluster.servers as [ServerProcess, ServerProcess];
@@ -125,6 +117,8 @@ describeOnPostgres('a PostgreSQL connection that drops', () => {
       await expect
         .poll(health, { timeout: 15_000 })
         .toEqual({ httpStatus: 503, ok: false, status: 'degraded', database: 'down', realtime: 'reconnecting' });
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+      expect((await fetch(`${server.url}/livez`)).status).toBe(200);
     } finally {
       if (!relay?.listening) await startRelay();
     }
