@@ -5,7 +5,8 @@ import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 const webRoot = fileURLToPath(new URL('./src/web', import.meta.url));
-const apiTarget = 'http://localhost:3001';
+// The API server of `npm run dev` (scripts/dev.ts).
+const apiTarget = `http://localhost:${process.env.DEV_API_PORT ?? '3001'}`;
 
 /**
  * The server sends `style-src 'self'`, so no library may add a <style> element at run time
@@ -142,6 +143,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },
       '/socket.io': { target: apiTarget, ws: true, changeOrigin: false },
+      // Mail written to the outbox when no SMTP server is set (README: Set up).
+      '/dev/mailbox': { target: apiTarget, changeOrigin: false },
     },
   },
   preview: {

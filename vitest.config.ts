@@ -27,6 +27,11 @@ export default defineConfig({
           ],
         },
       },
+      {
+        extends: true,
+        // The developer's tools as a developer runs them (the dev loop), each started as its own processes.
+        test: { name: 'tooling', include: ['tests/tooling/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
+      },
       apiProject('embedded'),
       // The same API tests again on a real PostgreSQL server when one is given.
       ...(process.env.TEST_DATABASE_URL ? [apiProject('postgres')] : []),

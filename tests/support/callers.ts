@@ -33,3 +33,24 @@ export function call(
     headers: { ...extra.headers, ...(caller ? { cookie: caller.cookie } : {}) },
   });
 }
+
+/**
+ * Signs in through the sign-in form's API of a running server (`headers`: what the page would add, e.g. its Origin);
+ * resolves with the answer and the Cookie header of the session it set.
+ */
+export async function signInOverHttp(
+  url: string,
+  credentials: { email: string; password: string },
+  headers: Record<string, string> = {},
+) {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(credentials),
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((setCookie) => setCookie.split(';')[0])
+    .join('; ');
+  return { response, cookie };
+}

@@ -34,7 +34,7 @@ export async function startServerProcess(
   timeoutMs = 30_000,
 ): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
   const child = spawn(command[0]!, command.slice(1), {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,7 +55,8 @@ export async function startServerProcess(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   if (Date.now() >= deadline) {
-    child.kill('SIGKILL');
+    // SIGTERM, which a process that starts others (the dev pair) passes on to them.
+    child.kill('SIGTERM');
     throw new Error(`The server did not answer within ${timeoutMs} ms:\n${output}`);
   }
   return {
