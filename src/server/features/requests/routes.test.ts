@@ -276,20 +276,28 @@ describe('posting a request', () => {
   it('tells the matching teachers live: job:new and notification:new, and no one else', async () => {
     const subject = await createSubject(t.db);
     const teacher = await signedInTeacher(t, [subject.id]);
-    const outsider = await signedInTeacher(t, [(await createSubject(t.db)).id]);
+    const outsiderSubject = await createSubject(t.db);
+    const outsider = await signedInTeacher(t, [outsiderSubject.id]);
     const [teacherSocket, outsiderSocket] = await Promise.all([
       connectSocket(url, { cookie: teacher.cookie }),
       connectSocket(url, { cookie: outsider.cookie }),
     ]);
-    let outsiderHeard = false;
-    outsiderSocket.on('job:new', () => (outsiderHeard = true));
+    const outsiderHeard: string[] = [];
+    outsiderSocket.on('job:new', ({ requestId }) => outsiderHeard.push(requestId));
+    outsiderSocket.on('notification:new', ({ requestId }) => outsiderHeard.push(`notified of ${requestId}`));
     const job = nextEvent(teacherSocket, 'job:new');
     const notification = nextEvent(teacherSocket, 'notification:new');
     const response = await post(t, await signedInStudent(t), { ...valid, subjectId: subject.id });
     const requestId = response.json().request.id;
     expect(await job).toEqual([{ requestId, subjectId: subject.id, type: 'tutoring' }]);
     expect(await notification).toEqual([{ kind: 'job', requestId }]);
-    expect(outsiderHeard).toBe(false);
+    // The sentinel: a later request in the outsider's own subject. Its events come in order on the outsider's
+    // socket, so the first request's would have arrived before them.
+    const outsiderNotified = nextEvent(outsiderSocket, 'notification:new');
+    const sentinel = await post(t, await signedInStudent(t), { ...valid, subjectId: outsiderSubject.id });
+    await outsiderNotified;
+    const sentinelId = sentinel.json().request.id;
+    expect(outsiderHeard).toEqual([sentinelId, `notified of ${sentinelId}`]);
     teacherSocket.close();
     outsiderSocket.close();
   });

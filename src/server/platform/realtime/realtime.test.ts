@@ -35,7 +35,11 @@ describe('realtime connections', () => {
     bobSocket.on('session:ended', () => (bobReceived = true));
     const received = Promise.all([nextEvent(phone, 'session:ended'), nextEvent(laptop, 'session:ended')]);
     t.realtime.toUsers([alice.id], 'session:ended');
+    // A sentinel for Bob after it: one socket's events arrive in order, so Alice's would have come first.
+    const sentinel = nextEvent(bobSocket, 'room:updated');
+    t.realtime.toUsers([bob.id], 'room:updated', { roomId: 'sentinel' });
     await received;
+    expect(await sentinel).toEqual([{ roomId: 'sentinel' }]);
     expect(bobReceived).toBe(false);
     for (const socket of [phone, laptop, bobSocket]) socket.close();
   });
