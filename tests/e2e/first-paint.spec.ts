@@ -125,20 +125,33 @@ test('the app replaces the frame with the page, without errors', async ({ page, 
   expect(sessionRequests).toEqual(['other']);
 });
 
+type LayoutShiftWindow = { layoutShiftSoFar(): number };
+
+/**
+ * Watches every page this tab loads from its first paint on: the observer starts with the document, before any of
+ * its scripts. Call before `goto`.
+ */
+const watchLayoutShifts = (page: Page) =>
+  page.addInitScript(() => {
+    let total = 0;
+    const add = (entries: PerformanceEntry[]) => {
+      for (const entry of entries) total += (entry as unknown as { value: number }).value;
+    };
+    const observer = new PerformanceObserver((list) => add(list.getEntries()));
+    observer.observe({ type: 'layout-shift', buffered: true });
+    (window as unknown as LayoutShiftWindow).layoutShiftSoFar = () => {
+      // Entries the observer has not been called back with yet count too.
+      add(observer.takeRecords());
+      return total;
+    };
+  });
+
 /** The sum of the page's layout shifts so far (its Cumulative Layout Shift), 0 when there were none. */
-const layoutShiftOf = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        new PerformanceObserver((list) =>
-          resolve(list.getEntries().reduce((sum, entry) => sum + (entry as unknown as { value: number }).value, 0)),
-        ).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(0), 500);
-      }),
-  );
+const layoutShiftOf = (page: Page) => page.evaluate(() => (window as unknown as LayoutShiftWindow).layoutShiftSoFar());
 
 test("the app takes over a page's own frame without moving what it shows", async ({ page, signInAs }) => {
   await signInAs('teacher');
+  await watchLayoutShifts(page);
   const jobRequests: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/api/jobs') jobRequests.push(request.url());
@@ -166,6 +179,7 @@ test('a teacher of several subjects gets the subject filter with the jobs, on a 
   const subjectIds = [(await createSubject(db)).id, (await createSubject(db)).id];
   const teacher = await createTeacher(db, { subjectIds });
   const { page } = await openBrowserAs(teacher.id);
+  await watchLayoutShifts(page);
   const asked: string[] = [];
   page.on('request', (request) => asked.push(new URL(request.url()).pathname));
   await page.setViewportSize({ width: 375, height: 740 });
