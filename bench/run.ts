@@ -47,7 +47,9 @@ const benches = {
     console.log(
       '\nGuru AI offline (warm, 5 rounds): the unit-tested questions and declines in-process and in the worker thread, a pathological question, and OCR of the test photo',
     );
-    console.table(await benchGuru());
+    const guru = await benchGuru();
+    console.table(guru.rows);
+    if (!guru.withinBudget) process.exitCode = 1;
   },
   async moderation() {
     const moderation = benchModeration();

