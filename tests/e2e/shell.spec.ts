@@ -95,16 +95,21 @@ test.describe('the top bar', () => {
   test('a student sees My Requests and Find Tutors, and a user menu with Profile and Logout', async ({
     page,
     signInAs,
+    request,
   }) => {
     const student = await signInAs('student');
     await page.goto('/about');
     await expect(nav(page).getByRole('link')).toHaveText(['Home', 'Chat', 'My Requests', 'Find Tutors', 'About']);
     await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toHaveCount(0);
+    const signedInCookies = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
     await page.getByRole('button', { name: new RegExp(student.username) }).click();
     await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await expect(page.getByText('Logged out successfully')).toBeVisible();
     await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
+    // The session ended on the server, not only in this browser: its old cookie is refused.
+    const withOldCookie = await request.get('/api/profile', { headers: { cookie: signedInCookies } });
+    expect(withOldCookie.status()).toBe(401);
   });
 
   test('a teacher sees Find Jobs', async ({ page, signInAs }) => {
