@@ -5,7 +5,7 @@ import { users } from '../../src/server/db/schema/auth.ts';
 import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
 import { createUser } from '../support/factories.ts';
 import { TINY_PNG } from '../support/files.ts';
-import { linkIn } from '../support/mailbox.ts';
+import { linkIn, waitForDevMails } from '../support/mailbox.ts';
 import { expect, test, type Page } from './fixtures.ts';
 
 // Accounts journeys. Sign-in is rate limited per IP (5 a minute): only four real sign-ins
@@ -16,25 +16,9 @@ function uniqueName(prefix: string) {
   return `${prefix}${randomBytes(5).toString('hex')}`;
 }
 
-type DevMail = { to: string; subject: string; text: string; createdAt: string };
-
 /** The link of the newest mail to `to` whose subject matches, from the dev mailbox (waits for the outbox). */
-async function mailLink(devMailbox: APIRequestContext, to: string, subject: RegExp) {
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const body = (await (await devMailbox.get('/dev/mailbox.json')).json()) as { mails: DevMail[] } | DevMail[];
-        const mails = Array.isArray(body) ? body : body.mails;
-        const mail = mails.find((candidate) => candidate.to.includes(to) && subject.test(candidate.subject));
-        link = mail ? linkIn(mail.text) : undefined;
-        return link;
-      },
-      { message: `a mail to ${to} matching ${subject}`, timeout: 20_000 },
-    )
-    .toBeTruthy();
-  return link!;
-}
+const mailLink = async (devMailbox: APIRequestContext, to: string, subject: RegExp) =>
+  linkIn((await waitForDevMails(devMailbox, to, { subject, timeoutMs: 20_000 }))[0]!.text);
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 

@@ -2,6 +2,7 @@ import { test as base, expect, type APIRequestContext, type BrowserContext, type
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Role } from '#shared/constants.ts';
+import type { Executor } from '../../src/server/db/client.ts';
 import * as schema from '../../src/server/db/schema/index.ts';
 import { createSessionCookie, createUser } from '../support/factories.ts';
 
@@ -41,6 +42,12 @@ export async function expandedStateOf(page: Page, buttonName: string) {
   } finally {
     await cdp.detach();
   }
+}
+
+/** Signs a browser context in as this user: a session of their own, its cookie as the server sets it. */
+async function signInContext(context: BrowserContext, db: Executor, userId: string, baseURL: string) {
+  const cookie = await createSessionCookie(db, userId);
+  await context.addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true, sameSite: 'Lax' }]);
 }
 
 /** Waits until the page's socket is connected, so live events cannot be missed. */
@@ -88,10 +95,7 @@ export const test = base.extend<Fixtures & InternalFixtures>({
   signInAs: async ({ db, context, baseURL }, use) => {
     await use(async (role) => {
       const user = await createUser(db, { role });
-      const cookie = await createSessionCookie(db, user.id);
-      await context.addCookies([
-        { name: cookie.name, value: cookie.value, url: baseURL!, httpOnly: true, sameSite: 'Lax' },
-      ]);
+      await signInContext(context, db, user.id, baseURL!);
       return user;
     });
   },
@@ -112,10 +116,7 @@ export const test = base.extend<Fixtures & InternalFixtures>({
         ...(timezoneId ? { timezoneId } : {}),
       });
       await context.grantPermissions(permissions);
-      const cookie = await createSessionCookie(db, userId);
-      await context.addCookies([
-        { name: cookie.name, value: cookie.value, url: baseURL!, httpOnly: true, sameSite: 'Lax' },
-      ]);
+      await signInContext(context, db, userId, baseURL!);
       const page = await context.newPage();
       opened.push({ context, errors: collectConsoleErrors(page) });
       return { page };

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { AdminPermission, Role } from '#shared/constants.ts';
 import type { Executor } from '../../src/server/db/client.ts';
 import { adminPermissions, adminRoles } from '../../src/server/db/schema/admin.ts';
@@ -59,6 +59,15 @@ export async function createSubject(db: Executor, overrides: Partial<typeof subj
     .values({ name: `Subject ${unique()}`, category: 'Test subjects', ...overrides })
     .returning();
   return subject!;
+}
+
+/** The ids of seeded subjects, in the order of their names. */
+export async function subjectIdsNamed(db: Executor, names: string[]) {
+  const rows = await db
+    .select({ id: subjects.id, name: subjects.name })
+    .from(subjects)
+    .where(inArray(subjects.name, names));
+  return names.map((name) => rows.find((row) => row.name === name)!.id);
 }
 
 /** A confirmed teacher who teaches these subjects (teacher_specializations rows). */

@@ -1,11 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { verifyPassword } from 'better-auth/crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, users } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
-import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
-import { createUser, freshClientAddress } from '../../../../tests/support/factories.ts';
+import { teacherSpecializations } from '../../db/schema/subjects.ts';
+import { createUser, freshClientAddress, subjectIdsNamed } from '../../../../tests/support/factories.ts';
 import { FORGED_PNG, TINY_PNG, formData, pngOfSize } from '../../../../tests/support/files.ts';
 import { waitForDevMails } from '../../../../tests/support/mailbox.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
@@ -41,14 +41,6 @@ const register = (
 
 const availability = (t: TestApp, query: string, remoteAddress = freshClientAddress()) =>
   t.app.inject({ method: 'GET', url: `/api/accounts/availability?${query}`, remoteAddress });
-
-async function subjectIds(t: TestApp, names: string[]) {
-  const rows = await t.db
-    .select({ id: subjects.id, name: subjects.name })
-    .from(subjects)
-    .where(inArray(subjects.name, names));
-  return names.map((name) => rows.find((row) => row.name === name)!.id);
-}
 
 /** Everything a registration writes, to prove a refused one wrote nothing. */
 async function footprint(t: TestApp) {
@@ -133,7 +125,7 @@ describe('registration', () => {
     const response = await register(t, {
       ...fields,
       email: fields.email.toUpperCase(),
-      specializations: await subjectIds(t, ['Algebra']),
+      specializations: await subjectIdsNamed(t.db, ['Algebra']),
     });
     expect(response.statusCode).toBe(201);
     const body = response.json();
@@ -173,7 +165,7 @@ describe('registration', () => {
   });
 
   it('creates a Mathematics teacher with two subjects, sent as repeated fields or as one JSON array', async () => {
-    const ids = await subjectIds(t, ['Algebra', 'Calculus']);
+    const ids = await subjectIdsNamed(t.db, ['Algebra', 'Calculus']);
     for (const specializations of [ids, JSON.stringify(ids)]) {
       const response = await register(t, { ...validFields(), role: 'teacher', specializations });
       expect(response.statusCode).toBe(201);
@@ -189,7 +181,7 @@ describe('registration', () => {
     const response = await register(t, {
       ...validFields(),
       role: 'teacher',
-      specializations: await subjectIds(t, ['Physics']),
+      specializations: await subjectIdsNamed(t.db, ['Physics']),
     });
     expect(response.statusCode).toBe(201);
     expect(response.json().user.role).toBe('teacher');
@@ -205,7 +197,7 @@ describe('registration', () => {
     const response = await register(t, {
       ...validFields(),
       role: 'teacher',
-      specializations: await subjectIds(t, names),
+      specializations: await subjectIdsNamed(t.db, names),
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { specializations: message } });

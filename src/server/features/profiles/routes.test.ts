@@ -1,25 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/auth.ts';
 import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
-import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
+import { signedInStudent, signedInTeacher } from '../../../../tests/support/callers.ts';
+import { subjectIdsNamed } from '../../../../tests/support/factories.ts';
 import { FORGED_PNG, TINY_PNG, formData, pngOfSize } from '../../../../tests/support/files.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
-
-async function subjectIds(t: TestApp, names: string[]) {
-  const rows = await t.db
-    .select({ id: subjects.id, name: subjects.name })
-    .from(subjects)
-    .where(inArray(subjects.name, names));
-  return names.map((name) => rows.find((row) => row.name === name)!.id);
-}
-
-async function signedIn(t: TestApp, role: 'student' | 'teacher' = 'student') {
-  const user = await createUser(t.db, { role });
-  return { user, cookie: (await createSessionCookie(t.db, user.id)).header };
-}
 
 const uploadAvatar = (
   t: TestApp,
@@ -76,8 +64,8 @@ describe('subjects and profiles', () => {
   });
 
   it('shows the signed-in user their own profile, with a teacher’s subjects', async () => {
-    const { user, cookie } = await signedIn(t, 'teacher');
-    const [algebra] = await subjectIds(t, ['Algebra']);
+    const { user, cookie } = await signedInTeacher(t, []);
+    const [algebra] = await subjectIdsNamed(t.db, ['Algebra']);
     await t.db.insert(teacherSpecializations).values({ teacherId: user.id, subjectId: algebra! });
     const response = await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } });
     expect(response.statusCode).toBe(200);
@@ -95,7 +83,7 @@ describe('subjects and profiles', () => {
   });
 
   it('replaces the avatar, serving the new one with its detected type and deleting the old file', async () => {
-    const { user, cookie } = await signedIn(t);
+    const { user, cookie } = await signedInStudent(t);
     const first = await uploadAvatar(t, cookie, { bytes: TINY_PNG, filename: 'me.webp', type: 'image/webp' });
     expect(first.statusCode).toBe(200);
     const firstImage = first.json().image as string;
@@ -126,7 +114,7 @@ describe('subjects and profiles', () => {
       'Max file size is 5MB',
     ],
   ])('refuses %s as avatar with the SPEC message, keeping the old one', async (_case, file, message) => {
-    const { user, cookie } = await signedIn(t);
+    const { user, cookie } = await signedInStudent(t);
     const response = await uploadAvatar(t, cookie, file);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', message, fields: { avatar: message } });
@@ -135,7 +123,7 @@ describe('subjects and profiles', () => {
   });
 
   it('refuses an avatar request without a file', async () => {
-    const { cookie } = await signedIn(t);
+    const { cookie } = await signedInStudent(t);
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/profile/avatar',
@@ -157,13 +145,13 @@ describe('subjects and profiles', () => {
   });
 
   it('lets a teacher replace their subjects under the category rule', async () => {
-    const { user, cookie } = await signedIn(t, 'teacher');
-    const maths = await subjectIds(t, ['Calculus', 'Algebra']);
+    const { user, cookie } = await signedInTeacher(t, []);
+    const maths = await subjectIdsNamed(t.db, ['Calculus', 'Algebra']);
     const response = await putSpecializations(t, cookie, maths);
     expect(response.statusCode).toBe(200);
     expect(response.json().specializations.map((s: { name: string }) => s.name)).toEqual(['Algebra', 'Calculus']);
 
-    const physics = await subjectIds(t, ['Physics']);
+    const physics = await subjectIdsNamed(t.db, ['Physics']);
     expect((await putSpecializations(t, cookie, physics)).json().specializations).toEqual([
       { id: physics[0], name: 'Physics', category: 'Sciences' },
     ]);
@@ -172,7 +160,7 @@ describe('subjects and profiles', () => {
       [['Physics', 'Chemistry'], 'Only Mathematics allows several subjects; choose one subject in other categories'],
       [[], 'Please choose at least one subject'],
     ] as const) {
-      const refused = await putSpecializations(t, cookie, await subjectIds(t, [...names]));
+      const refused = await putSpecializations(t, cookie, await subjectIdsNamed(t.db, [...names]));
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { subjectIds: message } });
     }
@@ -181,8 +169,8 @@ describe('subjects and profiles', () => {
   });
 
   it('refuses specializations for a student with 403', async () => {
-    const { user, cookie } = await signedIn(t, 'student');
-    const response = await putSpecializations(t, cookie, await subjectIds(t, ['Algebra']));
+    const { user, cookie } = await signedInStudent(t);
+    const response = await putSpecializations(t, cookie, await subjectIdsNamed(t.db, ['Algebra']));
     expect(response.statusCode).toBe(403);
     expect(response.json().code).toBe('FORBIDDEN');
     expect(await t.db.$count(teacherSpecializations, eq(teacherSpecializations.teacherId, user.id))).toBe(0);
