@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_PATH } from './tests/support/chromium.ts';
 import { TEST_ADMIN, TEST_AUTH_SECRET } from './tests/support/test-config.ts';
 
 // Chosen once in the runner; workers inherit them through the environment.
@@ -22,7 +23,7 @@ export default defineConfig({
     baseURL,
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: [
         '--no-sandbox',
         '--disable-gpu',

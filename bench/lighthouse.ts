@@ -13,11 +13,12 @@ import lighthouse from 'lighthouse';
 import { paths } from '../src/shared/paths.ts';
 import { createSessionCookie, createUser } from '../tests/support/factories.ts';
 import { openDatabase } from '../src/server/db/client.ts';
+import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
 import { freePort, startServerProcess } from '../tests/support/server-process.ts';
 import { TEST_AUTH_SECRET } from '../tests/support/test-config.ts';
 
 const RUNS = 3;
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 const REPORTS_DIR = process.env.LIGHTHOUSE_REPORTS;
 
 type Visitor = 'signed out' | 'student' | 'teacher';

@@ -1,8 +1,9 @@
 import { chromium } from 'playwright-core';
+import { CHROMIUM_PATH } from './chromium.ts';
 
 /** A PNG of printed lines (black on white, as a worksheet), drawn by the system Chromium. */
 export async function renderTextPng(lines: string[], { fontSize = 48 } = {}): Promise<Buffer> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
   try {
     const page = await browser.newPage({
       viewport: { width: 900, height: Math.ceil(120 + lines.length * fontSize * 1.6) },
