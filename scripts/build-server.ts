@@ -1,4 +1,4 @@
-// Bundles the server (and its worker threads: embedded database, Guru AI's math engine) into dist/server; dependencies stay in node_modules.
+// Bundles the server (and its worker threads and processes: embedded database, Guru AI's math engine and photo reader) into dist/server; dependencies stay in node_modules.
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -9,6 +9,7 @@ await build({
     'pglite-worker': 'src/server/db/embedded/pglite-worker.ts',
     'pglite-initdb': 'src/server/db/embedded/pglite-initdb.ts',
     'guru-math-worker': 'src/server/features/guru/math-worker.ts',
+    'guru-photo-reader': 'src/server/features/guru/photo-reader-process.ts',
   },
   outdir: 'dist/server',
   bundle: true,

@@ -1,5 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { TEST_ADMIN, TEST_AUTH_SECRET } from './test-config.ts';
+import { withAdminClient } from './test-database.ts';
 
 /** The server from source, as a separate process. */
 export const SERVER_COMMAND = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
@@ -70,6 +77,44 @@ export async function startServerProcess(
   };
 }
 
+/**
+ * The server from source as its own process, on a copy of the test run's migrated and seeded template database, so
+ * it starts in seconds rather than initialising one: the embedded template's files unpacked into its data
+ * directory, or on PostgreSQL a database created from the template (dropped again by `stop()`).
+ */
+export async function startTestServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const template = inject('databaseTemplate');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-process-'));
+  const common = {
+    DATA_DIR: dataDir,
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    REQUIRE_EMAIL_CONFIRMATION: 'false',
+    ...env,
+  };
+  if (template.kind === 'embedded') {
+    mkdirSync(path.join(dataDir, 'db'));
+    execFileSync('tar', ['-xf', template.templateFile, '-C', path.join(dataDir, 'db')], { stdio: 'ignore' });
+    return startServerProcess(SERVER_COMMAND, common, 120_000);
+  }
+  const name = `vh_process_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(template.url, (client) =>
+    client.query(`create database ${name} template ${template.templateName}`),
+  );
+  const url = new URL(template.url);
+  url.pathname = `/${name}`;
+  const server = await startServerProcess(SERVER_COMMAND, { ...common, DATABASE_URL: url.toString() }, 120_000);
+  return {
+    ...server,
+    async stop() {
+      const code = await server.stop();
+      await withAdminClient(template.url, (client) => client.query(`drop database if exists ${name} with (force)`));
+      return code;
+    },
+  };
+}
+
 /** Runs a process to completion and returns its exit code and output. */
 export function runToExit(command: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
@@ -82,4 +127,29 @@ export function runToExit(command: string[], env: Record<string, string>) {
     child.stderr.on('data', (chunk) => (output += chunk));
     child.once('exit', (code) => resolve({ code, output }));
   });
+}
+
+/** A new student account on a running server, signed in: its id and session cookie. */
+export async function signUpStudent(url: string) {
+  const name = `student${randomBytes(4).toString('hex')}`;
+  const credentials = { email: `${name}@example.com`, password: 'secret1' };
+  const registered = await fetch(`${url}/api/accounts/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, ...credentials, role: 'student', acceptTerms: true, acceptPrivacy: true }),
+  });
+  if (registered.status !== 201)
+    throw new Error(`Registering answered ${registered.status}: ${await registered.text()}`);
+  const signedIn = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (signedIn.status !== 200) throw new Error(`Signing in answered ${signedIn.status}: ${await signedIn.text()}`);
+  const { user } = (await signedIn.json()) as { user: { id: string } };
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return { id: user.id, cookie };
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -31,5 +31,25 @@ export function runChildProcess({ source, bundled, args }: { source: URL; bundle
         ? resolve()
         : reject(new Error(`${path.basename(fileURLToPath(source))} exited with code ${code}: ${errors}`)),
     );
+  });
+}
+
+/**
+ * Starts `source` (or, in the bundled server, `bundled`) as a child process that the caller talks to by messages
+ * (Buffers included), with these Node.js and V8 options; its output is dropped.
+ */
+export function forkChildProcess({
+  source,
+  bundled,
+  execArgv = [],
+}: {
+  source: URL;
+  bundled: URL;
+  execArgv?: string[];
+}) {
+  return fork(fileURLToPath(isSource ? source : bundled), [], {
+    execArgv: [...(isSource ? ['--import', 'tsx'] : []), ...execArgv],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
   });
 }

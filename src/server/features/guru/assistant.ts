@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatMessage } from '#shared/schemas/chat.ts';
 import { AI_USER_ID } from '#shared/constants.ts';
+import { imageSizeMessages } from '#shared/rules/image-size.ts';
 import { parseGuruReply, type GuruReply } from '#shared/schemas/guru.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -12,7 +13,7 @@ import { getMessageFile, listAssistantMessages, storeAssistantReply, type Assist
 import { createModelServerProvider } from './model-server.ts';
 import { createMathSolver, type MathSolver } from './math-solver.ts';
 import type { MathAnswer } from './offline-math.ts';
-import { createPhotoReader, type PhotoReader } from './photo-reader.ts';
+import { createPhotoReader, PhotoTooLarge, type PhotoReader } from './photo-reader.ts';
 import type { GuruAnswer, GuruProvider, GuruQuestion } from './provider.ts';
 
 export const CANNOT_SOLVE_OFFLINE =
@@ -21,6 +22,9 @@ export const CANNOT_SOLVE_OFFLINE =
 /** SPEC.md §8 "Error Analyzing Image": the photo had no printed text the offline reader could make out. */
 export const IMAGE_UNREADABLE =
   '**Error Analyzing Image**\n\nI could not read a printed question in this photo. Type it in, or send a sharper, well-lit photo of printed text. A tutor can also help.';
+
+/** The photo's header states more pixels than the reader takes: it is refused before it is decoded. */
+export const IMAGE_TOO_LARGE_TO_READ = `**Error Analyzing Image**\n\n${imageSizeMessages.tooLargeToRead}`;
 
 /** Reading a photo takes a second or two; one that takes longer than this is given up. */
 const PHOTO_READ_TIMEOUT_MS = 20_000;
@@ -61,8 +65,9 @@ function createOfflineProvider({
       let read: string;
       try {
         read = await photoReader.read(question.image.bytes);
-      } catch {
-        return { reply: IMAGE_UNREADABLE, actionType: 'expert_help' };
+      } catch (error) {
+        const reply = error instanceof PhotoTooLarge ? IMAGE_TOO_LARGE_TO_READ : IMAGE_UNREADABLE;
+        return { reply, actionType: 'expert_help' };
       }
       const lines = read
         .split('\n')

@@ -5,7 +5,10 @@ import { solveMathQuestion, type MathAnswer } from './offline-math.ts';
 
 export type MathJob = { id: number; question: string };
 export type MathResult = { id: number; answer: MathAnswer };
+/** Posted once the engine has loaded, so that a question's time bound does not include starting the thread. */
+export const MATH_WORKER_READY = 'ready';
 
+parentPort?.postMessage(MATH_WORKER_READY);
 parentPort?.on('message', ({ id, question }: MathJob) => {
   parentPort?.postMessage({ id, answer: solveMathQuestion(question) } satisfies MathResult);
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { imageSizeMessages, MAX_IMAGE_PIXELS, pixelsOf } from '#shared/rules/image-size.ts';
+import { isRasterImage, readImageDimensions } from './image-dimensions.ts';
 
 /**
  * An uploaded file, received into a temporary file (incoming-files.ts), with its type detected from the bytes (the
@@ -27,7 +29,16 @@ export function receivedUpload(upload: Upload) {
 export const isUpload = (value: unknown): value is Upload =>
   typeof value === 'object' && value !== null && receivedUploads.has(value as Upload);
 
-export const uploadSchema = z.custom<Upload>(isUpload, 'Please choose a file');
+/** An image whose header states more pixels than any feature takes (a header that states none is left to them). */
+function isImageBeyondBound(upload: Upload) {
+  if (!isRasterImage(upload.type)) return false;
+  const dimensions = readImageDimensions(upload.bytes);
+  return dimensions !== null && pixelsOf(dimensions) > MAX_IMAGE_PIXELS;
+}
+
+export const uploadSchema = z
+  .custom<Upload>(isUpload, 'Please choose a file')
+  .refine((upload) => !isImageBeyondBound(upload), imageSizeMessages.tooLarge);
 
 /** Limits on a multipart body besides its files: enough for our forms, too little to be a way in. */
 export const UPLOAD_PART_LIMITS = {
