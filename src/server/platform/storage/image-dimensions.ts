@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { imageSizeFromFile } from 'image-size/fromFile';
 import type { ImageDimensions } from '#shared/rules/image-size.ts';
 
 // An image's width and height read from its header by image-size, before any decoder sees the image (the bounds
@@ -13,11 +14,23 @@ export const isRasterImage = (type: string) => type.startsWith('image/') && type
  */
 export function readImageDimensions(bytes: Uint8Array): ImageDimensions | null {
   try {
-    const { width, height, images } = imageSize(bytes);
-    const all = [{ width, height }, ...(images ?? [])];
-    const largest = all.reduce((max, image) => (image.width * image.height > max.width * max.height ? image : max));
-    return largest.width > 0 && largest.height > 0 ? { width: largest.width, height: largest.height } : null;
+    return largestOf(imageSize(bytes));
   } catch {
     return null; // no format image-size knows, or a header cut short
   }
+}
+
+/** The same for a file: only its first bytes are read. */
+export async function readImageFileDimensions(file: string): Promise<ImageDimensions | null> {
+  try {
+    return largestOf(await imageSizeFromFile(file));
+  } catch {
+    return null;
+  }
+}
+
+function largestOf({ width, height, images }: ReturnType<typeof imageSize>): ImageDimensions | null {
+  const all = [{ width, height }, ...(images ?? [])];
+  const largest = all.reduce((max, image) => (image.width * image.height > max.width * max.height ? image : max));
+  return largest.width > 0 && largest.height > 0 ? { width: largest.width, height: largest.height } : null;
 }

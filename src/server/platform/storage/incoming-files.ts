@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
+import { isRasterImage, readImageFileDimensions } from './image-dimensions.ts';
 import { UPLOADS_IN_FLIGHT } from '#shared/constants.ts';
 import { isMultipart } from '../../http/content-types.ts';
 import { AppError } from '../../http/errors.ts';
@@ -79,7 +80,8 @@ export async function registerUploads(app: FastifyInstance, { dir }: { dir: stri
       type: detected?.mime ?? 'application/octet-stream',
       extension: detected?.ext ?? null,
     });
-    part.value = receivedUpload({ filename: part.filename, size, type, extension, path: file });
+    const dimensions = isRasterImage(type) ? await readImageFileDimensions(file) : null;
+    part.value = receivedUpload({ filename: part.filename, size, type, extension, dimensions, path: file });
   }
 
   await app.register(multipart, { attachFieldsToBody: 'keyValues', onFile: readUpload, limits: UPLOAD_PART_LIMITS });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { imageSizeMessages, MAX_IMAGE_PIXELS, pixelsOf } from '#shared/rules/image-size.ts';
-import { isRasterImage, readImageDimensions } from './image-dimensions.ts';
+import { imageSizeMessages, MAX_IMAGE_PIXELS, pixelsOf, type ImageDimensions } from '#shared/rules/image-size.ts';
 
 /**
  * An uploaded file, received into a temporary file (incoming-files.ts), with its type detected from the bytes (the
@@ -13,6 +12,8 @@ export type Upload = {
   type: string;
   /** The extension that goes with the detected type (no dot); null when unknown. */
   extension: string | null;
+  /** A raster image's width and height from its header (image-dimensions.ts); null for anything else. */
+  dimensions: ImageDimensions | null;
   /** The temporary file holding the bytes until the request ends: read it as a stream, never whole. */
   path: string;
 };
@@ -29,16 +30,14 @@ export function receivedUpload(upload: Upload) {
 export const isUpload = (value: unknown): value is Upload =>
   typeof value === 'object' && value !== null && receivedUploads.has(value as Upload);
 
-/** An image whose header states more pixels than any feature takes (a header that states none is left to them). */
-function isImageBeyondBound(upload: Upload) {
-  if (!isRasterImage(upload.type)) return false;
-  const dimensions = readImageDimensions(upload.bytes);
-  return dimensions !== null && pixelsOf(dimensions) > MAX_IMAGE_PIXELS;
-}
-
+// An image whose header states more pixels than any image may have is refused (one that states none is left to the
+// feature: nothing decodes it without reading its header first).
 export const uploadSchema = z
   .custom<Upload>(isUpload, 'Please choose a file')
-  .refine((upload) => !isImageBeyondBound(upload), imageSizeMessages.tooLarge);
+  .refine(
+    (upload) => upload.dimensions === null || pixelsOf(upload.dimensions) <= MAX_IMAGE_PIXELS,
+    imageSizeMessages.tooLarge,
+  );
 
 /** Limits on a multipart body besides its files: enough for our forms, too little to be a way in. */
 export const UPLOAD_PART_LIMITS = {
