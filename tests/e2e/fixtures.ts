@@ -88,7 +88,8 @@ export const test = base.extend<Fixtures & InternalFixtures>({
     await pool.end();
   },
   devMailbox: async ({ playwright, baseURL }, use) => {
-    const local = await playwright.request.newContext({ baseURL: baseURL! });
+    // The runner gives every new context the test's options: an empty set of headers drops its forwarding header.
+    const local = await playwright.request.newContext({ baseURL: baseURL!, extraHTTPHeaders: {} });
     await use(local);
     await local.dispose();
   },
