@@ -17,7 +17,8 @@ export default defineConfig({
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-  timeout: 30_000,
+  // The journeys sign up, mail and chat through a real server: a busy two-core machine needs the room.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   use: {
     baseURL,
