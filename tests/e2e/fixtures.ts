@@ -52,7 +52,8 @@ async function signInContext(context: BrowserContext, db: Executor, userId: stri
 
 /** Waits until the page's socket is connected, so live events cannot be missed. */
 export async function expectLive(page: Page) {
-  await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected');
+  // The socket opens in a task of its own after the first render: slower than a locator on a busy machine.
+  await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected', { timeout: 20_000 });
 }
 
 type Fixtures = {
