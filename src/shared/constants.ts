@@ -222,8 +222,35 @@ export const USER_LIMITS = {
   aiQuestions: { max: 20, windowMs: 60_000 },
   // Enough for a person looking someone up, far too few to walk the 900 VH numbers.
   vhSearches: { max: 30, windowMs: 60_000 },
+  // Edits that others are told of or that moderation reads: each attempt counts, refused ones too, so a script
+  // cannot mail a student over and over or make a flag a millisecond.
+  profileEdits: {
+    max: 20,
+    windowMs: 60 * 60_000,
+    message: 'You have changed your profile many times in a short while. Please wait a few minutes and try again.',
+  },
+  reviewEdits: {
+    max: 10,
+    windowMs: 60 * 60_000,
+    message: 'You have changed your reviews many times in a short while. Please wait a few minutes and try again.',
+  },
+  completionRequests: {
+    max: 10,
+    windowMs: 60 * 60_000,
+    message:
+      'You have asked your students to mark jobs as completed many times in a short while. Please wait a few minutes and try again.',
+  },
 } as const;
 export type UserLimitName = keyof typeof USER_LIMITS;
+
+/**
+ * Meetings one chat may get in a day (counted when one is made: each sends an invitation and plans two reminders).
+ */
+export const MEETINGS_PER_CHAT = {
+  max: 10,
+  windowMs: 24 * 60 * 60_000,
+  message: 'At most 10 meetings can be scheduled in one chat a day. Please schedule the next one tomorrow.',
+} as const;
 
 /**
  * Upload requests one user (signed out: one address) may have in flight at once on one server process; each waits

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEETINGS_PER_CHAT } from '#shared/constants.ts';
+import { messages } from '../../db/schema/chat.ts';
 import { meetingReminders, meetings } from '../../db/schema/meetings.ts';
-import { notifications } from '../../db/schema/notifications.ts';
+import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createUser } from '../../../../tests/support/factories.ts';
 import { call, signIn, type Caller } from '../../../../tests/support/callers.ts';
@@ -144,6 +146,50 @@ describe('meetings', () => {
     const rows = await remindersOf(meetingId);
     expect(rows.find((r) => r.kind === '24h')!.sentAt).not.toBeNull();
     expect(rows.find((r) => r.kind === '1h')!.sentAt).toBeNull();
+  });
+
+  it(`schedules at most ${MEETINGS_PER_CHAT.max} meetings a day in one chat: the next is refused and leaves no trace`, async () => {
+    const teacher = await signIn(t, await createUser(t.db, { role: 'teacher' }));
+    const student = await signIn(t, await createUser(t.db, { role: 'student' }));
+    const roomId: string = (await call(t, teacher, 'POST', '/api/chat/rooms', { partnerId: student.user.id })).json()
+      .room.id;
+    const schedule = (title: string) =>
+      call(t, teacher, 'POST', `/api/chat/rooms/${roomId}/meetings`, {
+        title,
+        startTime: new Date(Date.now() + 2 * 24 * HOUR_MS).toISOString(),
+      });
+    for (let n = 1; n <= MEETINGS_PER_CHAT.max; n++) expect((await schedule(`Session ${n}`)).statusCode).toBe(201);
+    const traces = async () => ({
+      meetings: await t.db.$count(meetings, eq(meetings.chatRoomId, roomId)),
+      messages: await t.db.$count(messages, eq(messages.roomId, roomId)),
+      reminders: await t.db.$count(
+        meetingReminders,
+        sql`${meetingReminders.meetingId} in (select id from jitsi_meetings where chat_room_id = ${roomId})`,
+      ),
+      notifications: (await notificationsOf(student.user.id)).length,
+      mails: await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, student.user.email)),
+    });
+    const before = await traces();
+    expect(before).toMatchObject({ meetings: 10, messages: 10, reminders: 20, notifications: 10 });
+
+    const refused = await schedule('One too many');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: MEETINGS_PER_CHAT.message,
+      details: { retryAfterSeconds: expect.any(Number) },
+    });
+    expect(refused.json().details.retryAfterSeconds).toBeGreaterThan(23 * 60 * 60);
+    expect(await traces()).toEqual(before);
+
+    // Another chat of the same teacher has its own day.
+    const other = await signIn(t, await createUser(t.db, { role: 'student' }));
+    const otherRoom = (await call(t, teacher, 'POST', '/api/chat/rooms', { partnerId: other.user.id })).json().room.id;
+    const elsewhere = await call(t, teacher, 'POST', `/api/chat/rooms/${otherRoom}/meetings`, {
+      title: 'Elsewhere',
+      startTime: new Date(Date.now() + HOUR_MS * 2).toISOString(),
+    });
+    expect(elsewhere.statusCode).toBe(201);
   });
 
   it('shows a meeting to its two participants only, Scheduled then Completed', async () => {

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { MEETINGS_PER_CHAT } from '#shared/constants.ts';
 import type { ChatMessage, CreateMeetingInput } from '#shared/schemas/chat.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { meetings } from '../../db/schema/meetings.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { enforceLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { getMeetingMessage, getRoom, insertMessage, partnerOf, publishMessage } from '../chat/service.ts';
 import type { Moderation } from '../moderation/service.ts';
@@ -15,7 +17,8 @@ const MEETING_MESSAGE_PREFIX = '📹 Scheduled meeting: ';
 /**
  * A teacher schedules a video meeting in a room: the jitsi_meetings row and a chat message that carries it, in
  * one transaction. The join URL names a random room on the video service; the client adds the display name and
- * disables the service's own chat with URL config parameters.
+ * disables the service's own chat with URL config parameters. A chat gets at most MEETINGS_PER_CHAT a day, counted in
+ * the transaction: a meeting refused for any reason neither counts nor leaves a trace.
  */
 export async function createMeeting({
   db,
@@ -45,6 +48,7 @@ export async function createMeeting({
 
   const meetingId = `VirtualHelp-${randomBytes(12).toString('hex')}`;
   const message = await db.transaction(async (tx) => {
+    await enforceLimit(tx, `meetings:${roomId}`, MEETINGS_PER_CHAT, MEETINGS_PER_CHAT.message);
     const stored = await insertMessage({
       db: tx,
       values: {

@@ -8,6 +8,7 @@ import { users } from '../../db/schema/auth.ts';
 import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../platform/storage/upload.ts';
 import type { Moderation } from '../moderation/service.ts';
@@ -94,6 +95,7 @@ export async function updateSpecializations({
   subjectIds: string[];
 }) {
   if (user.role !== 'teacher') throw new AppError('FORBIDDEN', { message: 'Only teachers have specializations.' });
+  await enforceUserLimit(db, user.id, 'profileEdits');
   const unique = [...new Set(subjectIds)];
   await checkSpecializations({ db, subjectIds: unique, field: 'subjectIds' });
   await db.transaction((tx) => replaceSpecializations({ db: tx, teacherId: user.id, subjectIds: unique }));
@@ -113,6 +115,7 @@ export async function updateTutorAbout({
   input: TutorAbout;
 }): Promise<TutorAbout> {
   if (user.role !== 'teacher') throw new AppError('FORBIDDEN', { message: 'Only teachers have a public profile.' });
+  await enforceUserLimit(db, user.id, 'profileEdits');
   for (const field of ['headline', 'about'] as const) {
     const text = input[field];
     if (text) await moderation.assertAllowed({ text, field, senderId: user.id, roomId: null });

@@ -6,6 +6,7 @@ import { tutorBids } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { createNotification } from '../notifications/service.ts';
 import { countCompletedJob } from '../tutors/service.ts';
@@ -97,6 +98,7 @@ export async function askToCompleteJob({
   tutor: SessionUser;
   requestId: string;
 }) {
+  await enforceUserLimit(db, tutor.id, 'completionRequests');
   const studentId = await db.transaction(async (tx) => {
     const job = await lockJob(tx, requestId);
     if (!job || job.tutorId !== tutor.id) throw notFound();

@@ -11,6 +11,7 @@ import { reviews } from '../../db/schema/reviews.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { createNotification } from '../notifications/service.ts';
@@ -185,6 +186,7 @@ export async function updateReview({
   reviewId: string;
   input: ReviewInput;
 }): Promise<Review> {
+  await enforceUserLimit(db, student.id, 'reviewEdits');
   if (input.body)
     await moderation.assertAllowed({ text: input.body, field: 'body', senderId: student.id, roomId: null });
   await db.transaction(async (tx) => {

@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { USER_LIMITS } from '#shared/constants.ts';
 import { adminAuditLog } from '../../db/schema/admin.ts';
 import { users } from '../../db/schema/auth.ts';
-import { notifications } from '../../db/schema/notifications.ts';
+import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { reviews } from '../../db/schema/reviews.ts';
 import {
@@ -381,6 +382,61 @@ describe('finished jobs, ratings and reviews', () => {
         .from(users)
         .where(eq(users.id, tutor.user.id));
       expect(row).toEqual({ headline: 'Calm chemistry help', about: null });
+    });
+  });
+
+  describe('ceilings', () => {
+    /** Refused past the user's ceiling with the limit's own text and the seconds until its window ends. */
+    const expectCeiling = (response: { statusCode: number; json(): unknown }, message: string) => {
+      expect(response.statusCode).toBe(429);
+      expect(response.json()).toMatchObject({
+        code: 'RATE_LIMITED',
+        message,
+        details: { retryAfterSeconds: expect.any(Number) },
+      });
+    };
+
+    it(`lets a tutor ask for completion ${USER_LIMITS.completionRequests.max} times an hour, then tells nobody`, async () => {
+      const { student, tutor, requestId } = await job();
+      const ask = () => call(t, tutor, 'POST', `/api/requests/${requestId}/completion-request`);
+      for (let n = 0; n < USER_LIMITS.completionRequests.max; n++) expect((await ask()).statusCode).toBe(204);
+      const told = async () => ({
+        notifications: await t.db.$count(notifications, eq(notifications.userId, student.user.id)),
+        mails: await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, student.user.email)),
+      });
+      const before = await told();
+      expectCeiling(await ask(), USER_LIMITS.completionRequests.message);
+      expect(await told()).toEqual(before);
+    });
+
+    it(`lets a student change reviews ${USER_LIMITS.reviewEdits.max} times an hour, then keeps the review`, async () => {
+      const { student, tutor, requestId } = await completedJob();
+      const written = (await review(student, requestId, { rating: 4 })).json();
+      const edit = (rating: number) => call(t, student, 'PATCH', `/api/reviews/${written.id}`, { rating });
+      for (let n = 0; n < USER_LIMITS.reviewEdits.max; n++) expect((await edit((n % 5) + 1)).statusCode).toBe(200);
+      const [before] = await t.db.select().from(reviews).where(eq(reviews.id, written.id));
+      const countersBefore = await countersOf(tutor.user.id);
+      expectCeiling(await edit(before!.rating === 1 ? 2 : 1), USER_LIMITS.reviewEdits.message);
+      expect((await t.db.select().from(reviews).where(eq(reviews.id, written.id)))[0]).toEqual(before);
+      expect(await countersOf(tutor.user.id)).toEqual(countersBefore);
+    });
+
+    it(`lets a teacher change their profile ${USER_LIMITS.profileEdits.max} times an hour, refused texts included`, async () => {
+      const tutor = await signedInTeacher(t, [subjectId]);
+      const about = (text: string) => call(t, tutor, 'PUT', '/api/profile/about', { headline: 'Hi', about: text });
+      // Refused texts count too: each one is read by moderation and may flag the teacher.
+      for (let n = 0; n < 5; n++) expect((await about(`mail me: a${n}@b.ch`)).statusCode).toBe(400);
+      for (let n = 5; n < USER_LIMITS.profileEdits.max - 1; n++)
+        expect((await about(`Text ${n}`)).statusCode).toBe(200);
+      const subjects = { subjectIds: [subjectId] };
+      expect((await call(t, tutor, 'PUT', '/api/profile/specializations', subjects)).statusCode).toBe(200);
+      const [before] = await t.db.select().from(users).where(eq(users.id, tutor.user.id));
+      expectCeiling(await about('One too many'), USER_LIMITS.profileEdits.message);
+      expectCeiling(
+        await call(t, tutor, 'PUT', '/api/profile/specializations', subjects),
+        USER_LIMITS.profileEdits.message,
+      );
+      expect((await t.db.select().from(users).where(eq(users.id, tutor.user.id)))[0]).toEqual(before);
     });
   });
 });

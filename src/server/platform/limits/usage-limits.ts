@@ -66,6 +66,8 @@ export function rateLimited(resetsAt: Date, message?: string) {
 /** The counter of a per-user limit (USER_LIMITS), for statements that count uses themselves. */
 export const userLimitKey = (name: UserLimitName, userId: string) => `${name}:${userId}`;
 
-/** Counts one use of a per-user limit (USER_LIMITS) and refuses it with 429 past the ceiling. */
-export const enforceUserLimit = (db: Executor, userId: string, name: UserLimitName) =>
-  enforceLimit(db, userLimitKey(name, userId), USER_LIMITS[name]);
+/** Counts one use of a per-user limit (USER_LIMITS) and refuses it with 429 past the ceiling, with its own text. */
+export function enforceUserLimit(db: Executor, userId: string, name: UserLimitName) {
+  const limit: UsageLimit & { message?: string } = USER_LIMITS[name];
+  return enforceLimit(db, userLimitKey(name, userId), limit, limit.message);
+}
