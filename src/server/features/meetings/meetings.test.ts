@@ -60,10 +60,10 @@ describe('meetings', () => {
     return { teacher, student, meetingId, startTime, joinUrl: created.json().meeting.joinUrl as string };
   }
 
-  /** The first mail with this subject to this address, waiting for the outbox to send it. */
+  /** The first mail with this subject to this address, waiting for the outbox to send it (after earlier tests' mail). */
   async function mailTo(address: string, subject: string) {
     const find = () => sink.mails.find((mail) => mail.subject === subject && mail.to.includes(address));
-    await expect.poll(find).toBeTruthy();
+    await expect.poll(find, { timeout: 15_000 }).toBeTruthy();
     return find()!;
   }
 
