@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, exists, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
 import { adminMessages, type AdminAccess, type AdminStats } from '#shared/schemas/admin.ts';
 import type { FastifyRequest } from 'fastify';
@@ -31,6 +32,19 @@ async function getAdminAccess(db: Database, userId: string): Promise<AdminAccess
     isSuperAdmin: false,
     permissions: ADMIN_PERMISSIONS.filter((permission) => granted.has(permission)),
   };
+}
+
+/**
+ * Whether the user holds an admin role, as a condition other features' queries embed (admins are never found in a
+ * search nor reported). `userId` is a column of the outer query or an id.
+ */
+export function isAdminUser(userId: AnyColumn | string): SQL<boolean> {
+  // A built subquery keeps its columns qualified, which raw SQL in a single-table select would not.
+  const roles = new QueryBuilder()
+    .select({ one: sql`1` })
+    .from(adminRoles)
+    .where(eq(adminRoles.userId, userId));
+  return exists(roles) as SQL<boolean>;
 }
 
 /** What an admin route needs: any admin role (none), a page's permission, or the super-admin. */

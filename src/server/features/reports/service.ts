@@ -2,10 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { REPORT_REASONS } from '#shared/constants.ts';
 import { reportMessages, type CreateReportInput, type ReportTarget } from '#shared/schemas/reports.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { adminRoles } from '../../db/schema/admin.ts';
 import { users } from '../../db/schema/auth.ts';
 import { userReports } from '../../db/schema/moderation.ts';
 import { AppError } from '../../http/errors.ts';
+import { isAdminUser } from '../admin/service.ts';
 
 const reasonLabel = (value: string) => REPORT_REASONS.find((reason) => reason.value === value)?.label ?? value;
 
@@ -30,13 +30,12 @@ export async function getReportTarget({
       role: users.role,
       image: users.image,
       isSystem: users.isSystem,
-      adminRoleId: adminRoles.id,
+      isAdmin: isAdminUser(users.id),
     })
     .from(users)
-    .leftJoin(adminRoles, eq(adminRoles.userId, users.id))
     .where(eq(users.id, userId));
   if (!target || target.isSystem) throw new AppError('NOT_FOUND', { message: reportMessages.notFound });
-  if (target.adminRoleId) throw new AppError('FORBIDDEN', { message: reportMessages.admin });
+  if (target.isAdmin) throw new AppError('FORBIDDEN', { message: reportMessages.admin });
   return { id: target.id, username: target.username, role: target.role, image: target.image };
 }
 

@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, ne, notExists } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, not } from 'drizzle-orm';
 import { VH_SEARCH_LIMIT, type Role } from '#shared/constants.ts';
 import type { VhSearchResult } from '#shared/schemas/search.ts';
 import type { Executor } from '../../db/client.ts';
-import { adminRoles } from '../../db/schema/admin.ts';
 import { users } from '../../db/schema/auth.ts';
 import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+import { isAdminUser } from '../admin/service.ts';
 import { toTutorTrust, tutorTrustColumns } from '../tutors/service.ts';
 
 /**
@@ -38,7 +38,7 @@ export async function searchByVhNumber({
         eq(users.role, role),
         eq(users.isSystem, false),
         ne(users.id, searcherId),
-        notExists(db.select({ id: adminRoles.id }).from(adminRoles).where(eq(adminRoles.userId, users.id))),
+        not(isAdminUser(users.id)),
       ),
     )
     .orderBy(asc(users.username))

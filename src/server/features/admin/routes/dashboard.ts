@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { adminAccessSchema, adminStatsSchema } from '#shared/schemas/admin.ts';
+import type { Database } from '../../../db/client.ts';
+import { getAdminStats, requireAdmin } from '../service.ts';
+import { tags } from './params.ts';
+
+/** Dashboard: who the admin is, and the counters. */
+export const adminDashboardRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/api/admin/me',
+    {
+      schema: {
+        summary: 'The signed-in admin’s role and permissions',
+        description: 'Signed out: 401; a user without an admin role: 403 (the admin login then signs them out).',
+        tags,
+        response: { 200: adminAccessSchema },
+      },
+    },
+    async (request) => (await requireAdmin(request, db)).access,
+  );
+
+  app.get(
+    '/api/admin/stats',
+    {
+      schema: {
+        summary: 'Dashboard counters',
+        description:
+          'Total Chats (chat rooms), Total Users (accounts, without system accounts), Active Reports (pending user reports), Flagged Content (pending illegal-content flags). Needs the dashboard permission.',
+        tags,
+        response: { 200: adminStatsSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'dashboard');
+      return getAdminStats(db);
+    },
+  );
+};
