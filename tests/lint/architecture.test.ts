@@ -11,7 +11,10 @@ const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disable
 
 /** Lints a fixture's text as if it were the file at `pretendPath`; the rule ids of the errors, by line. */
 async function lintAs(fixture: string, pretendPath: string) {
-  const text = readFileSync(path.join(import.meta.dirname, 'fixtures', fixture), 'utf8');
+  return lintTextAs(readFileSync(path.join(import.meta.dirname, 'fixtures', fixture), 'utf8'), pretendPath);
+}
+
+async function lintTextAs(text: string, pretendPath: string) {
   const [result] = await eslint.lintText(text, { filePath: path.join(root, pretendPath) });
   return result!.messages.map(({ line, ruleId, message }) => ({ line, ruleId, message }));
 }
@@ -77,5 +80,15 @@ describe('the lint guards the layering', { timeout: 30_000 }, () => {
   it('refuses a file name that is not kebab-case', async () => {
     const errors = await lintAs('import-cycle.ts', 'src/server/features/chat/MessageColumns.ts');
     expect(errors.map(({ ruleId }) => ruleId)).toContain('check-file/filename-naming-convention');
+  });
+
+  it('refuses a production file over 400 lines, and lets a test be longer', async () => {
+    const lines = (count: number) =>
+      Array.from({ length: count }, (_, i) => `export const line${i} = ${i};`).join('\n');
+    const ruleIds = async (text: string, pretendPath: string) =>
+      (await lintTextAs(`${text}\n`, pretendPath)).map(({ ruleId }) => ruleId);
+    expect(await ruleIds(lines(401), 'src/server/features/chat/long-file.ts')).toEqual(['max-lines']);
+    expect(await ruleIds(lines(400), 'src/server/features/chat/long-file.ts')).toEqual([]);
+    expect(await ruleIds(lines(401), 'src/server/features/chat/long-file.test.ts')).toEqual([]);
   });
 });
