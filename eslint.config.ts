@@ -30,6 +30,14 @@ const featureZones = (side: 'server' | 'web') =>
       })),
   );
 
+/** `target` is a lower layer than each of `above`: it imports none of them. */
+const serverLayersBelow = (target: string, above: string[]) =>
+  above.map((from) => ({
+    target,
+    from,
+    message: `${target.replace('./src/server/', '')}/ is below ${from.replace('./src/server/', '')}/: it does not import it.`,
+  }));
+
 /** The layering of CONTRIBUTING.md, as import zones (`target` must not import `from`). */
 const layerZones = [
   { target: './src/shared', from: './src/server', message: 'src/shared imports nothing of ours.' },
@@ -43,6 +51,23 @@ const layerZones = [
   { target: './src/web/components/ui', from: './src/web/features', message: 'components/ui knows no feature.' },
   { target: './src/web/components/ui', from: './src/web/app', message: 'components/ui knows no feature.' },
 ];
+
+/**
+ * Below the features, the server's layers point one way in production code: system/ (processes, the data directory)
+ * under http/ and db/, which know nothing of each other, under platform/. (Their tests build the whole app.)
+ */
+const serverLayerZones = [
+  ...serverLayersBelow('./src/server/http', ['./src/server/platform', './src/server/db']),
+  ...serverLayersBelow('./src/server/db', ['./src/server/platform', './src/server/http']),
+  ...serverLayersBelow('./src/server/system', [
+    './src/server/features',
+    './src/server/platform',
+    './src/server/http',
+    './src/server/db',
+  ]),
+];
+
+const restrictedPaths = [...layerZones, ...featureZones('server'), ...featureZones('web')];
 
 export default defineConfig(
   {
@@ -75,10 +100,7 @@ export default defineConfig(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
       'import-x/no-useless-path-segments': 'error',
-      'import-x/no-restricted-paths': [
-        'error',
-        { zones: [...layerZones, ...featureZones('server'), ...featureZones('web')] },
-      ],
+      'import-x/no-restricted-paths': ['error', { zones: restrictedPaths }],
       'check-file/filename-naming-convention': [
         'error',
         { '**/*.{ts,tsx}': 'KEBAB_CASE' },
@@ -108,6 +130,11 @@ export default defineConfig(
   {
     files: ['src/web/**/*.{ts,tsx}'],
     extends: [reactHooks.configs.flat['recommended-latest']],
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...restrictedPaths, ...serverLayerZones] }] },
   },
   {
     files: ['src/**/*.{ts,tsx}'],

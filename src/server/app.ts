@@ -45,7 +45,7 @@ import { createSessionCache, registerSession, toHeaders } from './http/session.t
 import { registerSpa } from './http/spa.ts';
 import { registerStorableTextRule } from './http/storable-text.ts';
 import { registerUncachedAnswers } from './http/uncached-answers.ts';
-import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from './system/data-dir.ts';
 import { devMailboxRoutes, warnOfDevOutboxBeyondLoopback } from './platform/mail/dev-mailbox.ts';
 import { createMailer, type DevMailListener } from './platform/mail/mailer.ts';
 import {

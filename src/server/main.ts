@@ -7,7 +7,7 @@ import { databaseSourceFor, openDatabase } from './db/client.ts';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { seedDatabase } from './db/seed.ts';
-import { preparePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from './system/data-dir.ts';
 import { describeDevMail } from './platform/mail/mailer.ts';
 
 /**

@@ -61,6 +61,16 @@ describe('the lint guards the layering', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it('refuses http/ or db/ importing platform/, and lets their tests build the whole app', async () => {
+    expect(await lintAs('http-imports-platform.ts', 'src/server/http/send-upload.ts')).toEqual([
+      expect.objectContaining({ line: 2, message: expect.stringContaining('http/ is below platform/') }),
+    ]);
+    expect(await lintAs('db-imports-platform.ts', 'src/server/db/backup.ts')).toEqual([
+      expect.objectContaining({ line: 2, message: expect.stringContaining('db/ is below platform/') }),
+    ]);
+    expect(await lintAs('http-imports-platform.ts', 'src/server/http/send-upload.test.ts')).toEqual([]);
+  });
+
   it('refuses components/ui importing a feature', async () => {
     expect(await lintAs('ui-imports-feature.tsx', 'src/web/components/ui/room-badge.tsx')).toEqual([
       expect.objectContaining({

@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { preparePrivateDir, PRIVATE_FILE_MODE } from '../platform/data-dir.ts';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from '../system/data-dir.ts';
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {

@@ -1,6 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { StoredFile } from '../platform/storage/storage.ts';
 import { contentDisposition } from './content-disposition.ts';
+
+/** A file to answer with: its bytes and the type it was stored under. */
+export type FileToSend = { stream: Readable; contentType: string; size: number };
 
 /**
  * Answers with a stored file under its detected type, never sniffed into another. `inline` files show in the page
@@ -9,7 +12,7 @@ import { contentDisposition } from './content-disposition.ts';
  */
 export function sendStoredFile(
   reply: FastifyReply,
-  file: StoredFile,
+  file: FileToSend,
   {
     disposition,
     filename,

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { pathToNulCharacter } from '#shared/rules/text.ts';
-import { isUpload } from '../platform/storage/upload.ts';
+import { isUpload } from './upload.ts';
 import { fieldError } from './errors.ts';
 
 const UNSTORABLE_TEXT = 'This text contains a character that cannot be saved.';
 
 /**
  * A 400 naming the field when the input holds a NUL character, which PostgreSQL text cannot store. An uploaded
- * file is not looked into: its bytes are no text, and its name is cleaned where it is stored (storage/filenames.ts).
+ * file is not looked into: its bytes are no text, and its name is cleaned where it is stored
+ * (platform/storage/filenames.ts).
  */
 export function assertStorableText(input: unknown) {
   const path = pathToNulCharacter(input, { skip: isUpload });

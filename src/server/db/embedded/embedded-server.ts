@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runChildProcess, startWorker } from '../../platform/worker-threads.ts';
+import { runChildProcess, startWorker } from '../../system/worker-threads.ts';
 import type { EmbeddedWorkerCommand, EmbeddedWorkerData, EmbeddedWorkerReply } from './pglite-worker.ts';
 
 export type EmbeddedServer = {

@@ -16,7 +16,7 @@ import type { Database } from '../../db/client.ts';
 import { fromCheckbox, fromList } from '../../http/multipart-fields.ts';
 import { toHeaders } from '../../http/session.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
+import { uploadLimits, uploadSchema } from '../../http/upload.ts';
 import type { Auth } from './auth.ts';
 import {
   KNOWN_DEVICE_COOKIE,

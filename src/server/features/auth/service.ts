@@ -16,7 +16,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { accounts, users } from '../../db/schema/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import type { Upload } from '../../platform/storage/upload.ts';
+import type { Upload } from '../../http/upload.ts';
 import { checkSpecializations, replaceSpecializations, withStoredAvatar } from '../profiles/service.ts';
 import type { Auth } from './auth.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail } from './mails.ts';

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/client.ts';
 import { claimStorage, releaseStorage } from '../../platform/storage/quota.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
-import type { Upload } from '../../platform/storage/upload.ts';
+import type { Upload } from '../../http/upload.ts';
 
 // Chat attachments (SPEC.md §5 "Uploads in chat"): the type comes from the bytes, never from the name or the
 // client's claim.

@@ -23,7 +23,7 @@ import { sendStoredFile } from '../../http/send-file.ts';
 import { requireUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
+import { uploadLimits, uploadSchema } from '../../http/upload.ts';
 import { storeChatUpload } from './attachments.ts';
 import { createMessageWriter } from './message-writer.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../../platform/worker-threads.ts';
+import { startWorker } from '../../system/worker-threads.ts';
 import { MATH_WORKER_READY, type MathJob, type MathResult } from './math-worker.ts';
 import type { MathAnswer } from './offline-math.ts';
 

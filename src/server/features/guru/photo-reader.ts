@@ -4,7 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { MAX_READABLE_PHOTO_PIXELS, pixelsOf, type ImageDimensions } from '#shared/rules/image-size.ts';
 import { readImageDimensions } from '../../platform/storage/image-dimensions.ts';
-import { forkChildProcess } from '../../platform/worker-threads.ts';
+import { forkChildProcess } from '../../system/worker-threads.ts';
 import type { PhotoReaderMessage, PhotoReadJob } from './photo-reader-process.ts';
 
 /** The reader's WebAssembly memory, at most: 1 GiB in 64 KiB pages, three times what the largest photo takes. */

@@ -13,7 +13,7 @@ import { sendStoredFile } from '../../http/send-file.ts';
 import { requireUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
+import { uploadLimits, uploadSchema } from '../../http/upload.ts';
 import type { Moderation } from '../moderation/service.ts';
 import {
   getAvatar,

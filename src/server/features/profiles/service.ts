@@ -10,7 +10,7 @@ import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import type { Upload } from '../../platform/storage/upload.ts';
+import type { Upload } from '../../http/upload.ts';
 import type { Moderation } from '../moderation/service.ts';
 
 // Avatars are public images served by GET /api/files/avatars/:name; `users.image` holds that URL.

@@ -3,7 +3,7 @@ import type { Attachment } from '#shared/schemas/requests.ts';
 import type { RequestAttachment } from '../../db/schema/requests.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import type { Upload } from '../../platform/storage/upload.ts';
+import type { Upload } from '../../http/upload.ts';
 
 // Request attachments: typed from their bytes, stored under request-attachments/, served only through
 // GET /api/requests/:id/attachments/:index.

@@ -9,7 +9,7 @@ import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import type { Upload } from '../../platform/storage/upload.ts';
+import type { Upload } from '../../http/upload.ts';
 import { claimStorage } from '../../platform/storage/quota.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { notifiedTeachersCount, notifyTeachersOfRequest } from '../notifications/service.ts';

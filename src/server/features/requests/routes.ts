@@ -25,7 +25,7 @@ import { requireRole, requireUser } from '../../http/session.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { uploadLimits, uploadSchema } from '../../platform/storage/upload.ts';
+import { uploadLimits, uploadSchema } from '../../http/upload.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { completeJobResponseSchema, sharedJobsSchema } from '#shared/schemas/reviews.ts';

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
-import { preparePrivateDir, PRIVATE_FILE_MODE } from '../data-dir.ts';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from '../../system/data-dir.ts';
 
 export type Mail = {
   to: string;

@@ -10,9 +10,9 @@ import { isRasterImage, readImageFileDimensions } from './image-dimensions.ts';
 import { UPLOADS_IN_FLIGHT } from '#shared/constants.ts';
 import { isMultipart } from '../../http/content-types.ts';
 import { AppError } from '../../http/errors.ts';
-import { preparePrivateDir, PRIVATE_FILE_MODE } from '../data-dir.ts';
+import { preparePrivateDir, PRIVATE_FILE_MODE } from '../../system/data-dir.ts';
 import { documentType } from './document-type.ts';
-import { receivedUpload, UPLOAD_PART_LIMITS } from './upload.ts';
+import { receivedUpload, UPLOAD_PART_LIMITS } from '../../http/upload.ts';
 
 // Uploaded files go to temporary files in `dir` as they arrive, never into memory: a request's files are removed
 // when it ends, answered or cut off. Upload requests in flight are counted per user on this process.

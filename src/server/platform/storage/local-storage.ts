@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PRIVATE_FILE_MODE } from '../data-dir.ts';
+import { PRIVATE_FILE_MODE } from '../../system/data-dir.ts';
 import type { Storage } from './storage-port.ts';
 
 // Path segments of letters, digits, dot, dash and underscore, none starting with a dot: no way out of the directory.

@@ -1,6 +1,7 @@
-import type { Readable } from 'node:stream';
+import type { FileToSend } from '../../http/send-file.ts';
 
-export type StoredFile = { stream: Readable; contentType: string; size: number };
+/** A stored file as routes send it. */
+export type StoredFile = FileToSend;
 
 /** Where uploaded files live. Keys are paths such as `avatars/<uuid>.png`, chosen by the server. */
 export interface Storage {

@@ -2,17 +2,18 @@ import { z } from 'zod';
 import { imageSizeMessages, MAX_IMAGE_PIXELS, pixelsOf, type ImageDimensions } from '#shared/rules/image-size.ts';
 
 /**
- * An uploaded file, received into a temporary file (incoming-files.ts), with its type detected from the bytes (the
- * client's claim is ignored).
+ * An uploaded file, received into a temporary file (platform/storage/incoming-files.ts), with its type detected from
+ * the bytes (the client's claim is ignored). It belongs to the request: http/ knows what a route received, storage
+ * where it is kept.
  */
 export type Upload = {
   filename: string;
   size: number;
-  /** The detected MIME type (document-type.ts); application/octet-stream when the bytes match no known format. */
+  /** The detected MIME type (platform/storage/document-type.ts); application/octet-stream for an unknown format. */
   type: string;
   /** The extension that goes with the detected type (no dot); null when unknown. */
   extension: string | null;
-  /** A raster image's width and height from its header (image-dimensions.ts); null for anything else. */
+  /** A raster image's width and height from its header (platform/storage/image-dimensions.ts); else null. */
   dimensions: ImageDimensions | null;
   /** The temporary file holding the bytes until the request ends: read it as a stream, never whole. */
   path: string;
