@@ -18,6 +18,7 @@ import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
 import { adminRoutes } from './features/admin/routes.ts';
+import { hasAdminRole } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/service.ts';
@@ -132,7 +133,13 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // A session that ends (sign-out, reset, revocation) ends its open sockets on every node at once.
   const endSessionSockets = (sessionId: string) => app.realtime.endSession(sessionId);
   const authSecret = resolveAuthSecret(config);
-  const auth = createAuth({ config, db, secret: authSecret, onSessionEnded: endSessionSockets });
+  const auth = createAuth({
+    config,
+    db,
+    secret: authSecret,
+    onSessionEnded: endSessionSockets,
+    mayUseSecondFactor: (userId) => hasAdminRole(db, userId),
+  });
   const storage = createStorage(config.storage);
   const mailer = createMailer(config.mail, dependencies.onDevMail);
   let outbox: ReturnType<typeof startMailOutbox> | undefined;

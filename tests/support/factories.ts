@@ -1,14 +1,15 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { hashPassword } from 'better-auth/crypto';
+import { hashPassword, symmetricEncrypt } from 'better-auth/crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { AdminPermission, Role } from '#shared/constants.ts';
 import type { Executor } from '../../src/server/db/client.ts';
 import { adminPermissions, adminRoles } from '../../src/server/db/schema/admin.ts';
-import { accounts, sessions, users, type NewUser } from '../../src/server/db/schema/auth.ts';
+import { accounts, sessions, twoFactors, users, type NewUser } from '../../src/server/db/schema/auth.ts';
 import { tutorBids, tutoringRequests, type NewTutoringRequest } from '../../src/server/db/schema/requests.ts';
 import { reviews } from '../../src/server/db/schema/reviews.ts';
 import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
 import { TEST_ADMIN, TEST_AUTH_SECRET } from './test-config.ts';
+import { base32Encode } from './totp.ts';
 
 export const DEFAULT_TEST_PASSWORD = 'Password1';
 // Hashing is deliberately slow; every factory user shares one hash of the default password.
@@ -146,8 +147,36 @@ export async function createSubAdmin(db: Executor, permissions: AdminPermission[
   return user;
 }
 
-/** A session cookie of the seeded super-admin (ADMIN_EMAIL of the test config). */
-export async function createSuperAdminCookie(db: Executor) {
+/**
+ * The second factor of every account the factories enrol: better-auth keeps the raw 32-character secret (encrypted),
+ * an authenticator app gets it base32-encoded. Backup codes in better-auth's `xxxxx-xxxxx` form.
+ */
+const TEST_TOTP_RAW_SECRET = 'TestSecondFactorSecret0123456789';
+export const TEST_TOTP_SECRET = base32Encode(Buffer.from(TEST_TOTP_RAW_SECRET));
+export const TEST_BACKUP_CODES = ['abcde-12345', 'fghij-67890'];
+
+/** Turns on the user's second factor as a confirmed enrolment leaves it (idempotent), with the test secret. */
+export async function enrolSecondFactor(db: Executor, userId: string, secret = TEST_AUTH_SECRET) {
+  await db
+    .insert(twoFactors)
+    .values({
+      userId,
+      secret: await symmetricEncrypt({ key: secret, data: TEST_TOTP_RAW_SECRET }),
+      backupCodes: await symmetricEncrypt({ key: secret, data: JSON.stringify(TEST_BACKUP_CODES) }),
+    })
+    .onConflictDoNothing();
+  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, userId));
+}
+
+/** The seeded super-admin (ADMIN_EMAIL of the test config), with the second factor the panel requires. */
+export async function enrolledSuperAdminId(db: Executor) {
   const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, TEST_ADMIN.email));
-  return { userId: admin!.id, ...(await createSessionCookie(db, admin!.id)) };
+  await enrolSecondFactor(db, admin!.id);
+  return admin!.id;
+}
+
+/** A session cookie of the seeded super-admin, enrolled in the second factor. */
+export async function createSuperAdminCookie(db: Executor) {
+  const userId = await enrolledSuperAdminId(db);
+  return { userId, ...(await createSessionCookie(db, userId)) };
 }

@@ -63,6 +63,10 @@ export const adminAccessSchema = z.object({
   roleName: z.string(),
   isSuperAdmin: z.boolean(),
   permissions: z.array(z.enum(ADMIN_PERMISSIONS)),
+  /** Whether sign-in asks for an authenticator code (or a backup code) after the password. */
+  twoFactorEnabled: z.boolean(),
+  /** The super-admin's panel stays closed until the second factor is set up. */
+  twoFactorRequired: z.boolean(),
 });
 export type AdminAccess = z.infer<typeof adminAccessSchema>;
 

@@ -59,6 +59,8 @@ describe('admin access and dashboard', () => {
       roleName: 'moderator',
       isSuperAdmin: false,
       permissions: ['dashboard', 'reports'],
+      twoFactorEnabled: false,
+      twoFactorRequired: false,
     });
   });
 

@@ -2,6 +2,7 @@ import { eq, exists, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
 import { adminMessages, type AdminAccess, type AdminStats } from '#shared/schemas/admin.ts';
+import { twoFactorMessages } from '#shared/two-factor.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { adminPermissions, adminRoles } from '../../db/schema/admin.ts';
@@ -11,16 +12,27 @@ import { illegalContentFlags, userReports } from '../../db/schema/moderation.ts'
 import { AppError } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 
-/** The user's admin role and permissions, or null for everyone else. */
+/**
+ * The user's admin role, permissions and second factor, or null for everyone else. The super-admin must have a second
+ * factor (decision 0034); a sub-admin may.
+ */
 async function getAdminAccess(db: Database, userId: string): Promise<AdminAccess | null> {
   const [role] = await db
-    .select({ id: adminRoles.id, roleName: adminRoles.roleName })
+    .select({ id: adminRoles.id, roleName: adminRoles.roleName, twoFactorEnabled: users.twoFactorEnabled })
     .from(adminRoles)
+    .innerJoin(users, eq(users.id, adminRoles.userId))
     .where(eq(adminRoles.userId, userId))
     .limit(1);
   if (!role) return null;
-  if (role.roleName === SUPER_ADMIN_ROLE) {
-    return { roleName: role.roleName, isSuperAdmin: true, permissions: [...ADMIN_PERMISSIONS] };
+  const { roleName, twoFactorEnabled } = role;
+  if (roleName === SUPER_ADMIN_ROLE) {
+    return {
+      roleName,
+      isSuperAdmin: true,
+      permissions: [...ADMIN_PERMISSIONS],
+      twoFactorEnabled,
+      twoFactorRequired: true,
+    };
   }
   const rows = await db
     .select({ permission: adminPermissions.permission })
@@ -28,9 +40,11 @@ async function getAdminAccess(db: Database, userId: string): Promise<AdminAccess
     .where(eq(adminPermissions.adminRoleId, role.id));
   const granted = new Set(rows.map((row) => row.permission));
   return {
-    roleName: role.roleName,
+    roleName,
     isSuperAdmin: false,
     permissions: ADMIN_PERMISSIONS.filter((permission) => granted.has(permission)),
+    twoFactorEnabled,
+    twoFactorRequired: false,
   };
 }
 
@@ -47,18 +61,36 @@ export function isAdminUser(userId: AnyColumn | string): SQL<boolean> {
   return exists(roles) as SQL<boolean>;
 }
 
+/** Whether the user has an admin role (who may turn on a second factor). */
+export async function hasAdminRole(db: Database, userId: string) {
+  const [row] = await db
+    .select({ isAdmin: isAdminUser(userId) })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.isAdmin ?? false;
+}
+
+/** The signed-in admin's access, even before a required second factor is set up (the panel asks for it then). */
+export async function readAdminAccess(request: FastifyRequest, db: Database) {
+  const user = await requireUser(request);
+  const access = await getAdminAccess(db, user.id);
+  if (!access) throw new AppError('FORBIDDEN', { message: adminMessages.onlyAdmins });
+  return { user, access };
+}
+
 /** What an admin route needs: any admin role (none), a page's permission, or the super-admin. */
 export type AdminArea = AdminPermission | typeof SUPER_ADMIN_ROLE;
 
 /**
  * The permission guard of every admin route, checked against the database on every call (the browser's flag is
- * only a cache): signed out 401; not an admin, a sub-admin without the area's permission, or a sub-admin where only
- * the super-admin may act, 403.
+ * only a cache): signed out 401; not an admin, an admin whose required second factor is not set up yet, a sub-admin
+ * without the area's permission, or a sub-admin where only the super-admin may act, 403.
  */
 export async function requireAdmin(request: FastifyRequest, db: Database, area?: AdminArea) {
-  const user = await requireUser(request);
-  const access = await getAdminAccess(db, user.id);
-  if (!access) throw new AppError('FORBIDDEN', { message: adminMessages.onlyAdmins });
+  const { user, access } = await readAdminAccess(request, db);
+  if (access.twoFactorRequired && !access.twoFactorEnabled) {
+    throw new AppError('FORBIDDEN', { message: twoFactorMessages.required });
+  }
   if (area === SUPER_ADMIN_ROLE && !access.isSuperAdmin) {
     throw new AppError('FORBIDDEN', { message: adminMessages.onlySuperAdmin });
   }

@@ -1,15 +1,18 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { getSessionCookie } from 'better-auth/cookies';
+import { twoFactor } from 'better-auth/plugins';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { PASSWORD_MIN, RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
 import { errorMessages } from '#shared/errors.ts';
 import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared/schemas/auth.ts';
+import { backupCodeSchema, enableTwoFactorSchema, totpCodeSchema } from '#shared/schemas/two-factor.ts';
+import { twoFactorMessages } from '#shared/two-factor.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { accounts, rateLimits, sessions, users, verifications } from '../../db/schema/auth.ts';
+import { accounts, rateLimits, sessions, twoFactors, users, verifications } from '../../db/schema/auth.ts';
 import { validationFailure } from '../../http/errors.ts';
 import { toSessionUser, type SessionResolver } from '../../http/session.ts';
 import { clearFailedSignIns } from './sign-in-lockout.ts';
@@ -23,6 +26,8 @@ type AuthOptions = {
   secret: string;
   /** Told of every session that ends (sign-out, password reset, revocation), to close its sockets. */
   onSessionEnded?: (sessionId: string) => void;
+  /** Whether this user may turn on a second factor (admins: the sign-in forms of everyone else have no code prompt). */
+  mayUseSecondFactor: (userId: string) => Promise<boolean>;
 };
 
 // better-auth takes these bodies loosely; they are checked first with the SPEC rules and messages.
@@ -32,6 +37,9 @@ const bodyRules: Record<string, z.ZodType> = {
   '/send-verification-email': forgotPasswordSchema,
   '/reset-password': z.object({ newPassword: strongPasswordSchema }),
   '/change-password': z.object({ newPassword: strongPasswordSchema }),
+  '/two-factor/enable': enableTwoFactorSchema,
+  '/two-factor/verify-totp': totpCodeSchema,
+  '/two-factor/verify-backup-code': backupCodeSchema,
 };
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
@@ -55,7 +63,7 @@ async function isSuspended(db: Database, userId: string) {
   return (await db.$count(users, and(eq(users.id, userId), isNotNull(users.suspendedAt)))) > 0;
 }
 
-export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) {
+export function createAuth({ config, db, secret, onSessionEnded, mayUseSecondFactor }: AuthOptions) {
   // Answered exactly like a wrong password, so the address of a system account is not confirmed either.
   const refuseSystemSignIn = async (ctx: HookContext) => {
     const email = (ctx.body as { email?: unknown } | undefined)?.email;
@@ -63,6 +71,34 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
     if (await isSystemAccount(db, { email })) {
       throw new APIError('UNAUTHORIZED', { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' });
     }
+  };
+
+  // Without a session the plugin answers 401 itself.
+  const refuseSecondFactorToNonAdmins = async (ctx: HookContext) => {
+    if (ctx.path !== '/two-factor/enable') return;
+    const session = await getSessionFromCtx(ctx);
+    if (session && !(await mayUseSecondFactor(session.user.id))) {
+      throw new APIError('FORBIDDEN', { code: 'FORBIDDEN', message: twoFactorMessages.adminsOnly });
+    }
+  };
+
+  /**
+   * Enrolment ends every other session of the account: they were opened with the password alone, and a super-admin's
+   * would otherwise gain the panel the moment the second factor is on. A code confirmed with a session is an
+   * enrolment (at sign-in there is none yet); the request is remembered between the hooks before and after it.
+   */
+  const enrolments = new WeakMap<Request, true>();
+  const noteEnrolment = async (ctx: HookContext) => {
+    if (ctx.path === '/two-factor/verify-totp' && ctx.request && (await getSessionFromCtx(ctx)))
+      enrolments.set(ctx.request, true);
+  };
+  const endSessionsOpenedBeforeEnrolment = async (ctx: HookContext) => {
+    const enrolled = ctx.context.newSession;
+    if (!ctx.request || !enrolments.has(ctx.request) || !enrolled) return;
+    const others = (await ctx.context.internalAdapter.listSessions(enrolled.user.id))
+      .map((session) => session.token)
+      .filter((token) => token !== enrolled.session.token);
+    if (others.length > 0) await ctx.context.internalAdapter.deleteSessions(others);
   };
 
   return betterAuth({
@@ -73,8 +109,17 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
     trustedOrigins: [config.publicUrl],
     database: drizzleAdapter(db, {
       provider: 'pg',
-      schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: rateLimits },
+      schema: {
+        user: users,
+        session: sessions,
+        account: accounts,
+        verification: verifications,
+        rateLimit: rateLimits,
+        twoFactor: twoFactors,
+      },
     }),
+    // Admins' second factor (decision 0034): an authenticator app's code, or a backup code once each.
+    plugins: [twoFactor({ issuer: 'Virtual Help' })],
     // Accounts are created and edited only through /api/accounts and /api/profile, which own the
     // username, role, VH number and avatar rules.
     disabledPaths: ['/sign-up/email', '/update-user'],
@@ -108,11 +153,14 @@ export function createAuth({ config, db, secret, onSessionEnded }: AuthOptions) 
       before: createAuthMiddleware(async (ctx) => {
         await checkBody(ctx);
         await refuseSystemSignIn(ctx);
+        await refuseSecondFactorToNonAdmins(ctx);
+        await noteEnrolment(ctx);
         // Whoever changes the password ends every other session: one a thief holds included.
         if (ctx.path === '/change-password') {
           return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
         }
       }),
+      after: createAuthMiddleware(endSessionsOpenedBeforeEnrolment),
     },
     databaseHooks: {
       session: {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AVATAR } from '#shared/constants.ts';
 import { errorMessages, type ApiErrorBody } from '#shared/errors.ts';
+import { twoFactorMessages } from '#shared/two-factor.ts';
 import {
   availabilityQuerySchema,
   availabilitySchema,
@@ -32,13 +33,22 @@ import { checkEmailAvailability, checkUsernameAvailability, registerAccount } fr
 const betterAuthMessages: Record<string, string> = {
   EMAIL_NOT_VERIFIED: errorMessages.EMAIL_NOT_VERIFIED,
   INVALID_TOKEN: errorMessages.INVALID_TOKEN,
+  INVALID_PASSWORD: twoFactorMessages.wrongPassword,
+  INVALID_CODE: twoFactorMessages.wrongCode,
+  INVALID_BACKUP_CODE: twoFactorMessages.wrongBackupCode,
+  INVALID_TWO_FACTOR_COOKIE: twoFactorMessages.challengeExpired,
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: twoFactorMessages.tooManyAttempts,
+  ACCOUNT_TEMPORARILY_LOCKED: twoFactorMessages.locked,
+  TOTP_ALREADY_ENABLED: twoFactorMessages.alreadyEnabled,
 };
 
 /** better-auth's error answer in the API's `{ code, message, fields? }` shape, 5xx details hidden. */
 async function toApiError(response: Response): Promise<ApiErrorBody> {
-  if (response.status === 429) return { code: 'RATE_LIMITED', message: errorMessages.RATE_LIMITED };
   if (response.status >= 500) return { code: 'INTERNAL', message: errorMessages.INTERNAL };
   const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
+  // A locked second factor is a 429 of its own; every other 429 is the request limit.
+  if (response.status === 429 && body.code !== 'ACCOUNT_TEMPORARILY_LOCKED')
+    return { code: 'RATE_LIMITED', message: errorMessages.RATE_LIMITED };
   const code = body.code ?? (response.status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST');
   return { code, message: betterAuthMessages[code] ?? body.message ?? errorMessages.NOT_FOUND, fields: body.fields };
 }

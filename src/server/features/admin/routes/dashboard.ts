@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminAccessSchema, adminStatsSchema } from '#shared/schemas/admin.ts';
 import type { Database } from '../../../db/client.ts';
-import { getAdminStats, requireAdmin } from '../service.ts';
+import { getAdminStats, readAdminAccess, requireAdmin } from '../service.ts';
 import { tags } from './params.ts';
 
 /** Dashboard: who the admin is, and the counters. */
@@ -10,13 +10,14 @@ export const adminDashboardRoutes: FastifyPluginAsyncZod<{ db: Database }> = asy
     '/api/admin/me',
     {
       schema: {
-        summary: 'The signed-in admin’s role and permissions',
-        description: 'Signed out: 401; a user without an admin role: 403 (the admin login then signs them out).',
+        summary: 'The signed-in admin’s role, permissions and second factor',
+        description:
+          'Signed out: 401; a user without an admin role: 403 (the admin login then signs them out). Answers before a required second factor is set up, so the panel can ask for it; every other admin route answers 403 until then.',
         tags,
         response: { 200: adminAccessSchema },
       },
     },
-    async (request) => (await requireAdmin(request, db)).access,
+    async (request) => (await readAdminAccess(request, db)).access,
   );
 
   app.get(
