@@ -76,5 +76,6 @@ export const paths = {
     patterns: { path: '/admin/patterns', getHref: () => '/admin/patterns' },
     contactMessages: { path: '/admin/contact-messages', getHref: () => '/admin/contact-messages' },
     auditLog: { path: '/admin/audit-log', getHref: () => '/admin/audit-log' },
+    security: { path: '/admin/security', getHref: () => '/admin/security' },
   },
 } as const;

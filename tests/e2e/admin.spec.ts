@@ -1,7 +1,15 @@
 import { userReports } from '../../src/server/db/schema/moderation.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
-import { DEFAULT_TEST_PASSWORD, createUser } from '../support/factories.ts';
+import type { Executor } from '../../src/server/db/client.ts';
+import {
+  DEFAULT_TEST_PASSWORD,
+  TEST_TOTP_SECRET,
+  createSubAdmin,
+  createUser,
+  enrolledSuperAdminId,
+} from '../support/factories.ts';
 import { TEST_ADMIN } from '../support/test-config.ts';
+import { totpCode } from '../support/totp.ts';
 import { expect, test, type Page } from './fixtures.ts';
 
 // Admin panel journeys: the login gate, then the admin at work: counters, a report resolved, a sub-admin added who
@@ -13,6 +21,19 @@ async function adminLogin(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login to Admin Panel' }).click();
+}
+
+/** The second step of a sign-in with two-factor: the code an authenticator app with this key shows now. */
+async function enterAppCode(page: Page, base32Secret: string) {
+  await page.getByLabel('Authentication code').fill(totpCode(base32Secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+/** The seeded super-admin, whose panel opens only with a second factor: set up once, its code entered at sign-in. */
+async function superAdminLogin(page: Page, db: Executor) {
+  await enrolledSuperAdminId(db);
+  await adminLogin(page, TEST_ADMIN.email, TEST_ADMIN.password);
+  await enterAppCode(page, TEST_TOTP_SECRET);
 }
 
 /** Full-page screenshots at 1280 and 375 px, when ADMIN_SCREENSHOTS is set (to look at the layout). */
@@ -30,10 +51,12 @@ test('a phone number refused in the chat reaches Illegal Content, the dashboard 
   openBrowserAs,
   allowConsoleError,
 }) => {
+  // Two people and the second factor at sign-in, on a busy two-core machine.
+  test.setTimeout(90_000);
   // The composer refuses at once, and still sends the text: the server refuses it too (400) and keeps the attempt.
   allowConsoleError(/status of 400/);
   const [student, teacher] = [await createUser(db, { role: 'student' }), await createUser(db, { role: 'teacher' })];
-  await adminLogin(page, TEST_ADMIN.email, TEST_ADMIN.password);
+  await superAdminLogin(page, db);
   await page.getByRole('button', { name: 'Close toast' }).click();
   const flaggedBefore = ((await (await page.request.get('/api/admin/stats')).json()) as { flaggedContent: number })
     .flaggedContent;
@@ -89,14 +112,14 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   baseURL,
   openBrowserAs,
 }) => {
-  // A long journey: the admin, the reported user and a sub-admin, each in a browser of their own.
-  test.setTimeout(60_000);
+  // A long journey: the admin (with the second factor), the reported user and a sub-admin, each in a browser of their own.
+  test.setTimeout(90_000);
   const [reporter, reported, helper] = [await createUser(db), await createUser(db), await createUser(db)];
   await db
     .insert(userReports)
     .values({ reporterId: reporter.id, reportedUserId: reported.id, reason: 'harassment', description: 'Rude words' });
 
-  await adminLogin(page, TEST_ADMIN.email, TEST_ADMIN.password);
+  await superAdminLogin(page, db);
   await expect(page.getByText('Admin access granted')).toBeVisible();
   // Notices stay until dismissed (SPEC.md §9); this one would cover the page's top-right buttons.
   await page.getByRole('button', { name: 'Close toast' }).click();
@@ -177,7 +200,7 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   const { page: helperPage } = await openBrowserAs(helper.id);
   await helperPage.goto('/admin/reports');
   const helperMenu = helperPage.getByRole('navigation', { name: 'Admin' });
-  await expect(helperMenu.getByRole('link')).toHaveText(['Report Management']);
+  await expect(helperMenu.getByRole('link')).toHaveText(['Report Management', 'Two-Factor Sign-In']);
   await expect(helperPage.getByRole('heading', { name: 'Report Management', level: 1 })).toBeVisible();
   await expect(helperPage.getByRole('row').filter({ hasText: reported.username })).toContainText('Resolved');
   await helperPage.goto('/admin/meeting-stats');
@@ -196,7 +219,7 @@ test('the admin adds a moderation pattern, marks a contact message handled and f
   await db
     .insert(contactMessages)
     .values({ name: 'Ada', email: 'ada@example.com', subject, message: 'How do refunds work?' });
-  await adminLogin(page, TEST_ADMIN.email, TEST_ADMIN.password);
+  await superAdminLogin(page, db);
   await page.getByRole('button', { name: 'Close toast' }).click();
   const menu = page.getByRole('navigation', { name: 'Admin' });
 
@@ -222,4 +245,55 @@ test('the admin adds a moderation pattern, marks a contact message handled and f
   await expect(page.getByRole('row').filter({ hasText: 'contact_message.handle' }).first()).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: word })).toContainText('pattern.add');
   await screenshots(page, 'audit-log');
+});
+
+test('a sub-admin turns on two-factor sign-in, then signs in with the app’s code and once with a backup code', async ({
+  page,
+  db,
+  allowConsoleError,
+}) => {
+  // The wrong code's answer.
+  allowConsoleError(/status of 401/);
+  const helper = await createSubAdmin(db, ['reports']);
+  await adminLogin(page, helper.email, DEFAULT_TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Close toast' }).click();
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Two-Factor Sign-In' }).click();
+  await expect(page.getByRole('heading', { name: 'Two-Factor Sign-In', level: 1 })).toBeVisible();
+
+  await page.getByLabel('Password', { exact: true }).fill(DEFAULT_TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await screenshots(page, 'two-factor');
+  // What someone who cannot scan types into the app.
+  const key = (await page.locator('code').textContent())!.replaceAll(' ', '');
+  await page.getByLabel('Code from the app').fill(totpCode(key));
+  await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  const codes = page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const backupCode = (await codes.first().textContent())!;
+  await page.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(page.getByText('Two-factor sign-in is on.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Backup codes' })).toHaveCount(0);
+
+  // The password alone no longer opens the panel: a wrong code is refused, the app's opens it.
+  await page.request.post('/api/auth/sign-out', { data: {} });
+  await adminLogin(page, helper.email, DEFAULT_TEST_PASSWORD);
+  await page.getByLabel('Authentication code').fill(totpCode(key, Date.now() - 10 * 60_000));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText('This code is not right.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
+  await enterAppCode(page, key);
+  await expect(page.getByText('Admin access granted')).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Report Management' }),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Close toast' }).click();
+
+  // Without the phone: a backup code, which works once.
+  await page.request.post('/api/auth/sign-out', { data: {} });
+  await adminLogin(page, helper.email, DEFAULT_TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Use a backup code instead' }).click();
+  await page.getByLabel('Backup code').fill(backupCode);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
 });

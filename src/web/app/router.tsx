@@ -201,6 +201,12 @@ const pageRoutes: RouteObject[] = [
           Component: (await import('#web/features/admin/pages/admin-audit-log-page.tsx')).AdminAuditLogPage,
         }),
       },
+      {
+        path: paths.admin.security.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-security-page.tsx')).AdminSecurityPage,
+        }),
+      },
     ],
   },
 

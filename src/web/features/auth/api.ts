@@ -1,6 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { Role } from '#shared/constants.ts';
 import type { Availability, ForgotPasswordInput, LoginInput, RegisterResponse } from '#shared/schemas/auth.ts';
+import type { TwoFactorEnrolment } from '#shared/schemas/two-factor.ts';
 import { paths } from '#shared/paths.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
@@ -10,8 +11,28 @@ const RESET_PAGE = paths.auth.resetPassword.getHref();
 
 // --- Sign in -------------------------------------------------------------------------------------
 
+/** A right password of an account with a second factor opens no session yet: the code comes next. */
+export type SignInAnswer = { twoFactorRedirect?: boolean } | null;
+
 export function signIn(input: LoginInput) {
-  return apiFetch<unknown>('/api/auth/sign-in/email', { method: 'POST', body: input });
+  return apiFetch<SignInAnswer>('/api/auth/sign-in/email', { method: 'POST', body: input });
+}
+
+// --- Second factor (admins) ----------------------------------------------------------------------
+
+/** Step one of enrolment: the app's otpauth:// address and the backup codes; off until a code confirms it. */
+export function enableTwoFactor(password: string) {
+  return apiFetch<TwoFactorEnrolment>('/api/auth/two-factor/enable', { method: 'POST', body: { password } });
+}
+
+/** An authenticator code: confirms an enrolment, or finishes a sign-in after the password. */
+export function verifyTotp(code: string) {
+  return apiFetch<unknown>('/api/auth/two-factor/verify-totp', { method: 'POST', body: { code } });
+}
+
+/** A backup code instead of the app's, at sign-in; each works once. */
+export function verifyBackupCode(code: string) {
+  return apiFetch<unknown>('/api/auth/two-factor/verify-backup-code', { method: 'POST', body: { code } });
 }
 
 export function useSignIn() {

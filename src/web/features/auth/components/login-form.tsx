@@ -16,6 +16,7 @@ import { notifyAuthChanged } from '#web/lib/auth-client.ts';
 import { signInDestination } from '#web/lib/redirect.ts';
 import { useSendConfirmationEmail, useSignIn } from '../api.ts';
 import { authLinkClasses } from './auth-page-shell.tsx';
+import { SecondFactorForm } from './second-factor-form.tsx';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
 import { Form } from '#web/components/ui/form.tsx';
 import { lazyZodResolver } from '#web/lib/lazy-zod-resolver.ts';
@@ -69,17 +70,23 @@ export function LoginForm() {
   const resend = useSendConfirmationEmail();
   const [unconfirmedEmail, setUnconfirmedEmail] = useState<string | null>(null);
   const [isRedirecting, setRedirecting] = useState(false);
+  // An admin's account with a second factor: the code comes after the password.
+  const [needsCode, setNeedsCode] = useState(false);
+
+  const enter = async () => {
+    setRedirecting(true);
+    toast.success('Logged in successfully! Redirecting to chat...');
+    // The guarded page must see the new session before it renders, or it would send us back here.
+    await notifyAuthChanged();
+    await navigate(signInDestination(searchParams.get('redirectTo')), { replace: true });
+  };
 
   const onSubmit = form.handleSubmit((values) => {
     setUnconfirmedEmail(null);
     signIn.mutate(values, {
-      onSuccess: () => {
-        setRedirecting(true);
-        toast.success('Logged in successfully! Redirecting to chat...');
-        // The guarded page must see the new session before it renders, or it would send us back here.
-        void notifyAuthChanged().then(() =>
-          navigate(signInDestination(searchParams.get('redirectTo')), { replace: true }),
-        );
+      onSuccess: (answer) => {
+        if (answer?.twoFactorRedirect) setNeedsCode(true);
+        else void enter();
       },
       onError: (error) => {
         if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') {
@@ -107,6 +114,15 @@ export function LoginForm() {
 
   // isSubmitting covers the wait for the form's checks to arrive, so a second press sends nothing twice.
   const isBusy = form.formState.isSubmitting || signIn.isPending || isRedirecting;
+
+  if (needsCode) {
+    const restart = (message: string) => {
+      toast.error('Error', { description: message });
+      form.resetField('password');
+      setNeedsCode(false);
+    };
+    return <SecondFactorForm onVerified={enter} onRestart={restart} />;
+  }
 
   return (
     <Form noValidate onSubmit={onSubmit} onFocus={loginSchemaResolver.preload} className="flex flex-col gap-5">

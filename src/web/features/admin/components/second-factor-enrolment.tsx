@@ -1,0 +1,162 @@
+import { useState, type ReactNode, type SubmitEvent } from 'react';
+import { encode } from 'uqr';
+import type { TwoFactorEnrolment } from '#shared/schemas/two-factor.ts';
+import { TOTP_CODE_PATTERN, TOTP_DIGITS, twoFactorMessages } from '#shared/two-factor.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { FormField } from '#web/components/ui/form-field.tsx';
+import { Input } from '#web/components/ui/input.tsx';
+import { PasswordInput } from '#web/components/ui/password-input.tsx';
+import { errorMessage } from '#web/lib/api.ts';
+import { enableTwoFactor, verifyTotp } from '../../auth/api.ts';
+
+/** The otpauth:// address as a QR code, drawn as one SVG path (no script or inline style the page's CSP refuses). */
+function QrCode({ text }: { text: string }) {
+  const { data, size } = encode(text, { ecc: 'M', border: 2 });
+  const path = data
+    .flatMap((row, y) => row.map((dark, x) => (dark ? `M${x} ${y}h1v1h-1z` : '')))
+    .filter(Boolean)
+    .join('');
+  return (
+    <svg
+      viewBox={`0 0 ${size} ${size}`}
+      role="img"
+      aria-label="QR code for your authenticator app"
+      shapeRendering="crispEdges"
+      className="size-48 rounded-md bg-white"
+    >
+      <path d={path} fill="#000" />
+    </svg>
+  );
+}
+
+/** The key of the otpauth:// address in groups of four, as authenticator apps take it by hand. */
+const manualKeyOf = (totpURI: string) =>
+  (new URL(totpURI).searchParams.get('secret') ?? '').match(/.{1,4}/g)?.join(' ') ?? '';
+
+function Step({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-label={title} className="flex flex-col gap-4">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * Turns on two-factor sign-in in three steps: the password (better-auth asks for it), then the QR code and its key
+ * with a code from the app to confirm, then the backup codes, shown this once.
+ */
+export function SecondFactorEnrolment({
+  onConfirmed,
+  onDone,
+}: {
+  /** The code confirmed the enrolment: the backup codes are shown next. */
+  onConfirmed: () => void;
+  /** The backup codes were seen. */
+  onDone: () => Promise<void> | void;
+}) {
+  const [enrolment, setEnrolment] = useState<TwoFactorEnrolment>();
+  const [isConfirmed, setConfirmed] = useState(false);
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string>();
+  const [isBusy, setBusy] = useState(false);
+
+  const submit = (check: (entered: string) => string | undefined, send: (entered: string) => Promise<void>) => {
+    return async (event: SubmitEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const entered = value.trim();
+      const refusal = check(entered);
+      setError(refusal);
+      if (refusal) return;
+      setBusy(true);
+      try {
+        await send(entered);
+        setValue('');
+      } catch (failure) {
+        setError(errorMessage(failure));
+      } finally {
+        setBusy(false);
+      }
+    };
+  };
+
+  if (!enrolment) {
+    const onSubmit = submit(
+      (password) => (password ? undefined : twoFactorMessages.passwordRequired),
+      async (password) => setEnrolment(await enableTwoFactor(password)),
+    );
+    return (
+      <Step title="Confirm your password">
+        <p className="text-sm text-muted-foreground">
+          Two-factor sign-in asks for a code from an authenticator app on your phone after your password.
+        </p>
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <FormField label="Password" error={error} required>
+            <PasswordInput
+              autoComplete="current-password"
+              maxLength={128}
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+            />
+          </FormField>
+          <Button type="submit" className="self-start" loading={isBusy}>
+            Continue
+          </Button>
+        </form>
+      </Step>
+    );
+  }
+
+  if (!isConfirmed) {
+    const onSubmit = submit(
+      (code) => (TOTP_CODE_PATTERN.test(code) ? undefined : twoFactorMessages.codeRequired),
+      async (code) => {
+        await verifyTotp(code);
+        onConfirmed();
+        setConfirmed(true);
+      },
+    );
+    return (
+      <Step title="Scan the code with your authenticator app">
+        <QrCode text={enrolment.totpURI} />
+        <p className="text-sm text-muted-foreground">
+          Cannot scan it? Enter this key in the app instead:{' '}
+          <code className="font-mono break-all text-foreground">{manualKeyOf(enrolment.totpURI)}</code>
+        </p>
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <FormField label="Code from the app" error={error} required>
+            <Input
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              maxLength={TOTP_DIGITS}
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+            />
+          </FormField>
+          <Button type="submit" className="self-start" loading={isBusy}>
+            Turn on two-factor sign-in
+          </Button>
+        </form>
+      </Step>
+    );
+  }
+
+  return (
+    <Step title="Save your backup codes">
+      <p className="text-sm text-muted-foreground">
+        {twoFactorMessages.enrolled} Without your phone, each of these codes signs you in once. They are shown only now:
+        keep them somewhere safe.
+      </p>
+      <ul aria-label="Backup codes" className="grid grid-cols-2 gap-2 font-mono text-sm sm:max-w-sm">
+        {enrolment.backupCodes.map((code) => (
+          <li key={code} className="rounded-md border bg-muted px-3 py-1.5">
+            {code}
+          </li>
+        ))}
+      </ul>
+      <Button className="self-start" onClick={() => void onDone()}>
+        I have saved them
+      </Button>
+    </Step>
+  );
+}
