@@ -46,6 +46,7 @@ import { createSessionCache, registerSession, toHeaders } from './http/session.t
 import { registerSpa } from './http/spa.ts';
 import { registerStorableTextRule } from './http/storable-text.ts';
 import { registerUncachedAnswers } from './http/uncached-answers.ts';
+import { registerLostDatabaseAnswer } from './http/lost-database.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from './system/data-dir.ts';
 import { devMailboxRoutes, warnOfDevOutboxBeyondLoopback } from './platform/mail/dev-mailbox.ts';
 import { createMailer, type DevMailListener } from './platform/mail/mailer.ts';
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const database = dependencies.database ?? (await openDatabase(databaseSourceFor(config)));
   if (!dependencies.database) app.addHook('onClose', () => database.close());
   database.pool.on('error', (error) => app.log.error({ err: error }, 'a database connection failed'));
+  registerLostDatabaseAnswer(app, database);
   const { db } = database;
   const metrics = createMetrics({ pool: database.pool });
   registerMetrics(app, metrics, config.metricsToken);

@@ -30,6 +30,7 @@ export const errorMessages = {
   ACCOUNT_SUSPENDED:
     'Your account has been suspended by an administrator. Contact support if you think this is a mistake.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
+  SERVICE_UNAVAILABLE: 'Virtual Help is unavailable for a moment. Please try again in a few minutes.',
 } as const;
 
 export type ErrorCode = keyof typeof errorMessages;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
-import { startEmbeddedServer, type EmbeddedServer } from './embedded/embedded-server.ts';
+import { startEmbeddedServer, type EmbeddedCrashListener, type EmbeddedServer } from './embedded/embedded-server.ts';
 
 export type Database = NodePgDatabase<typeof schema>;
 /** A transaction or the database itself: services accept either so callers can compose them. */
@@ -25,6 +25,10 @@ export type DatabaseHandle = {
   kind: DatabaseSource['kind'];
   /** Embedded only: writes the whole database to a tarball that `templateFile` can start from. */
   dump?(file: string): Promise<void>;
+  /** Why the embedded database has gone for good (its worker ended after start-up), else null. */
+  failure(): Error | null;
+  /** Calls `listener` when the embedded database goes for good (at once if it has). */
+  onFailure(listener: EmbeddedCrashListener): void;
   close(): Promise<void>;
 };
 
@@ -47,6 +51,8 @@ export async function openDatabase(
   // The embedded database lives in this process and only queues, so a busy machine gets longer before it fails.
   const connectionTimeoutMillis = source.kind === 'postgres' ? 5_000 : 30_000;
   let embedded: EmbeddedServer | undefined;
+  let failure: Error | null = null;
+  const failureListeners: EmbeddedCrashListener[] = [];
   let pool: pg.Pool;
   if (source.kind === 'postgres') {
     pool = new pg.Pool({ connectionString: source.url, max, connectionTimeoutMillis });
@@ -56,6 +62,10 @@ export async function openDatabase(
       socketDir: source.socketDir,
       templateFile: source.templateFile,
       maxConnections: max + 2,
+      onCrash(error) {
+        failure = error;
+        for (const listener of failureListeners) listener(error);
+      },
     });
     pool = new pg.Pool({
       host: embedded.socketDir,
@@ -77,6 +87,11 @@ export async function openDatabase(
     pool,
     kind: source.kind,
     dump: embedded ? (file) => embedded.dump(file) : undefined,
+    failure: () => failure,
+    onFailure(listener) {
+      failureListeners.push(listener);
+      if (failure) listener(failure);
+    },
     async close() {
       await pool.end();
       await embedded?.stop();

@@ -29,6 +29,7 @@ const statusByCode: Record<ErrorCode, number> = {
   ACCOUNT_LOCKED: 429,
   ACCOUNT_SUSPENDED: 403,
   INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** Thrown by services; the error handler turns it into `{ code, message, fields?, details? }` with the matching status. */

@@ -12,6 +12,9 @@ export type EmbeddedServer = {
   stop(): Promise<void>;
 };
 
+/** Told once when the database's worker ends after start-up without being stopped (the database is gone). */
+export type EmbeddedCrashListener = (error: Error) => void;
+
 /** Unix socket paths are limited to ~107 bytes; long data directories get a short one in the temp dir. */
 function socketDirFor(preferred: string) {
   if (path.join(preferred, '.s.PGSQL.5432').length < 100) return preferred;
@@ -24,6 +27,7 @@ export async function startEmbeddedServer(options: {
   templateFile?: string;
   socketDir: string;
   maxConnections?: number;
+  onCrash?: EmbeddedCrashListener;
 }): Promise<EmbeddedServer> {
   const socketDir = socketDirFor(options.socketDir);
   // Whoever reaches the socket is the database's superuser: only the server's own user may enter its directory (an
@@ -81,15 +85,31 @@ export async function startEmbeddedServer(options: {
 
   await nextReply('ready');
 
+  // From here on the worker's end is the database's: an error it throws must not end this process (a worker's
+  // `error` without a listener would), and either is told once. PGlite's runtime can end its thread by itself
+  // (used directly, it does on `select pg_terminate_backend(pg_backend_pid())`).
+  let crash: Error | null = null;
+  let stopping = false;
+  const crashed = (error: Error) => {
+    if (stopping || crash) return;
+    crash = error;
+    options.onCrash?.(error);
+  };
+  worker.on('error', crashed);
+  worker.on('exit', (code) => crashed(new Error(`Embedded database worker exited with code ${code}`)));
+
   const send = (command: EmbeddedWorkerCommand) => worker.postMessage(command);
   return {
     socketDir,
     async dump(file) {
+      if (crash) throw crash;
       const done = nextReply('dumped');
       send({ type: 'dump', file });
       await done;
     },
     async stop() {
+      if (crash) return; // nothing is left to stop
+      stopping = true;
       const done = nextReply('stopped').catch(() => undefined);
       send({ type: 'stop' });
       await done;

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { errorMessages, type ApiErrorBody } from '#shared/errors.ts';
+
+/**
+ * Once the embedded database has gone for good (its worker ended), every request is answered 503 and the loss is
+ * logged once, instead of each request failing on a closed socket: a supervisor's probe (/livez included) sees it
+ * and restarts the process, which starts the database again.
+ */
+export function registerLostDatabaseAnswer(
+  app: FastifyInstance,
+  database: { failure(): Error | null; onFailure(listener: (error: Error) => void): void },
+) {
+  database.onFailure((error) =>
+    app.log.error({ err: error }, 'the embedded database has stopped: every request is answered 503 until a restart'),
+  );
+  // Answered here rather than thrown: the error handler would log every one of them again.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!database.failure()) return;
+    return reply
+      .status(503)
+      .send({ code: 'SERVICE_UNAVAILABLE', message: errorMessages.SERVICE_UNAVAILABLE } satisfies ApiErrorBody);
+  });
+}
