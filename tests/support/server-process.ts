@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -152,4 +152,28 @@ export async function signUpStudent(url: string) {
     .map((c) => c.split(';')[0])
     .join('; ');
   return { id: user.id, cookie };
+}
+
+/** The processes a process started that are still running (its children and theirs), from /proc (Linux). */
+export function descendantsOf(pid: number): number[] {
+  try {
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((thread) =>
+      readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+    return children.flatMap((child) => [child, ...descendantsOf(child)]);
+  } catch {
+    return []; // it ended while being read
+  }
+}
+
+/** The resident memory of a process and of every process it started, in bytes, from /proc (Linux). */
+export function residentBytesOf(pid: number) {
+  return [pid, ...descendantsOf(pid)].reduce((total, each) => {
+    try {
+      const kilobytes = readFileSync(`/proc/${each}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m)?.[1];
+      return total + Number(kilobytes ?? 0) * 1024;
+    } catch {
+      return total; // it ended while being read
+    }
+  }, 0);
 }

@@ -1,9 +1,13 @@
-import { sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AI_USER_ID } from '#shared/constants.ts';
+import { messages } from '../db/schema/chat.ts';
 import { createRequest, createSubject, freshClientAddress } from '../../../tests/support/factories.ts';
-import { signedInStudent, signedInTeacher, type Caller } from '../../../tests/support/callers.ts';
+import { call, signedInStudent, signedInTeacher, type Caller } from '../../../tests/support/callers.ts';
+import { formData, hostileFiles } from '../../../tests/support/files.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 
 // Requests built from each route's own schema, filled with hostile values, from every kind of caller. The server
@@ -34,6 +38,7 @@ type Operation = {
   queryParams: string[];
   bodyFields: string[];
   takesBody: boolean;
+  takesFiles: boolean;
 };
 
 const HOSTILE_STRINGS = [
@@ -121,6 +126,7 @@ describe('the API under fuzzing', () => {
           queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
           bodyFields: Object.keys(bodySchema?.properties ?? {}),
           takesBody: operation.requestBody !== undefined || method !== 'get',
+          takesFiles: 'multipart/form-data' in (operation.requestBody?.content ?? {}),
         };
       }),
     );
@@ -211,6 +217,59 @@ describe('the API under fuzzing', () => {
     );
     expect(sent).toBe(FUZZ_REQUESTS);
   }, 600_000);
+
+  it('answers hostile files on every upload route and from Guru AI without a server error, and goes on serving', async () => {
+    const uploadRoutes = operations.filter((operation) => operation.takesFiles);
+    expect(uploadRoutes.map((operation) => operation.path)).toEqual(
+      expect.arrayContaining(['/api/chat/uploads', '/api/profile/avatar', '/api/requests']),
+    );
+    const files = hostileFiles();
+    for (const operation of uploadRoutes) {
+      for (const field of operation.bodyFields) {
+        // New callers for each field, so that every file is looked at rather than refused by a per-user ceiling.
+        const fieldCallers = [await signedInStudent(t), await signedInTeacher(t, [knownIds[0]!])];
+        for (const file of files) {
+          for (const caller of fieldCallers) {
+            const response = await t.app.inject({
+              method: operation.method,
+              url: operation.path,
+              payload: formData({}, { field, ...file }),
+              headers: { cookie: caller.cookie },
+              remoteAddress: freshClientAddress(),
+            });
+            expect(response.statusCode, `${file.name} as ${field} to ${operation.path}`).toBeLessThan(500);
+          }
+        }
+      }
+    }
+
+    // Each file the chat keeps goes to Guru AI as a photo; every question gets its answer.
+    const asker = await signedInStudent(t);
+    let asked = 0;
+    for (const file of files) {
+      const uploaded = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/uploads',
+        payload: formData({}, { field: 'file', ...file }),
+        headers: { cookie: asker.cookie },
+      });
+      expect(uploaded.statusCode, file.name).toBeLessThan(500);
+      if (uploaded.statusCode !== 201) continue;
+      const sent = await call(t, asker, 'POST', '/api/chat/messages', {
+        clientId: randomUUID(),
+        receiverId: AI_USER_ID,
+        content: '',
+        attachment: { fileKey: uploaded.json().fileKey },
+      });
+      expect(sent.statusCode, file.name).toBe(201);
+      asked++;
+    }
+    expect(asked).toBeGreaterThan(0);
+    const answers = () =>
+      t.db.$count(messages, and(eq(messages.senderId, AI_USER_ID), eq(messages.receiverId, asker.user.id)));
+    await expect.poll(answers, { timeout: 120_000, interval: 500 }).toBe(asked);
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  }, 300_000);
 
   it('answers cursors whose id is 36 dashes with 400, on every paged list', async () => {
     const dashes = '-'.repeat(36);
