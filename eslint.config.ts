@@ -50,6 +50,26 @@ const layerZones = [
   { target: './src/server/db', from: './src/server/features', message: 'db/ knows no feature.' },
   { target: './src/web/components/ui', from: './src/web/features', message: 'components/ui knows no feature.' },
   { target: './src/web/components/ui', from: './src/web/app', message: 'components/ui knows no feature.' },
+  // The boot script stands apart: it and the app share only page-contract/ (vite.config.ts keeps both out of the app).
+  {
+    target: './src/web/boot',
+    from: './src/web',
+    except: ['./boot', './page-contract'],
+    message: 'boot/ imports only page-contract/ of the web.',
+  },
+  {
+    target: './src/web/page-contract',
+    from: './src/web',
+    except: ['./page-contract'],
+    message: 'page-contract/ imports nothing else of the web: the boot script shares it.',
+  },
+  ...readdirSync('src/web')
+    .filter((entry) => entry !== 'boot')
+    .map((entry) => ({
+      target: `./src/web/${entry}`,
+      from: './src/web/boot',
+      message: 'Nothing of the app imports boot/; share through page-contract/.',
+    })),
 ];
 
 /**

@@ -71,8 +71,11 @@ const reactRouterProductionBuild = [
 
 /** The entry itself stays a small file of its own, so that the shell's chunk is the one every page shares. */
 const isEntry = (id: string) => /src[\\/]web[\\/](main\.tsx|index\.html)$/.test(id);
-/** The boot script and what it imports (src/web/boot/): the only script a page with a form loads up front. */
-const isBootPart = (id: string) => /src[\\/]web[\\/]boot[\\/]/.test(id);
+/**
+ * The boot script and what it imports (src/web/boot/, and page-contract/, which the app shares): the only script a
+ * page with a form loads up front.
+ */
+const isBootPart = (id: string) => /src[\\/]web[\\/](boot|page-contract)[\\/]/.test(id);
 
 /**
  * Over HTTP/1.1 a phone fetches six files at a time, each a round trip: the default split left the sign-in page

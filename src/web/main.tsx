@@ -4,10 +4,11 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers.tsx';
+import { FormInPlaceContext } from './components/ui/form.tsx';
 import type { RouteHandle } from './app/route-handle.ts';
 import { routes } from './app/router.tsx';
 import { sessionQueryOptions } from './lib/auth-client.ts';
-import { TAKEOVER } from './boot/first-use.ts';
+import { TAKEOVER } from './page-contract/takeover.ts';
 import { queryClient, sessionQueryKey } from './lib/query-client.ts';
 import { publicSettingsQueryOptions, settingsInPage } from './lib/settings.ts';
 import { prepareClassNames } from './lib/utils.ts';
@@ -64,6 +65,16 @@ if (isWholePage) {
   });
 }
 
+let hasSaidFormReady = false;
+
+/** The first form of the app's in place on this page load tells the boot script, once. */
+function sayFormReady() {
+  if (hasSaidFormReady) return;
+  hasSaidFormReady = true;
+  // Once the commit is over (React has handed the page back to the browser), before any paint or input.
+  queueMicrotask(() => document.dispatchEvent(new Event(TAKEOVER.formReady)));
+}
+
 /** Puts a matched route's lazy module in place; false when it could not be fetched. */
 async function loadRoute({ route }: { route: RouteObject }) {
   if (typeof route.lazy !== 'function') return true;
@@ -99,7 +110,9 @@ await nextTask();
 const app = (
   <StrictMode>
     <AppProviders>
-      <RouterProvider router={router} />
+      <FormInPlaceContext value={sayFormReady}>
+        <RouterProvider router={router} />
+      </FormInPlaceContext>
     </AppProviders>
   </StrictMode>
 );

@@ -71,6 +71,15 @@ describe('the lint guards the layering', { timeout: 30_000 }, () => {
     expect(await lintAs('http-imports-platform.ts', 'src/server/http/send-upload.test.ts')).toEqual([]);
   });
 
+  it('keeps boot/ apart: nothing of the app imports it, and it imports only page-contract/', async () => {
+    expect(await lintAs('feature-imports-boot.ts', 'src/web/features/chat/offline-notice.ts')).toEqual([
+      expect.objectContaining({ line: 2, message: expect.stringContaining('Nothing of the app imports boot/') }),
+    ]);
+    expect(await lintAs('boot-imports-lib.ts', 'src/web/boot/retry.ts')).toEqual([
+      expect.objectContaining({ line: 2, message: expect.stringContaining('boot/ imports only page-contract/') }),
+    ]);
+  });
+
   it('refuses components/ui importing a feature', async () => {
     expect(await lintAs('ui-imports-feature.tsx', 'src/web/components/ui/room-badge.tsx')).toEqual([
       expect.objectContaining({

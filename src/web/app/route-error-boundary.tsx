@@ -6,7 +6,7 @@ import { StatusPage } from '#web/components/ui/status-page.tsx';
 import { isChunkLoadError } from '#web/lib/chunk-load-error.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { paths } from '#shared/paths.ts';
-import { MAIN_CONTENT_ID } from '#web/boot/first-use.ts';
+import { MAIN_CONTENT_ID } from '#web/page-contract/takeover.ts';
 
 function describe(error: unknown) {
   if (isRouteErrorResponse(error) && error.status === 404) {

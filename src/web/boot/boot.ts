@@ -3,8 +3,9 @@
 // fetched when the visitor first uses the form (first-use.ts), not before. Until a form of the app's is in place,
 // this script keeps what was typed into the form, and holds its submit and the presses on its buttons; then it hands
 // them over, in order (docs/decisions/0021-forms-that-load-on-first-use.md).
-import { CONNECTION_ERROR_MESSAGE } from './connection-error.ts';
-import { formInPageContent, TAKEOVER, USE_EVENTS } from './first-use.ts';
+import { CONNECTION_ERROR_MESSAGE } from '../page-contract/connection-error.ts';
+import { TAKEOVER } from '../page-contract/takeover.ts';
+import { formInPageContent, USE_EVENTS } from './first-use.ts';
 
 type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 /** What the visitor made of a control: its value, whether it is checked, the files chosen. */

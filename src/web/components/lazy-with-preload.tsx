@@ -1,7 +1,7 @@
 import { Component, Fragment, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Button } from '#web/components/ui/button.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
-import { CONNECTION_ERROR_MESSAGE } from '#web/boot/connection-error.ts';
+import { CONNECTION_ERROR_MESSAGE } from '#web/page-contract/connection-error.ts';
 import { isChunkLoadError } from '#web/lib/chunk-load-error.ts';
 import { loadOnce } from '#web/lib/load-once.ts';
 

@@ -1,4 +1,4 @@
-import { CONNECTION_ERROR_MESSAGE } from '#web/boot/connection-error.ts';
+import { CONNECTION_ERROR_MESSAGE } from '#web/page-contract/connection-error.ts';
 import type { ApiErrorBody } from '#shared/errors.ts';
 
 const FALLBACK_MESSAGES: Record<number, string> = {

@@ -1,6 +1,6 @@
 import type { FieldErrors, FieldValues, Resolver, ResolverError } from 'react-hook-form';
 import type * as z4 from 'zod/v4/core';
-import { CONNECTION_ERROR_MESSAGE } from '#web/boot/connection-error.ts';
+import { CONNECTION_ERROR_MESSAGE } from '#web/page-contract/connection-error.ts';
 import { loadOnce } from './load-once.ts';
 import { toastMessage } from './toast-message.ts';
 

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
-import { MAIN_CONTENT_ID } from '#web/boot/first-use.ts';
+import { MAIN_CONTENT_ID } from '#web/page-contract/takeover.ts';
 import { PageFallback } from '../page-fallback.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';

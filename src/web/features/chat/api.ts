@@ -18,7 +18,7 @@ import type {
 } from '#shared/schemas/chat.ts';
 import { AI_USER_ID } from '#shared/constants.ts';
 import { ApiError, apiFetch } from '#web/lib/api.ts';
-import { CONNECTION_ERROR_MESSAGE } from '#web/boot/connection-error.ts';
+import { CONNECTION_ERROR_MESSAGE } from '#web/page-contract/connection-error.ts';
 import { roomsQueryKey, roomsQueryOptions } from './rooms-query.ts';
 
 // Chat: rooms, message pages, sending with retries, receipts, uploads and downloads.

@@ -12,7 +12,7 @@ import { Label } from '#web/components/ui/label.tsx';
 import { PasswordInput } from '#web/components/ui/password-input.tsx';
 import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group.tsx';
 import { ApiError } from '#web/lib/api.ts';
-import { CONNECTION_ERROR_MESSAGE } from '#web/boot/connection-error.ts';
+import { CONNECTION_ERROR_MESSAGE } from '#web/page-contract/connection-error.ts';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
 import { avatarProblem } from '#shared/rules/avatar.ts';
 import { useSubjects } from '#web/lib/subjects.ts';
