@@ -5,6 +5,8 @@ import { buildApp } from './app.ts';
 import { ConfigError, parseConfig, type Config } from './config.ts';
 import { databaseSourceFor, openDatabase } from './db/client.ts';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
+import { socketDirFor } from './db/embedded/embedded-server.ts';
+import { serveSnapshots } from './db/embedded/snapshot-endpoint.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { seedDatabase } from './db/seed.ts';
 import { preparePrivateDir, PRIVATE_FILE_MODE } from './system/data-dir.ts';
@@ -32,6 +34,11 @@ async function start() {
 
   const database = await openDatabase(source);
   await migrateDatabase(database.pool);
+  // `npm run backup` reaches the embedded database through this server, which holds its files.
+  const { dump } = database;
+  const snapshots = dump
+    ? await serveSnapshots({ socketDir: socketDirFor(config.dataDir), snapshot: dump })
+    : undefined;
   // Without a mail server, each mail's links go to the terminal so an account can be confirmed from there.
   const app = await buildApp(config, {
     database,
@@ -51,6 +58,7 @@ async function start() {
     app.log.info({ signal }, 'shutting down');
     // Stops accepting connections, lets requests in flight finish, then runs the onClose hooks.
     await app.close();
+    await snapshots?.close();
     await database.close();
     lock?.release();
     process.exit(0);

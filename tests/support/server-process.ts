@@ -82,7 +82,9 @@ export async function startServerProcess(
  * it starts in seconds rather than initialising one: the embedded template's files unpacked into its data
  * directory, or on PostgreSQL a database created from the template (dropped again by `stop()`).
  */
-export async function startTestServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startTestServerProcess(
+  env: Record<string, string> = {},
+): Promise<ServerProcess & { dataDir: string; databaseUrl?: string }> {
   const template = inject('databaseTemplate');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-process-'));
   const common = {
@@ -96,7 +98,7 @@ export async function startTestServerProcess(env: Record<string, string> = {}): 
   if (template.kind === 'embedded') {
     mkdirSync(path.join(dataDir, 'db'));
     execFileSync('tar', ['-xf', template.templateFile, '-C', path.join(dataDir, 'db')], { stdio: 'ignore' });
-    return startServerProcess(SERVER_COMMAND, common, 120_000);
+    return { ...(await startServerProcess(SERVER_COMMAND, common, 120_000)), dataDir };
   }
   const name = `vh_process_${randomBytes(6).toString('hex')}`;
   await withAdminClient(template.url, (client) =>
@@ -107,6 +109,8 @@ export async function startTestServerProcess(env: Record<string, string> = {}): 
   const server = await startServerProcess(SERVER_COMMAND, { ...common, DATABASE_URL: url.toString() }, 120_000);
   return {
     ...server,
+    dataDir,
+    databaseUrl: url.toString(),
     async stop() {
       const code = await server.stop();
       await withAdminClient(template.url, (client) => client.query(`drop database if exists ${name} with (force)`));

@@ -24,7 +24,7 @@ export type DatabaseHandle = {
   pool: pg.Pool;
   kind: DatabaseSource['kind'];
   /** Embedded only: writes the whole database to a tarball that `templateFile` can start from. */
-  dump?(file: string): Promise<void>;
+  dump?: (file: string) => Promise<void>;
   /** Why the embedded database has gone for good (its worker ended after start-up), else null. */
   failure(): Error | null;
   /** Calls `listener` when the embedded database goes for good (at once if it has). */

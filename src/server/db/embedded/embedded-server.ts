@@ -15,8 +15,11 @@ export type EmbeddedServer = {
 /** Told once when the database's worker ends after start-up without being stopped (the database is gone). */
 export type EmbeddedCrashListener = (error: Error) => void;
 
-/** Unix socket paths are limited to ~107 bytes; long data directories get a short one in the temp dir. */
-function socketDirFor(preferred: string) {
+/**
+ * Where the sockets of a data directory live (the database's, and the snapshot endpoint's for backups).
+ * Unix socket paths are limited to ~107 bytes; long data directories get a short one in the temp dir.
+ */
+export function socketDirFor(preferred: string) {
   if (path.join(preferred, '.s.PGSQL.5432').length < 100) return preferred;
   const hash = createHash('sha256').update(preferred).digest('hex').slice(0, 12);
   return path.join(os.tmpdir(), `vh-pg-${hash}`);

@@ -45,7 +45,7 @@ try {
     try {
       if (command.type === 'dump') {
         const tarball = await db.dumpDataDir('none');
-        await writeFile(command.file, Buffer.from(await tarball.arrayBuffer()));
+        await writeFile(command.file, Buffer.from(await tarball.arrayBuffer()), { mode: 0o600 });
         port.postMessage({ type: 'dumped' } satisfies EmbeddedWorkerReply);
       } else {
         await server.stop();

@@ -1,0 +1,23 @@
+// `npm run backup [archive]`: one archive of the database and the uploaded files, taken while the server runs.
+import 'dotenv/config';
+import path from 'node:path';
+import { ConfigError, parseConfig } from '../src/server/config.ts';
+import { BackupError } from '../src/server/db/backup/archive.ts';
+import { createBackup } from '../src/server/db/backup/backup.ts';
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const archive = path.resolve(process.argv[2] ?? path.join('backups', `virtual-help-${stamp}.tar`));
+
+try {
+  const config = parseConfig();
+  const started = performance.now();
+  const manifest = await createBackup(config, archive);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `Backed up the ${manifest.database.kind === 'postgres' ? 'PostgreSQL' : 'embedded'} database and ` +
+      `${manifest.files.length} files to ${archive} in ${seconds} s.`,
+  );
+} catch (error) {
+  console.error(error instanceof BackupError || error instanceof ConfigError ? error.message : error);
+  process.exitCode = 1;
+}

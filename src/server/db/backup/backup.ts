@@ -1,0 +1,77 @@
+import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../config.ts';
+import { describeFile, inData, writeArchive, type BackupManifest } from './archive.ts';
+import { dumpEmbedded } from './embedded-dump.ts';
+import { dumpPostgres } from './postgres-tools.ts';
+
+/**
+ * What of the data directory a backup keeps: every upload, and the generated session secret (without it every
+ * session ends and what is sealed with it cannot be read). Not the dev outbox, uploads still arriving, the lock.
+ */
+const KEPT_FILES = ['auth-secret'];
+const KEPT_FOLDERS = ['uploads'];
+/** A file being written by the storage (local-storage.ts), renamed to its name once complete. */
+const isPartial = (file: string) => file.endsWith('.partial');
+
+async function keptFiles(dataDir: string) {
+  const files = KEPT_FILES.filter((file) => existsSync(path.join(dataDir, file)));
+  for (const folder of KEPT_FOLDERS) {
+    const entries = await readdir(path.join(dataDir, folder), { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const file = path.relative(dataDir, path.join(entry.parentPath, entry.name));
+      if (entry.isFile() && !isPartial(file)) files.push(file);
+    }
+  }
+  return files;
+}
+
+/** Copies the kept files not copied yet into the staging area; one deleted meanwhile is skipped. */
+async function copyKeptFiles(dataDir: string, staging: string, copied: Set<string>) {
+  for (const file of await keptFiles(dataDir)) {
+    if (copied.has(file)) continue;
+    const target = path.join(staging, inData(file));
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    try {
+      await copyFile(path.join(dataDir, file), target, constants.COPYFILE_FICLONE);
+      copied.add(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/**
+ * Writes one archive of the database and the data directory's files while the server runs. Files are copied
+ * before and after the database's snapshot, so one the snapshot names is there even when it is replaced
+ * (an avatar) or first written (an upload) during the backup.
+ */
+export async function createBackup(config: Pick<Config, 'dataDir' | 'databaseUrl'>, archive: string) {
+  await mkdir(path.dirname(archive), { recursive: true });
+  const staging = await mkdtemp(path.join(path.dirname(archive), '.vh-backup-'));
+  try {
+    const copied = new Set<string>();
+    await copyKeptFiles(config.dataDir, staging, copied);
+    const kind = config.databaseUrl ? 'postgres' : 'embedded';
+    const databaseFile = kind === 'postgres' ? 'database.pgdump' : 'database.sql';
+    if (config.databaseUrl) await dumpPostgres(config.databaseUrl, path.join(staging, databaseFile));
+    else await dumpEmbedded(config.dataDir, path.join(staging, databaseFile));
+    await copyKeptFiles(config.dataDir, staging, copied);
+
+    const files = [];
+    for (const file of [...copied].sort()) files.push({ ...(await describeFile(staging, inData(file))), path: file });
+    const manifest: BackupManifest = {
+      format: 'virtual-help-backup',
+      version: 1,
+      createdAt: new Date().toISOString(),
+      database: { kind, ...(await describeFile(staging, databaseFile)) },
+      files,
+    };
+    await mkdir(path.join(staging, inData('')), { recursive: true, mode: 0o700 });
+    await writeArchive(staging, manifest, archive);
+    return manifest;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
