@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Dirent } from 'node:fs';
 import { lstat, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -52,12 +52,14 @@ export async function writeArchive(staging: string, manifest: BackupManifest, ar
   await rename(partial, archive);
 }
 
-/** All regular files under `dir`, relative to it. */
-async function listFiles(dir: string): Promise<string[]> {
+/** Everything under `dir` but directories (symbolic links included, never followed), relative to it. */
+async function listEntries(dir: string) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+  const relative = (entry: Dirent) => path.relative(dir, path.join(entry.parentPath, entry.name));
+  return {
+    all: entries.filter((entry) => !entry.isDirectory()).map(relative),
+    regularFiles: new Set(entries.filter((entry) => entry.isFile()).map(relative)),
+  };
 }
 
 const isSafeRelativePath = (relative: string) =>
@@ -88,9 +90,10 @@ export async function unpackArchive(archive: string, staging: string): Promise<B
     throw new BackupError(`${archive} is not a Virtual Help backup this version can restore.`);
   }
   const expected = [manifest.database, ...manifest.files.map((file) => ({ ...file, path: inData(file.path) }))];
-  const present = new Set((await listFiles(staging)).filter((file) => file !== MANIFEST_FILE));
+  const { all, regularFiles } = await listEntries(staging);
+  const present = new Set(all.filter((file) => file !== MANIFEST_FILE));
   for (const file of expected) {
-    if (!isSafeRelativePath(file.path) || !present.has(file.path)) {
+    if (!isSafeRelativePath(file.path) || !regularFiles.has(file.path)) {
       throw new BackupError(`The archive is damaged: ${file.path} is missing.`);
     }
     const found = await describeFile(staging, file.path);

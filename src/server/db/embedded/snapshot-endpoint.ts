@@ -24,9 +24,11 @@ export async function serveSnapshots(options: { socketDir: string; snapshot: (fi
   const server = createServer((connection) => {
     let request = '';
     connection.on('error', () => undefined);
-    connection.on('data', (chunk) => {
+    const onData = (chunk: Buffer) => {
       request += String(chunk);
       if (!request.includes('\n')) return;
+      // One request a connection: whatever follows it is not read.
+      connection.off('data', onData);
       const reply = (answer: SnapshotReply) => connection.end(`${JSON.stringify(answer)}\n`);
       const run = async (): Promise<SnapshotReply> => {
         const { file } = JSON.parse(request) as SnapshotRequest;
@@ -37,7 +39,8 @@ export async function serveSnapshots(options: { socketDir: string; snapshot: (fi
       const answer = previous.then(run).catch((error: unknown) => ({ ok: false as const, error: String(error) }));
       previous = answer;
       void answer.then(reply);
-    });
+    };
+    connection.on('data', onData);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
