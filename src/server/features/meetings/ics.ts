@@ -2,9 +2,22 @@
 
 const CRLF = '\r\n';
 
-/** Text values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
+/**
+ * Control characters other than tab end a line for some calendar readers (a bare CR starts a new property) and are
+ * not allowed in text (RFC 5545 §3.1): removed, after line breaks are kept as the escaped \n.
+ */
+// eslint-disable-next-line no-control-regex -- these are the characters being removed
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+const withoutControlCharacters = (value: string) => value.replace(CONTROL_CHARACTERS, '');
+
+/** Text values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11), and lose other controls. */
 const escapeText = (value: string) =>
-  value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+  withoutControlCharacters(
+    value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n'),
+  );
+
+/** A display name in a quoted parameter: no quotes (they would end it) and no control characters. */
+const quotedName = (value: string) => withoutControlCharacters(value.replace(/"/g, "'"));
 
 /** 20261127T170000Z */
 const utcStamp = (date: Date) =>
@@ -62,8 +75,8 @@ export function meetingInvite(invite: MeetingInvite, now = new Date()) {
     `DESCRIPTION:${escapeText(description)}`,
     `URL:${invite.joinUrl}`,
     `LOCATION:${escapeText(invite.joinUrl)}`,
-    `ORGANIZER;CN="${invite.organizer.name.replace(/"/g, "'")}":mailto:${invite.organizer.email}`,
-    `ATTENDEE;CN="${invite.attendee.name.replace(/"/g, "'")}";ROLE=REQ-PARTICIPANT:invalid:nomail`,
+    `ORGANIZER;CN="${quotedName(invite.organizer.name)}":mailto:${invite.organizer.email}`,
+    `ATTENDEE;CN="${quotedName(invite.attendee.name)}";ROLE=REQ-PARTICIPANT:invalid:nomail`,
     `SEQUENCE:${invite.cancelled ? 1 : 0}`,
     `STATUS:${invite.cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
     'END:VEVENT',

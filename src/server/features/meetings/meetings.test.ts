@@ -102,6 +102,18 @@ describe('meetings', () => {
     expect((await remindersOf(meetingId)).map((r) => r.kind).sort()).toEqual(['1h', '24h']);
   });
 
+  it('keeps a title with a bare carriage return to its own property in the invite.ics', async () => {
+    const { student } = await scheduled(2 * 24 * HOUR_MS, 'Review\rSTATUS:CANCELLED\u0001\u001b\u007f\u0085\tend');
+    const mail = await mailTo(student.user.email, 'Meeting scheduled - Virtual Help');
+    const ics = mail.parsed.attachments[0]!.content.toString('utf8');
+    // A reader that ends a line at any CR or LF still sees one SUMMARY and no property the title brought.
+    const lines = ics.replace(/\r\n /g, '').split(/\r\n|\r|\n/);
+    expect(lines.filter((line) => line.startsWith('STATUS'))).toEqual(['STATUS:CONFIRMED']);
+    expect(lines).toContain('SUMMARY:ReviewSTATUS:CANCELLED\tend');
+    // eslint-disable-next-line no-control-regex -- the characters that must not be there
+    expect(ics).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)|(?<!\r)\n/);
+  });
+
   it('plans only the 1-hour reminder for a meeting less than a day ahead, and none within the hour', async () => {
     const soon = await scheduled(3 * HOUR_MS);
     expect((await remindersOf(soon.meetingId)).map((r) => r.kind)).toEqual(['1h']);
