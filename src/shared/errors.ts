@@ -25,6 +25,7 @@ export const errorMessages = {
   UNREADABLE_UPLOAD: 'The upload could not be read. Please try again.',
   UNSUPPORTED_MEDIA_TYPE: 'This kind of request body is not accepted here.',
   RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
+  BUSY: 'We are busy right now. Please try again in a minute.',
   ACCOUNT_LOCKED:
     'Too many failed sign-in attempts for this account. Password sign-in is paused for 15 minutes; you can still reset your password.',
   ACCOUNT_SUSPENDED:

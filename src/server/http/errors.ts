@@ -26,6 +26,7 @@ const statusByCode: Record<ErrorCode, number> = {
   STORAGE_FULL: 413,
   CROSS_SITE_REQUEST: 403,
   RATE_LIMITED: 429,
+  BUSY: 503,
   ACCOUNT_LOCKED: 429,
   ACCOUNT_SUSPENDED: 403,
   INTERNAL: 500,

@@ -3,6 +3,8 @@ import { z } from 'zod';
 export const guruMessages = {
   studentsOnly: 'Guru AI is for students.',
   tooManyQuestions: 'You have asked Guru AI a lot of questions in a short time. Please wait a minute and ask again.',
+  oneAtATime: 'Guru AI is still answering your last question. Please wait for its answer, then ask again.',
+  busy: 'Guru AI is busy answering other students right now. Please try again in a minute.',
   cleared: 'Chat cleared successfully',
   clearFailed: 'Failed to clear chat',
   botError: 'Error from Guru Bot - Failed to get a response from the AI',

@@ -124,8 +124,35 @@ export function publishMessage({ realtime, message }: { realtime: Realtime; mess
   if (message.roomId) realtime.toUsers(participants, 'room:updated', { roomId: message.roomId });
 }
 
-/** Guru AI (features/guru): told of each question once it is stored; it answers through `storeAssistantReply`. */
-export type Assistant = { answer(question: ChatMessage): void };
+/**
+ * Guru AI (features/guru): a question takes a turn before anything is written (or is refused in plain words), is told
+ * to the assistant once stored, and is answered through `storeAssistantReply`.
+ */
+export type Assistant = { takeTurn(studentId: string): AssistantTurn };
+type AssistantTurn = { answer(question: ChatMessage): void; release(): void };
+
+/** The student's turn with Guru AI; a retry of a question already stored is answered as a retry, not refused. */
+async function takeAssistantTurn({
+  db,
+  assistant,
+  senderId,
+  clientId,
+}: {
+  db: Executor;
+  assistant: Assistant;
+  senderId: string;
+  clientId: string;
+}): Promise<{ turn: AssistantTurn } | { retried: ChatMessage }> {
+  try {
+    return { turn: assistant.takeTurn(senderId) };
+  } catch (error) {
+    const [earlier] = await selectMessages(db).where(
+      and(eq(messages.clientId, clientId), eq(messages.senderId, senderId)),
+    );
+    if (earlier) return { retried: toChatMessage(earlier) };
+    throw error;
+  }
+}
 
 /** Stores Guru AI's reply to a student as a message from the AI pseudo-user, and delivers it like any message. */
 export async function storeAssistantReply({
@@ -254,8 +281,39 @@ export async function sendMessage({
     const sent = await sendThroughWriter({ db, realtime, writer, sender, input });
     if (sent) return sent;
   }
-  // Guru AI is for students (SPEC.md §7); its questions have their own, lower, per-user limit.
+  // Guru AI is for students (SPEC.md §7).
   if (toAi && sender.role !== 'student') throw new AppError('FORBIDDEN', { message: guruMessages.studentsOnly });
+  const asked =
+    toAi && assistant
+      ? await takeAssistantTurn({ db, assistant, senderId: sender.id, clientId: input.clientId })
+      : null;
+  if (asked && 'retried' in asked) return { message: asked.retried, created: false };
+  let sent: SendResult;
+  try {
+    sent = await storeMessage({ db, storage, realtime, moderation, sender, input });
+  } catch (error) {
+    asked?.turn.release();
+    throw error;
+  }
+  if (sent.created) asked?.turn.answer(sent.message);
+  else asked?.turn.release();
+  return sent;
+}
+
+/** The one-by-one way: limits, moderation (not for Guru AI), the room created if absent, the message published. */
+async function storeMessage({
+  db,
+  storage,
+  realtime,
+  moderation,
+  sender,
+  input,
+}: Omit<SendDependencies, 'writer' | 'assistant'> & {
+  sender: SessionUser;
+  input: SendMessageInput;
+}): Promise<SendResult> {
+  const toAi = input.receiverId === AI_USER_ID;
+  // Guru AI's questions have their own, lower, per-user limit.
   await enforceUserLimit(db, sender.id, 'chatMessages');
   if (toAi) await enforceLimit(db, `aiQuestions:${sender.id}`, USER_LIMITS.aiQuestions, guruMessages.tooManyQuestions);
   const room = toAi ? null : await findRoomBetween({ db, userAId: sender.id, userBId: input.receiverId });
@@ -300,7 +358,6 @@ export async function sendMessage({
 
   const message = toChatMessage({ ...stored, meeting: null });
   publishMessage({ realtime, message });
-  if (toAi) assistant?.answer(message);
   return { message, created: true };
 }
 

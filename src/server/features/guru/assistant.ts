@@ -15,6 +15,7 @@ import { createMathSolver, type MathSolver } from './math-solver.ts';
 import type { MathAnswer } from './offline-math.ts';
 import { createPhotoReader, PhotoTooLarge, type PhotoReader } from './photo-reader.ts';
 import type { GuruAnswer, GuruProvider, GuruQuestion } from './provider.ts';
+import { createQuestionTurns, type QuestionTurn } from './question-turns.ts';
 
 export const CANNOT_SOLVE_OFFLINE =
   "I can't solve this one offline. A tutor can help: search for an expert, or create a new request and teachers will offer to help.";
@@ -32,6 +33,11 @@ const PHOTO_READ_TIMEOUT_MS = 20_000;
 const MATH_TIMEOUT_MS = 3_000;
 /** Earlier turns a model server is given with each question. */
 const HISTORY_TURNS = 6;
+/**
+ * Questions answered at once, one per student: with the engine's time bound, the last of them waits at most about
+ * half a minute for the engine; beyond it students are told Guru AI is busy.
+ */
+const QUESTIONS_IN_FLIGHT = 10;
 
 /** The engine's answer as a reply: the result in math with its steps, or declined with the actions. */
 function formatOfflineAnswer(result: MathAnswer, { readFromPhoto }: { readFromPhoto?: string } = {}): GuruAnswer {
@@ -131,7 +137,7 @@ export function createAssistant({
       );
   };
 
-  const answer = async (question: ChatMessage) => {
+  const answer = async (question: ChatMessage, turn: QuestionTurn) => {
     const studentId = question.senderId;
     realtime.toUsers([studentId], 'guru:typing', { isTyping: true });
     try {
@@ -142,20 +148,30 @@ export function createAssistant({
       };
       const answered = await provider.answer(asked, (text) => realtime.toUsers([studentId], 'guru:delta', { text }));
       const reply: GuruReply = { ...answered, input: question.content };
+      turn.release(); // before the reply is out: the student may ask again as soon as they read it
       await storeAssistantReply({ db, realtime, studentId, content: JSON.stringify(reply) });
     } finally {
       realtime.toUsers([studentId], 'guru:typing', { isTyping: false });
     }
   };
+  const turns = createQuestionTurns({ capacity: QUESTIONS_IN_FLIGHT });
   return {
     close: async () => {
       await Promise.all([photoReader.close(), mathSolver.close()]);
     },
-    answer(question) {
-      answer(question).catch((error: unknown) => {
-        log.error({ err: error }, 'Guru AI failed to answer');
-        realtime.toUsers([question.senderId], 'guru:error');
-      });
+    takeTurn(studentId) {
+      const turn = turns.take(studentId);
+      return {
+        release: turn.release,
+        answer(question) {
+          answer(question, turn)
+            .catch((error: unknown) => {
+              log.error({ err: error }, 'Guru AI failed to answer');
+              realtime.toUsers([question.senderId], 'guru:error');
+            })
+            .finally(turn.release);
+        },
+      };
     },
   };
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AI_USER_ID } from '#shared/constants.ts';
 import type { ChatMessage } from '#shared/schemas/chat.ts';
-import { guruReplySchema, type GuruReply } from '#shared/schemas/guru.ts';
+import { guruMessages, guruReplySchema, type GuruReply } from '#shared/schemas/guru.ts';
+import { messages } from '../../db/schema/chat.ts';
 import { TINY_PNG, formData } from '../../../../tests/support/files.ts';
 import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
 import { connectSocket, type TestSocket } from '../../../../tests/support/socket-client.ts';
@@ -14,13 +16,29 @@ import { EXPERT_HELP_MARKER, TUTOR_SYSTEM_PROMPT } from './model-server.ts';
 
 // Guru AI with a model server: a small chat-completions server speaking the OpenAI streaming protocol, started here.
 
-type Behaviour = 'stream' | 'fail' | 'stall';
+/** hold: the answer starts only when the test releases it (the stream is kept alive meanwhile). */
+type Behaviour = 'stream' | 'fail' | 'stall' | 'hold';
 type Received = { headers: IncomingMessage['headers']; body: Record<string, unknown> };
 
 const STREAMED_PIECES = ['Subtract 3 from both sides: ', '$2x = 4$', ', so $x = 2$.', `\n${EXPERT_HELP_MARKER}`];
 
 function startModelServer() {
-  const state = { behaviour: 'stream' as Behaviour, received: [] as Received[] };
+  const state = { behaviour: 'stream' as Behaviour, received: [] as Received[], held: [] as (() => void)[] };
+  /** One event per piece, written apart so that they reach the student as separate pieces. */
+  const stream = (response: ServerResponse) => {
+    const pieces = [...STREAMED_PIECES];
+    const next = () => {
+      const piece = pieces.shift();
+      if (piece === undefined) {
+        response.end('data: [DONE]\n\n');
+        return;
+      }
+      const event = { id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece } }] };
+      response.write(`data: ${JSON.stringify(event)}\n\n`);
+      setTimeout(next, 20);
+    };
+    next();
+  };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let raw = '';
     request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -32,19 +50,12 @@ function startModelServer() {
       }
       if (state.behaviour === 'stall') return; // never answers: the client's timeout must end it
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      // One event per piece, written apart so that they reach the student as separate pieces.
-      const pieces = [...STREAMED_PIECES];
-      const next = () => {
-        const piece = pieces.shift();
-        if (piece === undefined) {
-          response.end('data: [DONE]\n\n');
-          return;
-        }
-        const event = { id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece } }] };
-        response.write(`data: ${JSON.stringify(event)}\n\n`);
-        setTimeout(next, 20);
-      };
-      next();
+      if (state.behaviour !== 'hold') return stream(response);
+      const keepAlive = setInterval(() => response.write(': thinking\n\n'), 100);
+      state.held.push(() => {
+        clearInterval(keepAlive);
+        stream(response);
+      });
     });
   });
   return new Promise<{ state: typeof state; url: string; close: () => Promise<void> }>((resolve) => {
@@ -88,6 +99,9 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
     model.state.behaviour = 'stream';
     model.state.received.length = 0;
   });
+  afterEach(() => {
+    for (const release of model.state.held.splice(0)) release();
+  });
 
   const student = async () => {
     const user = await createUser(t.db, { role: 'student' });
@@ -96,11 +110,11 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
     sockets.push(socket);
     return { user, cookie, socket };
   };
-  const ask = (cookie: string, content: string, attachment?: { fileKey: string }) =>
+  const ask = (cookie: string, content: string, attachment?: { fileKey: string }, clientId = randomUUID()) =>
     t.app.inject({
       method: 'POST',
       url: '/api/chat/messages',
-      payload: { clientId: randomUUID(), receiverId: AI_USER_ID, content, ...(attachment ? { attachment } : {}) },
+      payload: { clientId, receiverId: AI_USER_ID, content, ...(attachment ? { attachment } : {}) },
       headers: { cookie },
     });
   /** The pieces streamed and the stored reply of the next answer on this socket. */
@@ -208,5 +222,37 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
       { role: 'assistant', content: 'Subtract 3 from both sides: $2x = 4$, so $x = 2$.' },
       { role: 'user', content: 'and 2x + 3 = 9?' },
     ]);
+  });
+
+  it('answers one question of each student at a time, and says so when Guru AI is busy', async () => {
+    model.state.behaviour = 'hold';
+    const first = await student();
+    const answer = nextAnswer(first.socket);
+    const clientId = randomUUID();
+    expect((await ask(first.cookie, 'solve 2x + 3 = 7', undefined, clientId)).statusCode).toBe(201);
+    await expect.poll(() => model.state.held.length).toBe(1);
+
+    const again = await ask(first.cookie, 'and 2x + 3 = 9?');
+    expect(again.statusCode).toBe(429);
+    expect(again.json().message).toBe(guruMessages.oneAtATime);
+    // A retry of the question being answered is the stored question, not a refusal.
+    const retried = await ask(first.cookie, 'solve 2x + 3 = 7', undefined, clientId);
+    expect(retried.statusCode).toBe(200);
+
+    // The others are taken meanwhile, up to the bound; beyond it a student is told Guru AI is busy.
+    const others = await Promise.all(Array.from({ length: 9 }, () => student()));
+    for (const other of others) expect((await ask(other.cookie, 'solve x + 1 = 2')).statusCode).toBe(201);
+    const late = await student();
+    const busy = await ask(late.cookie, 'solve x + 1 = 2');
+    expect(busy.statusCode).toBe(503);
+    expect(busy.json().message).toBe(guruMessages.busy);
+    const questionsOf = (userId: string) =>
+      t.db.$count(messages, and(eq(messages.senderId, userId), eq(messages.receiverId, AI_USER_ID)));
+    expect(await questionsOf(first.user.id)).toBe(1);
+    expect(await questionsOf(late.user.id)).toBe(0);
+
+    for (const release of model.state.held.splice(0)) release();
+    await answer;
+    expect((await ask(first.cookie, 'and 2x + 3 = 9?')).statusCode).toBe(201);
   });
 });

@@ -3,6 +3,7 @@
 // system solver: docs/decisions/0012-offline-math-engine.md). Every answer is checked before it is given: roots are
 // substituted back, an antiderivative is differentiated back; an answer that fails its check is declined.
 import nerdamer from 'nerdamer-prime/all';
+import { exceedsEngineBounds } from './math-size.ts';
 
 export type MathAnswer =
   { solved: true; operation: MathOperation; answer: string; latex: string; steps: string[] } | { solved: false };
@@ -13,8 +14,6 @@ type MathOperation =
 const DECLINED: MathAnswer = { solved: false };
 const MAX_QUESTION_LENGTH = 300;
 const MAX_POLYNOMIAL_DEGREE = 4;
-/** Bounds the work: expand (x+1)^60 or 99999^999 take the engine long and no student exercise needs them. */
-const MAX_EXPONENT = 12;
 
 /** Typed symbols and words students use, rewritten to the engine's syntax. */
 function normalise(text: string): string {
@@ -326,8 +325,7 @@ function answerExpression(text: string): MathAnswer {
 export function solveMathQuestion(question: string): MathAnswer {
   const text = stripWording(normalise(question));
   if (text.length === 0 || text.length > MAX_QUESTION_LENGTH) return DECLINED;
-  const exponents = [...text.matchAll(/\^\s*\(?\s*(\d+)/g)].map((match) => Number(match[1]));
-  if (exponents.some((exponent) => exponent > MAX_EXPONENT)) return DECLINED;
+  if (exceedsEngineBounds(text)) return DECLINED; // before the engine computes (10^10)! or 9^9^9 exactly
   try {
     return answerExpression(text);
   } catch {

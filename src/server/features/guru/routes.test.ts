@@ -63,6 +63,23 @@ describe('Guru AI in the chat', () => {
       ),
     );
 
+  it("answers another student's 2+2 while one student sends ten (10^10)! questions", async () => {
+    const flooding = await person();
+    const other = await person();
+    const reply = nextReply(await socketOf(other));
+    const flood = await Promise.all(Array.from({ length: 10 }, () => ask(flooding, '(10^10)!')));
+    expect((await ask(other, '2+2')).statusCode).toBe(201);
+    expect((await reply).content.reply).toContain('**Answer:** 4');
+    // Each of the ten was either answered (declined at once, never solved) or refused while another was answered.
+    for (const response of flood) {
+      if (response.statusCode === 201) continue;
+      expect(response.statusCode).toBe(429);
+      expect(response.json().message).toBe(guruMessages.oneAtATime);
+    }
+    const stored = flood.filter((response) => response.statusCode === 201).length;
+    await expect.poll(() => conversationSize(flooding.id), { timeout: 10_000 }).toBe(2 * stored);
+  });
+
   it('stores the question, shows typing, and answers a math question offline over the socket', async () => {
     const student = await person();
     const socket = await socketOf(student);
@@ -108,7 +125,13 @@ describe('Guru AI in the chat', () => {
 
   it('limits questions per student with a friendly message', async () => {
     const student = await person();
-    for (let i = 0; i < 20; i += 1) expect((await ask(student, `what is ${i} + 1`)).statusCode).toBe(201);
+    const socket = await socketOf(student);
+    // Each question after the last one's answer: one is answered at a time.
+    for (let i = 0; i < 20; i += 1) {
+      const reply = nextReply(socket);
+      expect((await ask(student, `what is ${i} + 1`)).statusCode).toBe(201);
+      await reply;
+    }
     const limited = await ask(student, 'what is 1 + 1');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().message).toBe(guruMessages.tooManyQuestions);

@@ -55,9 +55,10 @@ export function GuruConversation({ user, onBack }: GuruConversationProps) {
 
   const { pending, send, retry } = useOutbox({
     receiverId: AI_USER_ID,
-    // The per-minute limit's message is friendly as it is; anything else is SPEC.md's "Error from Guru Bot".
+    // The limits' and the busy answer's messages are friendly as they are; anything else is SPEC.md's "Error from
+    // Guru Bot".
     onError: (error) =>
-      error instanceof ApiError && error.status === 429
+      error instanceof ApiError && (error.status === 429 || error.status === 503)
         ? toast.warning(error.message, { id: 'guru-limit' })
         : showBotError(),
   });
