@@ -33,6 +33,7 @@ export const adminMessages = {
   noteRequired: 'Please write a note.',
   noteTooLong: 'The note can be at most 1000 characters.',
   alreadyDecided: 'This has already been decided.',
+  ownReport: 'A report about you is decided by another administrator.',
   permissionsRequired: 'Choose at least one permission.',
   accountRequired: 'Enter the e-mail address or username of an account.',
   accountNotFound: 'No account has this e-mail address or username.',
@@ -324,7 +325,8 @@ export const markHandledSchema = z.object({ handled: z.boolean() });
 export const auditLogQuerySchema = z.object({ cursor: cursorSchema.optional() });
 const auditEntrySchema = z.object({
   id: z.uuid(),
-  actor: z.object({ id: z.uuid().nullable(), name: z.string() }),
+  /** The name is null once the account is erased: only its id is kept. */
+  actor: z.object({ id: z.uuid().nullable(), name: z.string().nullable() }),
   action: z.string(),
   objectType: z.string(),
   objectId: z.string(),

@@ -32,15 +32,14 @@ export const adminPermissions = pgTable(
 
 /**
  * Every admin action, written in the transaction of the action itself: who, what, on which object, the object before
- * and after. Append-only: no route updates or deletes a row.
+ * and after. Append-only in the database: a trigger (migration 0015) refuses every UPDATE, DELETE and TRUNCATE.
  */
 export const adminAuditLog = pgTable(
   'admin_audit_log',
   {
     id: id(),
-    // Set null: the record outlives the admin's account; `actorName` keeps who it was.
-    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    actorName: text('actor_name').notNull(),
+    // Only the id, with no foreign key: the record outlives the admin's account, which leaves just this id behind.
+    actorId: uuid('actor_id'),
     action: text('action').notNull(),
     objectType: text('object_type').notNull(),
     objectId: text('object_id').notNull(),

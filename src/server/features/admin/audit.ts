@@ -1,8 +1,9 @@
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { AuditLogPage } from '#shared/schemas/admin.ts';
 import type { Executor } from '../../db/client.ts';
 import { cursorMicros, olderThan, toPage } from '../../db/keyset.ts';
 import { adminAuditLog } from '../../db/schema/admin.ts';
+import { users } from '../../db/schema/auth.ts';
 import type { SessionUser } from '../../http/session.ts';
 
 const AUDIT_PAGE_SIZE = 50;
@@ -14,7 +15,7 @@ const AUDIT_PAGE_SIZE = 50;
 export async function recordAdminAction(
   tx: Executor,
   entry: {
-    actor: Pick<SessionUser, 'id' | 'username'>;
+    actor: Pick<SessionUser, 'id'>;
     action: string;
     objectType: string;
     objectId: string;
@@ -24,7 +25,6 @@ export async function recordAdminAction(
 ) {
   await tx.insert(adminAuditLog).values({
     actorId: entry.actor.id,
-    actorName: entry.actor.username,
     action: entry.action,
     objectType: entry.objectType,
     objectId: entry.objectId,
@@ -33,13 +33,13 @@ export async function recordAdminAction(
   });
 }
 
-/** The audit log, newest first. */
+/** The audit log, newest first; the actor's name while their account exists (an erased one leaves its id). */
 export async function listAuditLog({ db, cursor }: { db: Executor; cursor?: string }): Promise<AuditLogPage> {
   const rows = await db
     .select({
       id: adminAuditLog.id,
       actorId: adminAuditLog.actorId,
-      actorName: adminAuditLog.actorName,
+      actorName: users.username,
       action: adminAuditLog.action,
       objectType: adminAuditLog.objectType,
       objectId: adminAuditLog.objectId,
@@ -49,6 +49,7 @@ export async function listAuditLog({ db, cursor }: { db: Executor; cursor?: stri
       cursorMicros: cursorMicros(adminAuditLog.createdAt),
     })
     .from(adminAuditLog)
+    .leftJoin(users, eq(users.id, adminAuditLog.actorId))
     .where(olderThan(adminAuditLog.createdAt, adminAuditLog.id, cursor))
     .orderBy(desc(adminAuditLog.createdAt), desc(adminAuditLog.id))
     .limit(AUDIT_PAGE_SIZE + 1);

@@ -98,7 +98,6 @@ describe('Report Management and Illegal Content', () => {
     const [audit] = await auditRowsOf(report!.id);
     expect(audit).toMatchObject({
       actorId: admin.id,
-      actorName: admin.username,
       action: 'report.resolve',
       objectType: 'user_report',
       before: { status: 'pending' },

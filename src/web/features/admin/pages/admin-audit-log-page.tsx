@@ -10,7 +10,7 @@ const stateText = (state: unknown) => (state === null || state === undefined ? '
 
 const columns: AdminColumn<AuditEntry>[] = [
   { header: 'When', cell: (entry) => adminDateTime(entry.createdAt) },
-  { header: 'Who', cell: (entry) => entry.actor.name },
+  { header: 'Who', cell: (entry) => entry.actor.name ?? entry.actor.id ?? '—' },
   { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
   {
     header: 'Object',
