@@ -10,7 +10,6 @@ export const reportMessages = {
   tooLong: `Error - Please keep the details under ${REPORT_DETAILS_MAX_LENGTH} characters`,
   submitted: 'Report submitted - Thank you for helping keep our community safe.',
   self: 'You cannot report yourself.',
-  admin: 'Administrators cannot be reported here. Please use the contact page.',
   notFound: 'This user does not exist.',
 } as const;
 

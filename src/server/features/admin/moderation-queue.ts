@@ -106,7 +106,7 @@ export async function listReportsOfUser({ db, userId }: { db: Executor; userId: 
   return rows.map(toAdminReport);
 }
 
-/** Resolves or dismisses a pending report with a note: 404 unknown, 409 already decided. */
+/** Resolves or dismisses a pending report with a note: 404 unknown, 403 about the admin, 409 already decided. */
 export async function decideReport({
   db,
   actor,
@@ -119,12 +119,14 @@ export async function decideReport({
   input: DecideReportInput;
 }): Promise<AdminReport> {
   await db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ status: userReports.status })
+    const [report] = await tx
+      .select({ status: userReports.status, reportedUserId: userReports.reportedUserId })
       .from(userReports)
       .where(eq(userReports.id, reportId))
       .for('update');
-    if (!before) throw new AppError('NOT_FOUND');
+    if (!report) throw new AppError('NOT_FOUND');
+    if (report.reportedUserId === actor.id) throw new AppError('FORBIDDEN', { message: adminMessages.ownReport });
+    const before = { status: report.status };
     const [after] = await tx
       .update(userReports)
       .set({ status: input.status, decidedBy: actor.id, decidedAt: new Date(), decisionNote: input.note })

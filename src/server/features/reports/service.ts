@@ -5,13 +5,13 @@ import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import { userReports } from '../../db/schema/moderation.ts';
 import { AppError } from '../../http/errors.ts';
-import { isAdminUser } from '../admin/service.ts';
 
 const reasonLabel = (value: string) => REPORT_REASONS.find((reason) => reason.value === value)?.label ?? value;
 
 /**
- * The person a user may report: anyone but themselves, admins and system accounts (Guru AI, which answers like an
- * unknown user). Each refusal carries the message the form shows.
+ * The person a user may report: anyone but themselves and system accounts (Guru AI, which answers like an unknown
+ * user). Admins are reported like anyone else, so that the answer never tells who is one (none decides a report about
+ * themselves). Each refusal carries the message the form shows.
  */
 export async function getReportTarget({
   db,
@@ -30,12 +30,10 @@ export async function getReportTarget({
       role: users.role,
       image: users.image,
       isSystem: users.isSystem,
-      isAdmin: isAdminUser(users.id),
     })
     .from(users)
     .where(eq(users.id, userId));
   if (!target || target.isSystem) throw new AppError('NOT_FOUND', { message: reportMessages.notFound });
-  if (target.isAdmin) throw new AppError('FORBIDDEN', { message: reportMessages.admin });
   return { id: target.id, username: target.username, role: target.role, image: target.image };
 }
 
