@@ -57,6 +57,7 @@ import {
   type MailOutboxTiming,
 } from './platform/mail/outbox.ts';
 import { startIntervalJobs } from './platform/jobs/interval-jobs.ts';
+import { expiredUsageCountersJob } from './platform/limits/usage-limits.ts';
 import { createMetrics, registerMetrics } from './platform/metrics/metrics.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { createStorage } from './platform/storage/storage.ts';
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         requestExpiryJob,
         sessionLifetimeJob(endSessionSockets),
         orphanUploadsJob(storage),
+        expiredUsageCountersJob,
         meetingRemindersJob({
           realtime,
           ctx: { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) },

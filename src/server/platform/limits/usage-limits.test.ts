@@ -7,7 +7,8 @@ import { messages } from '../../db/schema/chat.ts';
 import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
 import { connectSocket } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
-import { countUse, enforceLimit } from './usage-limits.ts';
+import { runJobOnce } from '../jobs/interval-jobs.ts';
+import { countUse, enforceLimit, expiredUsageCountersJob } from './usage-limits.ts';
 
 describe('usage limits', () => {
   let t: TestApp;
@@ -76,5 +77,23 @@ describe('usage limits', () => {
       payload: '--x--',
     });
     expect(response.statusCode).toBe(429);
+  });
+
+  it('deletes the counters whose window ended for every limit, and keeps the others', async () => {
+    const [old, recent] = [`expired:${randomUUID()}`, `current:${randomUUID()}`];
+    await countUse(t.db, old, 60_000);
+    await countUse(t.db, recent, 24 * 60 * 60_000);
+    await t.db
+      .update(usageCounters)
+      .set({ windowStartedAt: sql`now() - interval '1 day 1 second'` })
+      .where(eq(usageCounters.key, old));
+    await t.db
+      .update(usageCounters)
+      .set({ windowStartedAt: sql`now() - interval '23 hours'` })
+      .where(eq(usageCounters.key, recent));
+    expect(await runJobOnce({ db: t.db, job: expiredUsageCountersJob })).toBe(true);
+    const left = await t.db.select({ key: usageCounters.key }).from(usageCounters);
+    expect(left.map((row) => row.key)).not.toContain(old);
+    expect(left.map((row) => row.key)).toContain(recent);
   });
 });

@@ -3,11 +3,26 @@ import { USER_LIMITS, type UserLimitName } from '#shared/constants.ts';
 import type { Executor } from '../../db/client.ts';
 import { usageCounters } from '../../db/schema/limits.ts';
 import { AppError } from '../../http/errors.ts';
+import type { IntervalJob } from '../jobs/interval-jobs.ts';
 
 /** At most `max` uses in a fixed window of `windowMs`. */
 type UsageLimit = { max: number; windowMs: number };
 
-const windowOf = (windowMs: number) => sql`make_interval(secs => ${windowMs / 1000})`;
+/** No limit counts over a longer window, so a counter whose window started longer ago than this is of no use. */
+const LONGEST_WINDOW_MS = 24 * 60 * 60_000;
+
+const windowOf = (windowMs: number) => {
+  if (windowMs > LONGEST_WINDOW_MS) throw new Error(`a limit's window is at most a day (${windowMs} ms asked)`);
+  return sql`make_interval(secs => ${windowMs / 1000})`;
+};
+
+/** Deletes the counters whose window is over for any limit, so keys used once do not stay forever. */
+export const expiredUsageCountersJob: IntervalJob = {
+  name: 'expired-usage-counters',
+  intervalMs: 60 * 60_000,
+  run: ({ db }) =>
+    db.delete(usageCounters).where(sql`${usageCounters.windowStartedAt} <= now() - ${windowOf(LONGEST_WINDOW_MS)}`),
+};
 
 /**
  * Counts one use of `key` in one statement (so racing requests, on any server process, each get their own count)
