@@ -260,7 +260,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(tutorsRoutes, { db, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
-  const assistant = createAssistant({ db, realtime, storage, config: config.ai, log: app.log });
+  const assistant = createAssistant({ db, realtime, storage, moderation, config: config.ai, log: app.log });
   app.addHook('onClose', () => assistant.close());
   await app.register(chatRoutes, {
     db,

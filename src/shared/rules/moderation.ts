@@ -81,3 +81,22 @@ export function checkMessage(text: string, { patterns = [], ownOrigins }: Modera
   }
   return { ok: true };
 }
+
+/** What stands in a text for an external link taken out of it. */
+export const LINK_REMOVED = '(external link removed)';
+
+/**
+ * The text with every external link replaced by LINK_REMOVED: the link rule for texts that are shown rather than
+ * refused, such as Guru AI's answers written by a model.
+ */
+export function withoutExternalLinks(text: string, { ownOrigins }: Pick<ModerationOptions, 'ownOrigins'>): string {
+  const ownHosts = hostsOf(ownOrigins);
+  let kept = '';
+  let at = 0;
+  for (const link of findLinks(text)) {
+    if (ownHosts.has(link.host)) continue;
+    kept += text.slice(at, link.start) + LINK_REMOVED;
+    at = link.end;
+  }
+  return kept + text.slice(at);
+}

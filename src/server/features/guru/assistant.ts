@@ -10,6 +10,7 @@ import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { getMessageFile, listAssistantMessages, storeAssistantReply, type Assistant } from '../chat/service.ts';
+import type { Moderation } from '../moderation/service.ts';
 import { createModelServerProvider } from './model-server.ts';
 import { createMathSolver, type MathSolver } from './math-solver.ts';
 import type { MathAnswer } from './offline-math.ts';
@@ -99,12 +100,14 @@ export function createAssistant({
   db,
   realtime,
   storage,
+  moderation,
   config,
   log,
 }: {
   db: Database;
   realtime: Realtime;
   storage: Storage;
+  moderation: Pick<Moderation, 'withoutExternalLinks'>;
   config: Config['ai'];
   log: FastifyBaseLogger;
 }): Assistant & { close(): Promise<void> } {
@@ -112,7 +115,12 @@ export function createAssistant({
   const mathSolver = createMathSolver({ timeoutMs: MATH_TIMEOUT_MS });
   const offline = createOfflineProvider({ mathSolver, photoReader });
   const provider = config.modelServer
-    ? createModelServerProvider({ config: config.modelServer, fallback: offline, log })
+    ? createModelServerProvider({
+        config: config.modelServer,
+        fallback: offline,
+        withoutExternalLinks: (text) => moderation.withoutExternalLinks(text),
+        log,
+      })
     : offline;
   log.info(`Guru AI: ${provider.name}`);
 

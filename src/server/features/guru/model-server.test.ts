@@ -13,6 +13,7 @@ import { connectSocket, type TestSocket } from '../../../../tests/support/socket
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { CANNOT_SOLVE_OFFLINE } from './assistant.ts';
 import { EXPERT_HELP_MARKER, TUTOR_SYSTEM_PROMPT } from './model-server.ts';
+import { LINK_REMOVED } from '#shared/rules/moderation.ts';
 
 // Guru AI with a model server: a small chat-completions server speaking the OpenAI streaming protocol, started here.
 
@@ -23,10 +24,15 @@ type Received = { headers: IncomingMessage['headers']; body: Record<string, unkn
 const STREAMED_PIECES = ['Subtract 3 from both sides: ', '$2x = 4$', ', so $x = 2$.', `\n${EXPERT_HELP_MARKER}`];
 
 function startModelServer() {
-  const state = { behaviour: 'stream' as Behaviour, received: [] as Received[], held: [] as (() => void)[] };
+  const state = {
+    behaviour: 'stream' as Behaviour,
+    pieces: STREAMED_PIECES,
+    received: [] as Received[],
+    held: [] as (() => void)[],
+  };
   /** One event per piece, written apart so that they reach the student as separate pieces. */
   const stream = (response: ServerResponse) => {
-    const pieces = [...STREAMED_PIECES];
+    const pieces = [...state.pieces];
     const next = () => {
       const piece = pieces.shift();
       if (piece === undefined) {
@@ -97,6 +103,7 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
   });
   beforeEach(() => {
     model.state.behaviour = 'stream';
+    model.state.pieces = STREAMED_PIECES;
     model.state.received.length = 0;
   });
   afterEach(() => {
@@ -151,7 +158,7 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
 
     const [request] = model.state.received;
     expect(request?.headers.authorization).toBe('Bearer sk-test-key');
-    expect(request?.body).toMatchObject({ model: 'tutor-model', stream: true });
+    expect(request?.body).toMatchObject({ model: 'tutor-model', stream: true, max_tokens: 1_500 });
     const [system, user] = request?.body.messages as { role: string; content: unknown }[];
     expect(system).toEqual({
       role: 'system',
@@ -254,5 +261,28 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
     for (const release of model.state.held.splice(0)) release();
     await answer;
     expect((await ask(first.cookie, 'and 2x + 3 = 9?')).statusCode).toBe(201);
+  });
+
+  it("keeps everyone's link rule in what the model writes, streamed and stored", async () => {
+    model.state.pieces = ['For more, see https://cheat.example/answers', ' or www.essays.example', ' today.\n'];
+    const { cookie, socket } = await student();
+    const answer = nextAnswer(socket);
+    await ask(cookie, 'where can I find the answers?');
+    const { deltas, content } = await answer;
+    for (const text of [deltas.join(''), content.reply]) {
+      expect(text).not.toMatch(/cheat|essays/);
+      expect(text).toContain(`see ${LINK_REMOVED} or ${LINK_REMOVED} today.`);
+    }
+  });
+
+  it('keeps at most 8,000 characters of a model that writes on past max_tokens', async () => {
+    model.state.pieces = Array.from({ length: 40 }, () => `${'word '.repeat(100)}\n`);
+    const { cookie, socket } = await student();
+    const answer = nextAnswer(socket);
+    await ask(cookie, 'tell me everything');
+    const { deltas, content } = await answer;
+    expect(content.reply.length).toBeLessThanOrEqual(8_000);
+    expect(content.reply.length).toBeGreaterThan(7_000);
+    expect(deltas.join('').length).toBeLessThanOrEqual(8_000);
   });
 });

@@ -6,6 +6,7 @@ import {
   streamChatCompletion,
   type ChatCompletionMessage,
   type ChatCompletionsConfig,
+  type CompletionBounds,
 } from '../../platform/ai/chat-completions.ts';
 import type { GuruAnswer, GuruProvider, GuruQuestion } from './provider.ts';
 
@@ -66,6 +67,21 @@ function createMarkerFilter(onDelta: (text: string) => void) {
   };
 }
 
+/**
+ * Pieces are passed on up to their last whitespace, each part through `filter` (a link has no whitespace, so it is
+ * whole when filtered); the rest waits for the next piece. The stored reply is filtered whole.
+ */
+function createWordFilter(filter: (text: string) => string, onDelta: (text: string) => void) {
+  let held = '';
+  return (piece: string) => {
+    const text = held + piece;
+    const cut = text.search(/\s\S*$/) + 1;
+    held = cut === 0 ? text : text.slice(cut);
+    const shown = cut === 0 ? '' : filter(text.slice(0, cut));
+    if (shown) onDelta(shown);
+  };
+}
+
 /** The model's whole text as a stored reply: the marker removed, its presence as the actions. */
 function toGuruAnswer(text: string): GuruAnswer {
   const hasMarker = text.includes(EXPERT_HELP_MARKER);
@@ -75,13 +91,19 @@ function toGuruAnswer(text: string): GuruAnswer {
   };
 }
 
+/** A tutoring answer is a few paragraphs: the model is asked for at most this much, and no more is read or kept. */
+const REPLY_BOUNDS: CompletionBounds = { maxTokens: 1_500, maxChars: 8_000 };
+
 export function createModelServerProvider({
   config,
   fallback,
+  withoutExternalLinks,
   log,
 }: {
   config: ChatCompletionsConfig;
   fallback: GuruProvider;
+  /** The link rule of everyone's messages (moderation), for the text the model writes. */
+  withoutExternalLinks: (text: string) => string;
   log: FastifyBaseLogger;
 }): GuruProvider {
   const origin = new URL(config.baseUrl).origin;
@@ -92,13 +114,16 @@ export function createModelServerProvider({
       try {
         const text = await streamChatCompletion({
           config,
+          bounds: REPLY_BOUNDS,
           messages: buildChatMessages(question),
-          onDelta: createMarkerFilter((piece) => {
-            streamed = true;
-            onDelta(piece);
-          }),
+          onDelta: createMarkerFilter(
+            createWordFilter(withoutExternalLinks, (piece) => {
+              streamed = true;
+              onDelta(piece);
+            }),
+          ),
         });
-        return toGuruAnswer(text);
+        return toGuruAnswer(withoutExternalLinks(text));
       } catch (error) {
         log.warn({ err: error, streamed }, 'Guru AI: the model server failed, answering offline');
         return fallback.answer(question, onDelta);

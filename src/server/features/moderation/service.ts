@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { checkMessage, type PatternMatcher } from '#shared/rules/moderation.ts';
+import { checkMessage, withoutExternalLinks, type PatternMatcher } from '#shared/rules/moderation.ts';
 import type { ModerationDetails } from '#shared/schemas/chat.ts';
 import type { Executor } from '../../db/client.ts';
 import { moderationPatterns } from '../../db/schema/moderation.ts';
@@ -50,6 +50,10 @@ export function createModeration({
     /** Drops the cached patterns: the next message reads them again (an admin changed them on this node). */
     forgetPatterns() {
       cached = undefined;
+    },
+    /** The text with its external links replaced, for texts shown rather than refused (Guru AI's model answers). */
+    withoutExternalLinks(text: string) {
+      return withoutExternalLinks(text, { ownOrigins });
     },
     /** Whether the text breaks no rule; records nothing (a text it refuses goes through assertAllowed). */
     async allows(text: string) {

@@ -17,6 +17,9 @@ export type ChatCompletionsConfig = {
   timeoutMs: number;
 };
 
+/** Most tokens the model is asked to write (`max_tokens`), and most characters of its answer read, whatever it does. */
+export type CompletionBounds = { maxTokens: number; maxChars: number };
+
 /** What went wrong with the model server, in words fit for the log (never the key or the student's text). */
 class ModelServerError extends Error {
   constructor(
@@ -55,15 +58,18 @@ async function* completionPieces(body: ReadableStream<Uint8Array>, onChunk: () =
 }
 
 /**
- * Asks for a completion and hands each piece to `onDelta` as it arrives; resolves with the whole text. Rejects with
+ * Asks for a completion and hands each piece to `onDelta` as it arrives; resolves with the whole text, cut at
+ * `bounds.maxChars`. Rejects with
  * ModelServerError on an HTTP error, a timeout (no piece for `timeoutMs`), a broken stream or an empty answer.
  */
 export async function streamChatCompletion({
   config,
+  bounds,
   messages,
   onDelta,
 }: {
   config: ChatCompletionsConfig;
+  bounds: CompletionBounds;
   messages: ChatCompletionMessage[];
   onDelta: (text: string) => void;
 }): Promise<string> {
@@ -82,7 +88,7 @@ export async function streamChatCompletion({
         accept: 'text/event-stream',
         ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
       },
-      body: JSON.stringify({ model: config.model, messages, stream: true }),
+      body: JSON.stringify({ model: config.model, messages, stream: true, max_tokens: bounds.maxTokens }),
       signal: controller.signal,
     });
     if (!response.ok || !response.body) {
@@ -91,8 +97,10 @@ export async function streamChatCompletion({
     }
     let text = '';
     for await (const piece of completionPieces(response.body, restartTimer)) {
-      text += piece;
-      onDelta(piece);
+      const kept = piece.slice(0, bounds.maxChars - text.length);
+      text += kept;
+      if (kept) onDelta(kept);
+      if (text.length >= bounds.maxChars) break; // a server that ignores max_tokens is not read further
     }
     if (!text.trim()) throw new ModelServerError('the model server sent an empty answer');
     return text;
