@@ -127,9 +127,10 @@ for (let run = 0; run < RUNS; run++) {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttling });
     await delayScripts(page, random, random.pick([50, 300, 900]));
+    // Watched from before the navigation: waiting for the load event, the app may have taken over by then.
+    const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
     // The page's own boot script may arrive after the visitor has started typing, too.
     await page.goto(form.path, { waitUntil: random.pick(['commit', 'domcontentloaded', 'load'] as const) });
-    const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
 
     const typed = new Map(form.fields.map((field) => [field, field.value(id)]));
     for (const [field, value] of typed) {
