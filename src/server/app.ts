@@ -8,15 +8,10 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  jsonSchemaTransform,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
-import { createAuth, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
+import { createAuth, SESSION_COOKIE_NAME, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { hasAdminRole } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
@@ -41,6 +36,7 @@ import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { openApiOptions } from './http/openapi.ts';
 import { warnOfUntrustedProxy } from './http/loopback.ts';
 import { createSessionCache, registerSession, toHeaders } from './http/session.ts';
 import { registerSpa } from './http/spa.ts';
@@ -208,18 +204,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // Only routes with `multipartOptions` take multipart (see content-types.ts); their files arrive on disk as Uploads.
   await registerUploads(app, { dir: path.join(config.dataDir, 'incoming-uploads') });
   registerStorableTextRule(app);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Virtual Help API',
-        version: '1.0.0',
-        description: 'The JSON API of the Virtual Help tutoring marketplace.',
-      },
-      servers: [{ url: config.publicUrl }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, openApiOptions({ publicUrl: config.publicUrl, sessionCookieName: SESSION_COOKIE_NAME }));
   const sessions = createSessionCache(sessionResolverFor(auth), sessionCookieOf);
   registerSession(app, sessions.resolve);
   const realtime = await createRealtime({

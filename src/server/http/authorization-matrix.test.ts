@@ -276,9 +276,9 @@ const MATRIX: Record<string, Row> = {
     expected: signedIn(200),
     call: (w) => ({ url: `/api/tutors/${w.callers.teacher.user.id}/reviews` }),
   },
-  'GET /api/jobs/with/{userId}': {
+  'GET /api/shared-jobs/{userId}': {
     expected: signedIn(200),
-    call: (w) => ({ url: `/api/jobs/with/${w.callers.teacher.user.id}` }),
+    call: (w) => ({ url: `/api/shared-jobs/${w.callers.teacher.user.id}` }),
   },
   'PUT /api/profile/about': {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
@@ -472,6 +472,20 @@ describe('the authorization matrix', () => {
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(routes.sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  it('declares the session cookie on exactly the routes that answer 401 without one', async () => {
+    type Operation = { security?: unknown[] };
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      security: unknown[];
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    for (const [route, { expected }] of Object.entries(MATRIX)) {
+      const [method, path] = route.split(' ') as [string, string];
+      const operation = document.paths[path]![method.toLowerCase()]!;
+      const security = operation.security ?? document.security;
+      expect(security.length > 0, route).toBe(expected.anonymous === 401);
+    }
   });
 
   it.each(Object.entries(MATRIX))('%s', async (route, { expected, call }) => {

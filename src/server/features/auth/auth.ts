@@ -19,6 +19,8 @@ import { clearFailedSignIns } from './sign-in-lockout.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './mails.ts';
 
 const COOKIE_PREFIX = 'vh';
+/** better-auth's name for the session cookie under our prefix (over HTTPS it carries the `__Secure-` prefix too). */
+export const SESSION_COOKIE_NAME = `${COOKIE_PREFIX}.session_token`;
 
 type AuthOptions = {
   config: Config;

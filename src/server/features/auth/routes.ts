@@ -154,6 +154,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
     {
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
+        security: [],
         summary: 'Whether a username or an e-mail address is still free (ask about one at a time)',
         tags: ['accounts'],
         querystring: availabilityQuerySchema,
@@ -177,6 +178,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
         multipartOptions: uploadLimits({ maxBytes: AVATAR.maxBytes }),
       },
       schema: {
+        security: [],
         summary: 'Create a student or teacher account; a confirmation mail follows when confirmation is required',
         tags: ['accounts'],
         consumes: ['multipart/form-data', 'application/json'],

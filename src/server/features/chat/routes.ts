@@ -31,6 +31,7 @@ import type { Moderation } from '../moderation/service.ts';
 import type { Assistant } from './service.ts';
 import { getMessageFile, getRoomSummary, listMessages, listRooms, markRoom, openRoom, sendMessage } from './service.ts';
 import { registerChatSocketHandlers } from './socket.ts';
+import { fileAnswer } from '../../http/openapi.ts';
 
 const tags = ['chat'];
 
@@ -181,6 +182,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{
           'Served with its detected type; raster images inline, everything else (SVG included) as a download, sandboxed.',
         tags,
         params: messageParamsSchema,
+        response: { 200: fileAnswer },
       },
     },
     async (request, reply) => {

@@ -6,6 +6,7 @@ import { guruMessages } from '#shared/schemas/guru.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import { clearAssistantChat, listAssistantMessages } from '../chat/service.ts';
+import { noContentAnswer } from '../../http/openapi.ts';
 
 const tags = ['guru'];
 
@@ -41,12 +42,13 @@ export const guruRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, {
         summary: 'Clear chat: delete the conversation with Guru AI, both directions',
         description: 'Students only (teachers 403). 204 also when there was nothing to delete.',
         tags,
+        response: { 204: noContentAnswer },
       },
     },
     async (request, reply) => {
       const user = await requireStudent(request);
       await clearAssistantChat({ db, userId: user.id });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 };

@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
@@ -42,6 +43,18 @@ describe('health, OpenAPI and the HTTP basics', () => {
     expect(document.paths['/api/contact'].post.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['name', 'email', 'subject', 'message']),
     );
+  });
+
+  it("keeps Redocly's recommended lint clean: every operation named, secured or public, with its answers", async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).body;
+    const problems = await lintFromString({
+      source: document,
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    expect(
+      problems.map((problem) => `${problem.ruleId}: ${problem.message} (${problem.location[0]?.pointer})`),
+    ).toEqual([]);
   });
 
   it('sends security headers with a content security policy', async () => {

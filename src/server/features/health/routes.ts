@@ -44,6 +44,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut:
     '/api/health',
     {
       schema: {
+        security: [],
         summary: 'Answers 200 once the database answers; says which dependency is lost while degraded',
         tags: ['health'],
         response: { 200: healthSchema, 503: healthSchema },
@@ -61,6 +62,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut:
     '/livez',
     {
       schema: {
+        security: [],
         summary: 'Answers 200 while the process runs and its event loop turns, whatever its dependencies do',
         description: 'For a liveness probe: restart the process only when this stops answering.',
         tags: ['health'],
@@ -74,6 +76,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut:
     '/readyz',
     {
       schema: {
+        security: [],
         summary: 'Answers 200 when this process can serve everything, 503 while the database or the fan-out is lost',
         description:
           'For a readiness probe or a load balancer: send no traffic while 503. The process reconnects by itself.',

@@ -10,6 +10,7 @@ export const pagesRoutes: FastifyPluginAsyncZod<{ db: Database; config: Config }
     '/api/settings/public',
     {
       schema: {
+        security: [],
         summary: 'Contact details and settings the web app shows',
         tags: ['pages'],
         response: {
@@ -33,6 +34,7 @@ export const pagesRoutes: FastifyPluginAsyncZod<{ db: Database; config: Config }
     {
       config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
       schema: {
+        security: [],
         summary: 'Send a message to support',
         tags: ['pages'],
         body: contactMessageSchema,

@@ -23,6 +23,7 @@ import {
   updateSpecializations,
   updateTutorAbout,
 } from './service.ts';
+import { fileAnswer } from '../../http/openapi.ts';
 
 export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Storage; moderation: Moderation }> = async (
   app,
@@ -32,6 +33,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     '/api/subjects',
     {
       schema: {
+        security: [],
         summary: 'Every subject, by category then name',
         tags: ['profiles'],
         response: { 200: z.object({ subjects: z.array(subjectSchema) }) },
@@ -112,9 +114,11 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     '/api/files/avatars/:name',
     {
       schema: {
+        security: [],
         summary: 'An avatar image, with the type detected when it was uploaded',
         tags: ['profiles'],
         params: z.object({ name: z.string().regex(/^[0-9a-f-]{36}\.[a-z0-9]{2,5}$/) }),
+        response: { 200: fileAnswer },
       },
     },
     async (request, reply) => {

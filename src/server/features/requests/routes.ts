@@ -42,6 +42,7 @@ import {
   listSharedJobs,
   placeBid,
 } from './service.ts';
+import { fileAnswer } from '../../http/openapi.ts';
 
 const fields = createRequestFieldsSchema.shape;
 /** The request form as JSON, or as multipart/form-data with up to 10 files in the field "attachments". */
@@ -245,6 +246,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
             .min(0)
             .max(REQUEST_FILE.maxFiles - 1),
         }),
+        response: { 200: fileAnswer },
       },
     },
     async (request, reply) => {
@@ -309,7 +311,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
   );
 
   app.get(
-    '/api/jobs/with/:userId',
+    '/api/shared-jobs/:userId',
     {
       schema: {
         summary: 'The jobs between the signed-in user and this person, newest first, with their reviews',

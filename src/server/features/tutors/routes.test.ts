@@ -346,7 +346,7 @@ describe('finished jobs, ratings and reviews', () => {
       const offers = (await call(t, next.student, 'GET', `/api/requests/${next.requestId}/bids`)).json().offers;
       expect(offers[0]).toMatchObject({ tutorId: tutor.user.id, ratingAverage: 4, reviewCount: 1, jobsCompleted: 1 });
 
-      const shared = (await call(t, done.student, 'GET', `/api/jobs/with/${tutor.user.id}`)).json();
+      const shared = (await call(t, done.student, 'GET', `/api/shared-jobs/${tutor.user.id}`)).json();
       expect(shared.jobs).toEqual([
         expect.objectContaining({
           requestId: done.requestId,
@@ -354,9 +354,9 @@ describe('finished jobs, ratings and reviews', () => {
           review: expect.objectContaining({ rating: 4 }),
         }),
       ]);
-      const fromTutor = (await call(t, tutor, 'GET', `/api/jobs/with/${done.student.user.id}`)).json();
+      const fromTutor = (await call(t, tutor, 'GET', `/api/shared-jobs/${done.student.user.id}`)).json();
       expect(fromTutor.jobs).toHaveLength(1);
-      const stranger = (await call(t, await signedInStudent(t), 'GET', `/api/jobs/with/${tutor.user.id}`)).json();
+      const stranger = (await call(t, await signedInStudent(t), 'GET', `/api/shared-jobs/${tutor.user.id}`)).json();
       expect(stranger.jobs).toEqual([]);
     });
   });

@@ -46,7 +46,7 @@ export function useSharedJobs(partnerId: string | null) {
   return useQuery({
     queryKey: tutorsKeys.sharedJobs(partnerId ?? ''),
     queryFn: ({ signal }) =>
-      apiFetch<{ jobs: SharedJob[] }>(`/api/jobs/with/${encodeURIComponent(partnerId ?? '')}`, { signal }),
+      apiFetch<{ jobs: SharedJob[] }>(`/api/shared-jobs/${encodeURIComponent(partnerId ?? '')}`, { signal }),
     select: (data) => data.jobs,
     enabled: partnerId !== null,
   });

@@ -8,6 +8,7 @@ import {
   updateSubAdminSchema,
 } from '#shared/schemas/admin.ts';
 import type { Database } from '../../../db/client.ts';
+import { noContentAnswer } from '../../../http/openapi.ts';
 import { requireAdmin } from '../service.ts';
 import { addSubAdmin, listSubAdmins, removeSubAdmin, updateSubAdmin } from '../sub-admins.ts';
 import { tags, userParams } from './params.ts';
@@ -75,12 +76,13 @@ export const adminSubAdminsRoutes: FastifyPluginAsyncZod<{ db: Database }> = asy
         description: 'The account stays, without admin access. Not a sub-admin: 404. The super-admin only.',
         tags,
         params: userParams,
+        response: { 204: noContentAnswer },
       },
     },
     async (request, reply) => {
       const { user } = await requireAdmin(request, db, SUPER_ADMIN_ROLE);
       await removeSubAdmin({ db, actor: user, userId: request.params.userId });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 };
