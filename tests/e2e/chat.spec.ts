@@ -269,11 +269,16 @@ test('a teacher schedules a meeting: the form checks its fields, then the card c
 }) => {
   await signInAs('teacher');
   const student = await createUser(db, { role: 'student' });
+  // The form's code arrives with the conversation, before anyone reaches for the button: a tap shows it at once.
+  const formCode = page.waitForResponse((response) => /\/schedule-meeting-form[^/]*\.js$/.test(response.url()));
   await page.goto(`/chat?tutorId=${student.id}`);
   await expect(page.getByRole('heading', { name: student.username, level: 2 })).toBeVisible();
+  await formCode;
 
   await page.getByRole('button', { name: 'Schedule meeting' }).click();
   const dialog = page.getByRole('dialog', { name: 'Schedule meeting' });
+  await expect(dialog.getByLabel('Title')).toBeVisible();
+  await expect(dialog.getByRole('status', { name: 'Loading' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Schedule' }).click();
   await expect(dialog.getByText('Title is required')).toBeVisible();
   await dialog.getByLabel('Title').fill('Chain rule practice');

@@ -1,5 +1,5 @@
 import { CalendarPlus } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '#web/components/ui/button.tsx';
 import {
   Dialog,
@@ -12,7 +12,8 @@ import {
 } from '#web/components/ui/dialog.tsx';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 
-// The form and its checks load when the teacher reaches for the button, not with the chat.
+// The form and its checks load once the conversation with the button is open (or as soon as someone reaches for it),
+// not with the chat itself.
 const ScheduleMeetingForm = lazyWithPreload(
   async () => (await import('./schedule-meeting-form.tsx')).ScheduleMeetingForm,
 );
@@ -21,6 +22,7 @@ const ScheduleMeetingForm = lazyWithPreload(
 export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string; partnerName: string }) {
   const [isOpen, setOpen] = useState(false);
   const [isDone, setDone] = useState(false);
+  useEffect(() => ScheduleMeetingForm.preload(), []);
 
   return (
     <>
