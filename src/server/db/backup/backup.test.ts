@@ -67,7 +67,11 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
     [`insert into moderation_attempts (user_id, hour) values ($1, date_trunc('hour', now()))`, [student.id]],
     [`insert into moderation_patterns (pattern, category) values ('backupword', 'offensive')`, []],
     [`insert into pending_specializations (user_id) values ($1)`, [tutor.id]],
-    [`insert into admin_audit_log (actor_id, action, object_type, object_id) values ($1, 'x', 'user', $1)`, [tutor.id]],
+    [`insert into two_factors (user_id, secret, backup_codes) values ($1, 'sealed', 'sealed')`, [tutor.id]],
+    [
+      `insert into admin_audit_log (actor_id, action, object_type, object_id) values ($1, 'x', 'user', $2)`,
+      [tutor.id, tutor.id],
+    ],
     [`insert into socket_io_attachments (payload) values ('\\x00ff')`, []],
     [
       `with meeting as (
