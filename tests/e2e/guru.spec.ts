@@ -68,7 +68,9 @@ test('a student asks Guru AI, reads the answer in math, asks a tutor and clears 
 
   // Back in the chat (the conversation is remembered), Clear chat empties it.
   await page.goto('/chat');
-  await expect(reply.getByRole('button', { name: 'Ask a tutor' })).toBeVisible();
+  // A fresh page loads the conversation's code, then its messages, one after the other: on a busy two-core machine
+  // that took over ten seconds.
+  await expect(reply.getByRole('button', { name: 'Ask a tutor' })).toBeVisible({ timeout: 30_000 });
   await conversation.getByRole('button', { name: 'Conversation menu' }).click();
   await page.getByRole('menuitem', { name: 'Clear chat' }).click();
   await expect(page.getByText('Chat cleared successfully')).toBeVisible();
