@@ -34,7 +34,7 @@ export const noContentAnswer = z.null();
  * An operation's name for integrators' generated clients, from its method and path:
  * `GET /api/requests/{id}/bids` is `getRequestsByIdBids`.
  */
-export function operationIdFor(method: string, url: string) {
+function operationIdFor(method: string, url: string) {
   const words = url
     .split('/')
     .filter((segment) => segment && segment !== 'api')
