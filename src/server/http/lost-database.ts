@@ -13,11 +13,11 @@ export function registerLostDatabaseAnswer(
   database.onFailure((error) =>
     app.log.error({ err: error }, 'the embedded database has stopped: every request is answered 503 until a restart'),
   );
-  // Answered here rather than thrown: the error handler would log every one of them again.
+  const body: ApiErrorBody = { code: 'SERVICE_UNAVAILABLE', message: errorMessages.SERVICE_UNAVAILABLE };
+  // Answered here rather than thrown: the error handler would log every one of them again. Sent as text, because a
+  // route's own 503 schema (the health probes have one) would refuse this body and turn the answer into a 500.
   app.addHook('onRequest', async (_request, reply) => {
     if (!database.failure()) return;
-    return reply
-      .status(503)
-      .send({ code: 'SERVICE_UNAVAILABLE', message: errorMessages.SERVICE_UNAVAILABLE } satisfies ApiErrorBody);
+    return reply.status(503).type('application/json; charset=utf-8').send(JSON.stringify(body));
   });
 }
