@@ -1,5 +1,6 @@
-import { Suspense, useEffect, useRef, type MouseEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { useSession } from '#web/lib/auth-client.ts';
 import { MAIN_CONTENT_ID } from '#web/page-contract/takeover.ts';
 import { PageFallback } from '../page-fallback.tsx';
 import { SiteFooter } from './site-footer.tsx';
@@ -22,6 +23,9 @@ function useFocusOnRouteChange() {
   }, [pathname]);
 }
 
+// The socket's code is only needed once someone is signed in: keep it out of the first download.
+const LiveUpdates = lazy(async () => ({ default: (await import('../live-updates.tsx')).LiveUpdates }));
+
 function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
   // Focus <main> without adding "#main-content" to the address.
   const main = document.getElementById(MAIN_CONTENT_ID);
@@ -33,6 +37,7 @@ function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
 
 export function RootLayout() {
   useFocusOnRouteChange();
+  const { user } = useSession();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -52,6 +57,11 @@ export function RootLayout() {
       </main>
       <SiteFooter />
       <ScrollRestoration />
+      {user && (
+        <Suspense>
+          <LiveUpdates userId={user.id} role={user.role} />
+        </Suspense>
+      )}
     </div>
   );
 }

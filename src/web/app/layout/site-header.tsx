@@ -19,7 +19,7 @@ const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).
 // The account part of the small-screen menu signs out (and says so in a notice): loaded once someone is signed in.
 const MobileAccount = lazy(async () => ({ default: (await import('./mobile-account.tsx')).MobileAccount }));
 
-// The bell brings the socket and the popover: loaded once someone is signed in.
+// The bell brings the popover: loaded once someone is signed in.
 const NotificationBell = lazy(async () => ({
   default: (await import('#web/features/notifications/components/notification-bell.tsx')).NotificationBell,
 }));
@@ -109,7 +109,7 @@ export function SiteHeader() {
         {/* One bell for every width: on phones it sits beside the menu button. */}
         {user && (
           <Suspense fallback={<span className="ml-auto size-11 md:size-10" />}>
-            <NotificationBell userId={user.id} role={user.role} className="ml-auto" />
+            <NotificationBell className="ml-auto" />
           </Suspense>
         )}
 

@@ -1,53 +1,22 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { Bell } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
-import type { Role } from '#shared/constants.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Popover, PopoverContent, PopoverTrigger } from '#web/components/ui/popover.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
-import { useRealtimeConnection, useSocketEvent } from '#web/lib/socket.ts';
 import { cn } from '#web/lib/utils.ts';
-import {
-  notificationsQueryKey,
-  useMarkAllNotificationsRead,
-  useMarkNotificationRead,
-  useNotifications,
-} from '../api.ts';
-import { requestsKeys } from '#web/features/requests/api.ts';
+import { useMarkAllNotificationsRead, useMarkNotificationRead, useNotifications } from '../api.ts';
 import { badgeText } from '../badge-text.ts';
-import { paths } from '#shared/paths.ts';
 
-/**
- * The bell of the top bar: unread count, the latest 20 in a popover, live over the socket.
- * It also keeps the app's one socket open while signed in, and tells teachers about new jobs.
- */
-export function NotificationBell({ userId, role, className }: { userId: string; role: Role; className?: string }) {
-  useRealtimeConnection(userId);
-  const queryClient = useQueryClient();
+/** The bell of the top bar: unread count and the latest 20 in a popover, kept live by the app's live updates. */
+export function NotificationBell({ className }: { className?: string }) {
   const navigate = useNavigate();
   const [isOpen, setOpen] = useState(false);
   const query = useNotifications();
   const markRead = useMarkNotificationRead();
   const markAll = useMarkAllNotificationsRead();
-
-  useSocketEvent('notification:new', () => void queryClient.invalidateQueries({ queryKey: notificationsQueryKey }));
-  useSocketEvent('job:new', ({ requestId }) => {
-    void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
-    if (role !== 'teacher') return;
-    // The one place a new job refreshes the jobs list, on the jobs page or for the next visit: the list the toast's
-    // View leads to must show it, even one fetched a moment ago.
-    void queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll });
-    toast('New Job Available!', {
-      id: `job-${requestId}`,
-      action: {
-        label: 'View',
-        onClick: () => void navigate(paths.teacher.jobs.getHref(requestId)),
-      },
-    });
-  });
 
   const unread = query.data?.unreadCount ?? 0;
   const onOpenChange = (open: boolean) => {
