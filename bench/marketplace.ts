@@ -36,12 +36,12 @@ export async function benchMarketplace() {
     // the expiry job leaves them, a few accepted.
     const startedAt = performance.now();
     await db.execute(sql`
-      insert into tutoring_requests (type, subject_id, description, budget_min, budget_max, student_id, status, created_at)
+      insert into tutoring_requests (type, subject_id, description, budget_min_cents, budget_max_cents, student_id, status, created_at)
       select case when n % 3 = 0 then 'assignment' else 'tutoring' end,
              (${sql.param(subjectIds)}::uuid[])[1 + n % ${subjectIds.length}],
              'Benchmark request number ' || n || ': help with a topic I find hard.',
-             case when n % 3 = 0 then 5 else 8 end,
-             case when n % 3 = 0 then 9999 else 15 end,
+             case when n % 3 = 0 then 500 else 800 end,
+             case when n % 3 = 0 then 999900 else 1500 end,
              ${student.id},
              case when age > interval '48 hours' then 'closed' when n % 10 = 0 then 'accepted' else 'open' end,
              now() - age
@@ -88,7 +88,7 @@ export async function benchMarketplace() {
           type: 'assignment',
           subjectId: fanOutSubject,
           description: 'Proofs by induction, with worked examples please.',
-          budgetMin: 5,
+          budgetMinCents: 500,
         },
       });
       const notified = response.json<{ notifiedCount: number }>().notifiedCount;

@@ -25,8 +25,8 @@ export async function benchTrust() {
     ).rows.map((row) => row.id);
     const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
     await db.execute(sql`
-      insert into tutor_bids (request_id, tutor_id, amount, message)
-      select ${request.id}, tutor_id, 10, 'I can help with this.' from unnest(${sql.param(tutorIds)}::uuid[]) as tutor_id`);
+      insert into tutor_bids (request_id, tutor_id, amount_cents, message)
+      select ${request.id}, tutor_id, 1000, 'I can help with this.' from unnest(${sql.param(tutorIds)}::uuid[]) as tutor_id`);
 
     const cookie = (await createSessionCookie(db, student.id)).header;
     const get = (url: string) => app.inject({ method: 'GET', url, headers: { cookie } });
@@ -39,13 +39,13 @@ export async function benchTrust() {
     const startedAt = performance.now();
     await db.execute(sql`
       with jobs as (
-        insert into tutoring_requests (type, subject_id, description, budget_min, budget_max, student_id, status, completed_at, created_at)
-        select 'tutoring', ${subject.id}, 'Finished job ' || n, 8, 15, ${reviewer.id}, 'completed', now(), now() - make_interval(mins => n)
+        insert into tutoring_requests (type, subject_id, description, budget_min_cents, budget_max_cents, student_id, status, completed_at, created_at)
+        select 'tutoring', ${subject.id}, 'Finished job ' || n, 800, 1500, ${reviewer.id}, 'completed', now(), now() - make_interval(mins => n)
         from generate_series(1, ${TUTORS * REVIEWS_PER_TUTOR}) as n
         returning id, created_at),
       numbered as (select id, row_number() over (order by created_at) as n from jobs)
-      insert into tutor_bids (request_id, tutor_id, amount, status, created_at)
-      select id, (${sql.param(tutorIds)}::uuid[])[1 + n % ${TUTORS}], 10, 'accepted', now() from numbered`);
+      insert into tutor_bids (request_id, tutor_id, amount_cents, status, created_at)
+      select id, (${sql.param(tutorIds)}::uuid[])[1 + n % ${TUTORS}], 1000, 'accepted', now() from numbered`);
     await db.execute(sql`
       update tutoring_requests set accepted_bid_id = b.id from tutor_bids b
       where b.request_id = tutoring_requests.id and b.status = 'accepted' and tutoring_requests.student_id = ${reviewer.id}`);

@@ -27,15 +27,15 @@ export const REQUEST_EXPIRY_JOB_INTERVAL_MS = 60_000;
 export const REQUESTS_PAGE_SIZE = 20;
 export const JOBS_PAGE_SIZE = 20;
 
-// Budgets in USD (SPEC §5 "Standard request form" and "Wizard budgets").
-export const TUTORING_BUDGET = { min: 8, max: 15 } as const;
-export const ASSIGNMENT_BUDGET = { min: 5, max: 5000, defaultMax: 100 } as const;
-/** Stored as the maximum when an assignment has none; displayed as "$min+". */
-export const FALLBACK_MAX_BUDGET = 9999;
-/** Stored as the assignment maximum when the wizard's budget step is skipped. */
-export const WIZARD_SKIP_MAX_BUDGET = 999;
+// Budgets in USD cents (SPEC §5 "Standard request form" and "Wizard budgets").
+export const TUTORING_BUDGET_CENTS = { min: 800, max: 1500 } as const;
+export const ASSIGNMENT_BUDGET_CENTS = { min: 500, max: 500_000, defaultMax: 10_000 } as const;
+/** Stored as the maximum when an assignment has none ($9999); displayed as "$min+". */
+export const FALLBACK_MAX_BUDGET_CENTS = 999_900;
+/** Stored as the assignment maximum when the wizard's budget step is skipped ($999). */
+export const WIZARD_SKIP_MAX_BUDGET_CENTS = 99_900;
 /** Maxima that mean "no maximum" and must never be displayed as a number. */
-export const OPEN_ENDED_MAX_BUDGETS = [FALLBACK_MAX_BUDGET, WIZARD_SKIP_MAX_BUDGET] as const;
+export const OPEN_ENDED_MAX_BUDGETS_CENTS = [FALLBACK_MAX_BUDGET_CENTS, WIZARD_SKIP_MAX_BUDGET_CENTS] as const;
 
 export const DESCRIPTION_MIN_LENGTH = 10;
 /** Notification description is cut here (plus "..."); job cards cut at JOB_CARD_DESCRIPTION_LENGTH. */

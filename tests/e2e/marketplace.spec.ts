@@ -71,7 +71,11 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await bid.getByLabel('Bid Amount (USD)').fill('20');
   await bid.getByRole('button', { name: 'Place Bid' }).click();
   await expect(bid.getByText('Your bid must be between 8 and 15.')).toBeVisible();
-  await bid.getByLabel('Bid Amount (USD)').fill('12');
+  // A fraction of a cent is no amount: Place Bid stays disabled.
+  await bid.getByLabel('Bid Amount (USD)').fill('12.505');
+  await expect(bid.getByText('Please enter a valid bid amount.')).toBeVisible();
+  await expect(bid.getByRole('button', { name: 'Place Bid' })).toBeDisabled();
+  await bid.getByLabel('Bid Amount (USD)').fill('12.5');
   await bid.getByLabel('Message to Student (optional)').fill('Happy to help with eigenvalues.');
   await bid.getByRole('button', { name: 'Place Bid' }).click();
   await expect(teacherPage.getByText('Bid submitted successfully')).toBeVisible();
@@ -86,7 +90,7 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await expect(page.getByText('1 tutor notified')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Tutor Offers (1)' })).toBeVisible();
   const offer = page.getByRole('article', { name: `Offer from ${teacher.username}` });
-  await expect(offer).toContainText('$12');
+  await expect(offer).toContainText('$12.50');
   await expect(offer).toContainText('Happy to help with eigenvalues.');
   await expect(bell.getByTestId('notification-count')).toBeHidden();
 

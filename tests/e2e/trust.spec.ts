@@ -15,7 +15,9 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   const tutor = await createTeacher(db, { subjectIds: [subject.id] });
   const student = await signInAs('student');
   const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-  await db.insert(tutorBids).values({ requestId: request.id, tutorId: tutor.id, amount: 12, message: 'Glad to help.' });
+  await db
+    .insert(tutorBids)
+    .values({ requestId: request.id, tutorId: tutor.id, amountCents: 1200, message: 'Glad to help.' });
 
   // The student accepts the offer and lands in the chat with the tutor.
   await page.goto(`/student/offers/${request.id}`);
@@ -60,7 +62,7 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   // A second student sees the rating on the tutor's next offer and opens the profile with the review.
   const next = await createUser(db, { role: 'student' });
   const nextRequest = await createRequest(db, { studentId: next.id, subjectId: subject.id });
-  await db.insert(tutorBids).values({ requestId: nextRequest.id, tutorId: tutor.id, amount: 10 });
+  await db.insert(tutorBids).values({ requestId: nextRequest.id, tutorId: tutor.id, amountCents: 1000 });
   const nextPage = (await openBrowserAs(next.id)).page;
   await nextPage.goto(`/student/offers/${nextRequest.id}`);
   const trust = nextPage

@@ -94,8 +94,8 @@ export async function createRequest(
     .values({
       type: 'tutoring',
       description: `Help me understand ${unique()}`,
-      budgetMin: 8,
-      budgetMax: 15,
+      budgetMinCents: 800,
+      budgetMaxCents: 1500,
       // A completed request carries the time it was completed (the table's check holds the two together).
       ...(overrides.status === 'completed' ? { completedAt: new Date() } : {}),
       ...overrides,
@@ -115,7 +115,7 @@ export async function createReviewedJob(db: Executor, { rating = 4 }: { rating?:
   const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
   const [bid] = await db
     .insert(tutorBids)
-    .values({ requestId: request.id, tutorId: tutor.id, amount: 10, status: 'accepted' })
+    .values({ requestId: request.id, tutorId: tutor.id, amountCents: 1000, status: 'accepted' })
     .returning();
   await db
     .update(tutoringRequests)

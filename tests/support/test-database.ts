@@ -22,24 +22,32 @@ declare module 'vitest' {
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const template = inject('databaseTemplate');
   if (template.kind === 'embedded') {
-    return openDatabase({
-      kind: 'embedded',
-      templateFile: template.templateFile,
-      socketDir: mkdtempSync(path.join(os.tmpdir(), 'vh-sock-')),
-    });
+    return openDatabase({ kind: 'embedded', templateFile: template.templateFile, socketDir: newSocketDir() });
   }
+  return openPostgresDatabase(template.url, `template ${template.templateName}`);
+}
+
+/** A database with nothing in it, not even the migrations: for tests of the migrations themselves. */
+export async function openEmptyTestDatabase(): Promise<DatabaseHandle> {
+  const template = inject('databaseTemplate');
+  if (template.kind === 'embedded') return openDatabase({ kind: 'embedded', socketDir: newSocketDir() });
+  return openPostgresDatabase(template.url, '');
+}
+
+const newSocketDir = () => mkdtempSync(path.join(os.tmpdir(), 'vh-sock-'));
+
+/** A database of its own on the server, made with `create database … {options}` and dropped on close. */
+async function openPostgresDatabase(serverUrl: string, options: string): Promise<DatabaseHandle> {
   const name = `vh_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(template.url, (client) =>
-    client.query(`create database ${name} template ${template.templateName}`),
-  );
-  const url = new URL(template.url);
+  await withAdminClient(serverUrl, (client) => client.query(`create database ${name} ${options}`));
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ kind: 'postgres', url: url.toString() });
   return {
     ...handle,
     async close() {
       await handle.close();
-      await withAdminClient(template.url, (client) => client.query(`drop database if exists ${name} with (force)`));
+      await withAdminClient(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
     },
   };
 }

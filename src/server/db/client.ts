@@ -32,7 +32,7 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
-// numeric and bigint columns come back as strings by default; budgets and sizes are small enough for numbers.
+// numeric and bigint columns come back as strings by default; the counts and sizes they hold fit in numbers.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 

@@ -1,7 +1,12 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../tests/support/factories.ts';
-import { openTestDatabase } from '../../../tests/support/test-database.ts';
+import { openEmptyTestDatabase, openTestDatabase } from '../../../tests/support/test-database.ts';
 import type { DatabaseHandle } from './client.ts';
 import { migrateDatabase } from './migrate.ts';
 import { chatRooms } from './schema/chat.ts';
@@ -103,19 +108,19 @@ describe('migrations', () => {
         type: 'tutoring',
         subjectId: subject!.id,
         description: 'Help with limits',
-        budgetMin: 8,
-        budgetMax: 15,
+        budgetMinCents: 800,
+        budgetMaxCents: 1500,
         studentId: student.id,
       })
       .returning();
-    await handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: teacher.id, amount: 10 });
+    await handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: teacher.id, amountCents: 1000 });
     await expectViolation(
-      () => handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: teacher.id, amount: 12 }),
+      () => handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: teacher.id, amountCents: 1200 }),
       /tutor_bids/,
     );
     const other = await createUser(handle.db, { role: 'teacher' });
     await expectViolation(
-      () => handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: other.id, amount: 0 }),
+      () => handle.db.insert(tutorBids).values({ requestId: request!.id, tutorId: other.id, amountCents: 0 }),
       /tutor_bids/,
     );
     await expectViolation(
@@ -124,8 +129,8 @@ describe('migrations', () => {
           type: 'homework' as never,
           subjectId: subject!.id,
           description: 'x',
-          budgetMin: 8,
-          budgetMax: 15,
+          budgetMinCents: 800,
+          budgetMaxCents: 1500,
           studentId: student.id,
         }),
       /tutoring_requests/,
@@ -136,8 +141,8 @@ describe('migrations', () => {
           type: 'tutoring',
           subjectId: subject!.id,
           description: 'x',
-          budgetMin: 15,
-          budgetMax: 8,
+          budgetMinCents: 1500,
+          budgetMaxCents: 800,
           studentId: student.id,
         }),
       /tutoring_requests/,
@@ -150,5 +155,76 @@ describe('migrations', () => {
     await handle.db.insert(chatRooms).values({ participant1Id: user.id, participant2Id: other.id });
     await handle.db.delete(users).where(sql`${users.id} = ${user.id}`);
     expect(await handle.db.$count(chatRooms, sql`${chatRooms.participant1Id} = ${user.id}`)).toBe(0);
+  });
+});
+
+/** A copy of the migrations that ends with `lastTag`: a database migrated with it is as old as that release. */
+function migrationsUpTo(lastTag: string) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'vh-migrations-'));
+  cpSync(fileURLToPath(new URL('./migrations', import.meta.url)), folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
+  const last = journal.entries.findIndex((entry) => entry.tag === lastTag);
+  expect(last, `${lastTag} is a migration`).toBeGreaterThanOrEqual(0);
+  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
+  return folder;
+}
+
+describe('migration 0016 (amounts in cents)', () => {
+  it('converts the numeric budgets and bids of existing rows to exactly the same cents', async () => {
+    const handle = await openEmptyTestDatabase();
+    const oldMigrations = migrationsUpTo('0015_audit_log_append_only');
+    try {
+      await migrate(handle.db, { migrationsFolder: oldMigrations });
+      // The rows as the numeric(10,2) columns held them, written in that release's own SQL.
+      await handle.db.execute(sql`
+        with student as (
+          insert into users (name, email, username, vh_number) values ('Old Student', 'old-student@example.com', 'oldstudent', 101)
+          returning id
+        ), teacher as (
+          insert into users (name, email, username, vh_number, role) values ('Old Teacher', 'old-teacher@example.com', 'oldteacher', 102, 'teacher')
+          returning id
+        ), subject as (
+          insert into subjects (name, category) values ('Old Subject', 'Old Category') returning id
+        ), request as (
+          insert into tutoring_requests (type, subject_id, description, budget_min, budget_max, student_id)
+          select 'assignment', subject.id, 'An assignment from before cents', 12.29, 9999, student.id from subject, student
+          returning id, student_id
+        ), bid as (
+          insert into tutor_bids (request_id, tutor_id, amount) select request.id, teacher.id, 4999.99 from request, teacher
+        )
+        insert into student_notifications (student_id, request_id, tutor_name, bid_amount)
+        select request.student_id, request.id, 'Old Teacher', 0.01 from request`);
+
+      await migrateDatabase(handle.pool);
+
+      const [row] = (
+        await handle.db.execute<Record<string, number>>(sql`
+          select r.budget_min_cents, r.budget_max_cents, b.amount_cents, n.bid_amount_cents
+          from tutoring_requests r join tutor_bids b on b.request_id = r.id join student_notifications n on n.request_id = r.id`)
+      ).rows;
+      expect(row).toEqual({
+        budget_min_cents: 1229,
+        budget_max_cents: 999_900,
+        amount_cents: 499_999,
+        bid_amount_cents: 1,
+      });
+      const types = await handle.db.execute<{ column_name: string; data_type: string }>(sql`
+        select column_name, data_type from information_schema.columns
+        where column_name in ('budget_min_cents', 'budget_max_cents', 'amount_cents', 'bid_amount_cents')`);
+      expect(new Set(types.rows.map((column) => column.data_type))).toEqual(new Set(['integer']));
+      // The checks keep their meaning in cents: a bid of nothing and a maximum below the minimum are refused.
+      await expectViolation(
+        () => handle.db.execute(sql`update tutor_bids set amount_cents = 0`),
+        /tutor_bids_amount_check/,
+      );
+      await expectViolation(
+        () => handle.db.execute(sql`update tutoring_requests set budget_max_cents = 1228`),
+        /tutoring_requests_budget_range_check/,
+      );
+    } finally {
+      await handle.close();
+      rmSync(oldMigrations, { recursive: true, force: true });
+    }
   });
 });

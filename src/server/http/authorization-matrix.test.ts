@@ -207,7 +207,12 @@ const MATRIX: Record<string, Row> = {
     expected: { anonymous: 401, otherStudent: 201, otherTeacher: 403, student: 201, teacher: 403 },
     call: (w) => ({
       url: '/api/requests',
-      payload: { type: 'tutoring', subjectId: w.subjectId, description: 'Help with fractions, please', budgetMin: 8 },
+      payload: {
+        type: 'tutoring',
+        subjectId: w.subjectId,
+        description: 'Help with fractions, please',
+        budgetMinCents: 800,
+      },
     }),
   },
   'GET /api/requests/mine': {
@@ -236,7 +241,7 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/jobs/{requestId}/bids': {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 201 },
-    call: (w) => ({ url: `/api/jobs/${w.requestId}/bids`, payload: { amount: 10, message: 'Happy to help.' } }),
+    call: (w) => ({ url: `/api/jobs/${w.requestId}/bids`, payload: { amountCents: 1000, message: 'Happy to help.' } }),
   },
   'GET /api/notifications': { expected: signedIn(200), call: () => ({ url: '/api/notifications' }) },
   'POST /api/notifications/{id}/read': {
@@ -371,20 +376,20 @@ describe('the authorization matrix', () => {
     const newPartnerId = (await createUser(t.db)).id;
 
     const form = formData(
-      { type: 'tutoring', subjectId, description: 'Help with quadratic equations', budgetMin: '8' },
+      { type: 'tutoring', subjectId, description: 'Help with quadratic equations', budgetMinCents: '800' },
       { field: 'attachments', bytes: pdf, filename: 'notes.pdf', type: 'application/pdf' },
     );
     const { request } = await ok(await send(callers.student, { url: '/api/requests', payload: form }));
     const second = await ok(
       await send(callers.student, {
         url: '/api/requests',
-        payload: { type: 'tutoring', subjectId, description: 'Help with long division', budgetMin: 8 },
+        payload: { type: 'tutoring', subjectId, description: 'Help with long division', budgetMinCents: 800 },
       }),
     );
     const bid = await ok(
       await send(bidder, {
         url: `/api/jobs/${second.request.id}/bids`,
-        payload: { amount: 9, message: 'I can help.' },
+        payload: { amountCents: 900, message: 'I can help.' },
       }),
     );
     const upload = await ok(
@@ -422,7 +427,7 @@ describe('the authorization matrix', () => {
       const job = await createRequest(t.db, { studentId: callers.student.user.id, subjectId });
       const [jobBid] = await t.db
         .insert(tutorBids)
-        .values({ requestId: job.id, tutorId: callers.teacher.user.id, amount: 10 })
+        .values({ requestId: job.id, tutorId: callers.teacher.user.id, amountCents: 1000 })
         .returning();
       await ok(
         await send(callers.student, { method: 'POST', url: `/api/requests/${job.id}/bids/${jobBid!.id}/accept` }),

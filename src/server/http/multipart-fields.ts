@@ -4,10 +4,10 @@
 /** An empty field is no answer. */
 export const fromText = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
-/** Numbers arrive as digits. */
-export const fromNumberText = (value: unknown) => {
+/** Whole numbers (cents, counts) arrive as digits; "8.5" or "1e3" stay text, for the schema to refuse. */
+export const fromIntegerText = (value: unknown) => {
   const present = fromText(value);
-  return typeof present === 'string' ? Number(present) : present;
+  return typeof present === 'string' && /^-?\d+$/.test(present.trim()) ? Number(present) : present;
 };
 
 /** Checkboxes arrive as "true" or "on". */

@@ -47,8 +47,8 @@ describe('text holding a NUL character', () => {
       type: 'tutoring',
       subjectId,
       description: `Quadratic equations${NUL}`,
-      budgetMin: 8,
-      budgetMax: 15,
+      budgetMinCents: 800,
+      budgetMaxCents: 1500,
     };
     for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
     const response = await fetch(`${t.url}/api/requests`, {

@@ -24,11 +24,17 @@ describe('races', { timeout: 120_000 }, () => {
 
   it(`${PARALLEL} parallel accepts of different offers on one request: exactly one accepted`, async () => {
     const student = await signedInStudent(t);
-    const request = await createRequest(t.db, { studentId: student.user.id, subjectId, budgetMax: 100 });
+    const request = await createRequest(t.db, { studentId: student.user.id, subjectId, budgetMaxCents: 10_000 });
     const tutors = await Promise.all(Array.from({ length: PARALLEL }, () => signedInTeacher(t, [subjectId])));
     const bids = await t.db
       .insert(tutorBids)
-      .values(tutors.map((tutor, i) => ({ requestId: request.id, tutorId: tutor.user.id, amount: 9 + (i % 50) })))
+      .values(
+        tutors.map((tutor, i) => ({
+          requestId: request.id,
+          tutorId: tutor.user.id,
+          amountCents: 900 + (i % 50) * 100,
+        })),
+      )
       .returning({ id: tutorBids.id });
     const bidIds = bids.map((bid) => bid.id);
 
@@ -57,7 +63,10 @@ describe('races', { timeout: 120_000 }, () => {
 
     const responses = await Promise.all(
       Array.from({ length: PARALLEL }, () =>
-        call(t, teacher, 'POST', `/api/jobs/${request.id}/bids`, { amount: 10, message: 'I can help with this.' }),
+        call(t, teacher, 'POST', `/api/jobs/${request.id}/bids`, {
+          amountCents: 1000,
+          message: 'I can help with this.',
+        }),
       ),
     );
 

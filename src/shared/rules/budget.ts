@@ -1,13 +1,14 @@
 import {
-  ASSIGNMENT_BUDGET,
-  FALLBACK_MAX_BUDGET,
-  OPEN_ENDED_MAX_BUDGETS,
-  TUTORING_BUDGET,
-  WIZARD_SKIP_MAX_BUDGET,
+  ASSIGNMENT_BUDGET_CENTS,
+  FALLBACK_MAX_BUDGET_CENTS,
+  OPEN_ENDED_MAX_BUDGETS_CENTS,
+  TUTORING_BUDGET_CENTS,
+  WIZARD_SKIP_MAX_BUDGET_CENTS,
   type RequestType,
 } from '#shared/constants.ts';
+import { formatCents, formatDollars } from './money.ts';
 
-// Budgets of SPEC.md §5 ("Standard request form", "Wizard budgets", "Bid"), in USD. Isomorphic: no I/O.
+// Budgets of SPEC.md §5 ("Standard request form", "Wizard budgets", "Bid"), in USD cents. Isomorphic: no I/O.
 
 export const budgetMessages = {
   negative: 'Budget must be 0 or more',
@@ -15,74 +16,76 @@ export const budgetMessages = {
   range: 'Budget must be within allowed range for the selected request type',
 } as const;
 
+/** A request's budget in cents; a maximum of OPEN_ENDED_MAX_BUDGETS_CENTS means "no maximum". */
+export type BudgetCents = { minCents: number; maxCents: number };
+
 /** The range the standard form allows per request type. */
-const BUDGET_RANGES: Record<RequestType, { min: number; max: number }> = {
-  tutoring: { min: TUTORING_BUDGET.min, max: TUTORING_BUDGET.max },
-  assignment: { min: ASSIGNMENT_BUDGET.min, max: ASSIGNMENT_BUDGET.max },
+const BUDGET_RANGES: Record<RequestType, BudgetCents> = {
+  tutoring: { minCents: TUTORING_BUDGET_CENTS.min, maxCents: TUTORING_BUDGET_CENTS.max },
+  assignment: { minCents: ASSIGNMENT_BUDGET_CENTS.min, maxCents: ASSIGNMENT_BUDGET_CENTS.max },
 };
 
 /** What the standard form resets the budget fields to when the request type changes. */
-export function defaultBudget(type: RequestType) {
+export function defaultBudget(type: RequestType): BudgetCents {
   return type === 'tutoring'
     ? { ...BUDGET_RANGES.tutoring }
-    : { min: ASSIGNMENT_BUDGET.min, max: ASSIGNMENT_BUDGET.defaultMax };
+    : { minCents: ASSIGNMENT_BUDGET_CENTS.min, maxCents: ASSIGNMENT_BUDGET_CENTS.defaultMax };
 }
 
 /** A stored maximum that means "no maximum" (never displayed as a number). */
-export const isOpenEndedMax = (max: number) => (OPEN_ENDED_MAX_BUDGETS as readonly number[]).includes(max);
+export const isOpenEndedMax = (maxCents: number) =>
+  (OPEN_ENDED_MAX_BUDGETS_CENTS as readonly number[]).includes(maxCents);
 
 /** The maximum stored when none was entered: the tutoring ceiling, or "no maximum" for assignments. */
 export const fallbackMaxBudget = (type: RequestType) =>
-  type === 'tutoring' ? TUTORING_BUDGET.max : FALLBACK_MAX_BUDGET;
+  type === 'tutoring' ? TUTORING_BUDGET_CENTS.max : FALLBACK_MAX_BUDGET_CENTS;
 
 /**
  * The budget the assistant wizard stores: the type's minimum, and the maximum entered, else the fallback.
- * Skipping the budget step stores 999 for assignments (open-ended) and 15 for tutoring.
+ * Skipping the budget step stores $999 for assignments (open-ended) and $15 for tutoring.
  */
 export function wizardBudget({
   type,
-  enteredMax,
+  enteredMaxCents,
   skipped = false,
 }: {
   type: RequestType;
-  enteredMax?: number | null;
+  enteredMaxCents?: number | null;
   skipped?: boolean;
-}) {
-  const min = BUDGET_RANGES[type].min;
-  if (skipped) return { min, max: type === 'assignment' ? WIZARD_SKIP_MAX_BUDGET : TUTORING_BUDGET.max };
-  return { min, max: enteredMax ?? fallbackMaxBudget(type) };
+}): BudgetCents {
+  const minCents = BUDGET_RANGES[type].minCents;
+  if (skipped)
+    return { minCents, maxCents: type === 'assignment' ? WIZARD_SKIP_MAX_BUDGET_CENTS : TUTORING_BUDGET_CENTS.max };
+  return { minCents, maxCents: enteredMaxCents ?? fallbackMaxBudget(type) };
 }
 
 /**
- * Why a budget is refused (a budgetMessages text), or null. An assignment's open-ended maximum (999 or 9999)
- * is allowed beyond the 5000 ceiling: it means "no maximum".
+ * Why a budget is refused (a budgetMessages text), or null. An assignment's open-ended maximum ($999 or $9999)
+ * is allowed beyond the $5000 ceiling: it means "no maximum".
  */
-export function budgetProblem({ type, min, max }: { type: RequestType; min: number; max: number }) {
-  if (min < 0 || max < 0) return budgetMessages.negative;
-  if (max < min) return budgetMessages.order;
+export function budgetProblem({ type, minCents, maxCents }: BudgetCents & { type: RequestType }) {
+  if (minCents < 0 || maxCents < 0) return budgetMessages.negative;
+  if (maxCents < minCents) return budgetMessages.order;
   const range = BUDGET_RANGES[type];
-  const maxAllowed = max <= range.max || (type === 'assignment' && isOpenEndedMax(max));
-  if (min < range.min || !maxAllowed) return budgetMessages.range;
+  const maxAllowed = maxCents <= range.maxCents || (type === 'assignment' && isOpenEndedMax(maxCents));
+  if (minCents < range.minCents || !maxAllowed) return budgetMessages.range;
   return null;
 }
 
-/** "$12" or "$12.50". */
-export const formatAmount = (amount: number) => `$${Number.isInteger(amount) ? amount : amount.toFixed(2)}`;
-
 /** "$8 - $15", "$10", or "$5+" for an open-ended maximum: never "undefined". */
-export function formatBudget(min: number, max: number | null | undefined) {
-  if (max === null || max === undefined || isOpenEndedMax(max)) return `${formatAmount(min)}+`;
-  return min === max ? formatAmount(min) : `${formatAmount(min)} - ${formatAmount(max)}`;
+export function formatBudget({ minCents, maxCents }: { minCents: number; maxCents: number | null | undefined }) {
+  if (maxCents === null || maxCents === undefined || isOpenEndedMax(maxCents)) return `${formatCents(minCents)}+`;
+  return minCents === maxCents ? formatCents(minCents) : `${formatCents(minCents)} - ${formatCents(maxCents)}`;
 }
 
 /** Whether a bid fits the request's budget; an open-ended maximum bounds only from below. */
-export function isBidInRange(amount: number, budget: { min: number; max: number }) {
-  return amount >= budget.min && (isOpenEndedMax(budget.max) || amount <= budget.max);
+export function isBidInRange(amountCents: number, budget: BudgetCents) {
+  return amountCents >= budget.minCents && (isOpenEndedMax(budget.maxCents) || amountCents <= budget.maxCents);
 }
 
-/** The "Invalid Bid Amount" text of SPEC.md §5. */
-export function bidRangeMessage(budget: { min: number; max: number }) {
-  return isOpenEndedMax(budget.max)
-    ? `Your bid must be at least ${budget.min}.`
-    : `Your bid must be between ${budget.min} and ${budget.max}.`;
+/** The "Invalid Bid Amount" text of SPEC.md §5, in dollars ("between 8 and 12.50"). */
+export function bidRangeMessage(budget: BudgetCents) {
+  return isOpenEndedMax(budget.maxCents)
+    ? `Your bid must be at least ${formatDollars(budget.minCents)}.`
+    : `Your bid must be between ${formatDollars(budget.minCents)} and ${formatDollars(budget.maxCents)}.`;
 }

@@ -244,7 +244,7 @@ export const adminUserSchema = z.object({
       id: z.uuid(),
       requestId: z.uuid(),
       subjectName: z.string(),
-      amount: z.number(),
+      amountCents: z.int(),
       status: z.enum(BID_STATUSES),
       createdAt: isoDate,
     }),

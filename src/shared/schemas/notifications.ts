@@ -33,7 +33,7 @@ const notificationSchema = z.discriminatedUnion('kind', [
     tutorName: z.string(),
     tutorAvatar: z.string().nullable(),
     tutorVhNumber: z.number().int().nullable(),
-    bidAmount: z.number(),
+    bidAmountCents: z.int(),
     bidMessage: z.string().nullable(),
   }),
   /** Anything else, e.g. "your offer was accepted". */

@@ -10,7 +10,13 @@ import {
 import { z } from 'zod';
 
 const subjectId = '7d0f4f38-2f59-4b8e-9d8f-3e8f1b5f2a11';
-const valid = { type: 'tutoring', subjectId, description: 'I need help with fractions', budgetMin: 8, budgetMax: 15 };
+const valid = {
+  type: 'tutoring',
+  subjectId,
+  description: 'I need help with fractions',
+  budgetMinCents: 800,
+  budgetMaxCents: 1500,
+};
 const future = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
 
 /** The first message for each field of a failed parse. */
@@ -21,17 +27,17 @@ function messages(result: z.ZodSafeParseResult<unknown>) {
 }
 
 describe('createRequestSchema', () => {
-  it('accepts a valid standard form and fills an assignment’s missing maximum with 9999', () => {
+  it('accepts a valid standard form and fills an assignment’s missing maximum with $9999 (999900 cents)', () => {
     expect(createRequestSchema.parse(valid)).toMatchObject(valid);
     const assignment = createRequestSchema.parse({
       ...valid,
       type: 'assignment',
-      budgetMin: 5,
-      budgetMax: undefined,
+      budgetMinCents: 500,
+      budgetMaxCents: undefined,
       deadline: future,
     });
-    expect(assignment.budgetMax).toBe(9999);
-    expect(createRequestSchema.parse({ ...valid, budgetMax: undefined }).budgetMax).toBe(15);
+    expect(assignment.budgetMaxCents).toBe(999_900);
+    expect(createRequestSchema.parse({ ...valid, budgetMaxCents: undefined }).budgetMaxCents).toBe(1500);
   });
 
   it.each([
@@ -39,19 +45,23 @@ describe('createRequestSchema', () => {
     ['subjectId', { subjectId: 'maths' }, 'Please choose a subject'],
     ['description', { description: 'too short' }, 'Description must be at least 10 characters'],
     ['description', { description: '     short      ' }, 'Description must be at least 10 characters'],
-    ['budgetMin', { budgetMin: -1 }, 'Budget must be 0 or more'],
-    ['budgetMax', { budgetMax: -1 }, 'Budget must be 0 or more'],
-    ['budgetMax', { budgetMin: 12, budgetMax: 10 }, 'Maximum budget must be greater than or equal to minimum budget'],
-    ['budgetMin', { budgetMin: 7 }, 'Budget must be within allowed range for the selected request type'],
-    ['budgetMax', { budgetMax: 16 }, 'Budget must be within allowed range for the selected request type'],
+    ['budgetMinCents', { budgetMinCents: -100 }, 'Budget must be 0 or more'],
+    ['budgetMaxCents', { budgetMaxCents: -100 }, 'Budget must be 0 or more'],
     [
-      'budgetMax',
-      { type: 'assignment', budgetMin: 5, budgetMax: 5001 },
+      'budgetMaxCents',
+      { budgetMinCents: 1200, budgetMaxCents: 1000 },
+      'Maximum budget must be greater than or equal to minimum budget',
+    ],
+    ['budgetMinCents', { budgetMinCents: 700 }, 'Budget must be within allowed range for the selected request type'],
+    ['budgetMaxCents', { budgetMaxCents: 1600 }, 'Budget must be within allowed range for the selected request type'],
+    [
+      'budgetMaxCents',
+      { type: 'assignment', budgetMinCents: 500, budgetMaxCents: 500_100 },
       'Budget must be within allowed range for the selected request type',
     ],
     [
-      'budgetMin',
-      { type: 'assignment', budgetMin: 4, budgetMax: 100 },
+      'budgetMinCents',
+      { type: 'assignment', budgetMinCents: 400, budgetMaxCents: 10_000 },
       'Budget must be within allowed range for the selected request type',
     ],
     ['deadline', { deadline: 'tomorrow' }, 'Please enter a valid deadline'],
@@ -63,9 +73,10 @@ describe('createRequestSchema', () => {
   });
 
   it('allows the open-ended assignment maxima and trims optional texts to nothing', () => {
-    expect(createRequestSchema.safeParse({ ...valid, type: 'assignment', budgetMin: 5, budgetMax: 999 }).success).toBe(
-      true,
-    );
+    expect(
+      createRequestSchema.safeParse({ ...valid, type: 'assignment', budgetMinCents: 500, budgetMaxCents: 99_900 })
+        .success,
+    ).toBe(true);
     const parsed = createRequestSchema.parse({ ...valid, topic: '  ', requirements: ' Show the steps ', schedule: '' });
     expect(parsed).toMatchObject({ topic: undefined, requirements: 'Show the steps', schedule: undefined });
   });
@@ -89,13 +100,13 @@ describe('wizardRequestToInput', () => {
       supportType: 'exam_prep',
       schedule: 'Weekday evenings',
       description: 'Tutoring in Quadratic equations (exam preparation). Preferred schedule: Weekday evenings.',
-      budgetMin: 8,
-      budgetMax: 15,
+      budgetMinCents: 800,
+      budgetMaxCents: 1500,
     });
     expect(createRequestSchema.safeParse(input).success).toBe(true);
   });
 
-  it('maps the assignment answers with the wizard budgets: entered, empty (9999) or skipped (999)', () => {
+  it('maps the assignment answers with the wizard budgets: entered, empty ($9999) or skipped ($999)', () => {
     const answers = {
       type: 'assignment',
       topic: 'Lab report',
@@ -103,36 +114,38 @@ describe('wizardRequestToInput', () => {
       level: 'undergraduate',
       deadline: future,
     } as const;
-    expect(wizardRequestToInput({ ...answers, budgetMax: 80, budgetSkipped: false })).toMatchObject({
-      budgetMin: 5,
-      budgetMax: 80,
+    expect(wizardRequestToInput({ ...answers, budgetMaxCents: 8000, budgetSkipped: false })).toMatchObject({
+      budgetMinCents: 500,
+      budgetMaxCents: 8000,
       description: 'Assignment help: Lab report.',
       deadline: future,
     });
-    expect(wizardRequestToInput({ ...answers, budgetMax: null, budgetSkipped: false })).toMatchObject({
-      budgetMax: 9999,
+    expect(wizardRequestToInput({ ...answers, budgetMaxCents: null, budgetSkipped: false })).toMatchObject({
+      budgetMaxCents: 999_900,
     });
-    const skipped = wizardRequestToInput({ ...answers, budgetMax: 80, budgetSkipped: true });
-    expect(skipped).toMatchObject({ budgetMax: 999 });
+    const skipped = wizardRequestToInput({ ...answers, budgetMaxCents: 8000, budgetSkipped: true });
+    expect(skipped).toMatchObject({ budgetMaxCents: 99_900 });
     expect(createRequestSchema.safeParse(skipped).success).toBe(true);
   });
 });
 
 describe('placeBidSchema', () => {
-  it.each([0, -5, Number.NaN, '12', undefined])(
-    'refuses the amount %s with "Please enter a valid bid amount."',
-    (amount) => {
-      expect(messages(placeBidSchema.safeParse({ amount }))).toEqual({ amount: 'Please enter a valid bid amount.' });
+  it.each([0, -500, 1000.5, Number.NaN, '1200', undefined, 100_000_001])(
+    'refuses the amount %s (cents) with "Please enter a valid bid amount."',
+    (amountCents) => {
+      expect(messages(placeBidSchema.safeParse({ amountCents }))).toEqual({
+        amountCents: 'Please enter a valid bid amount.',
+      });
     },
   );
 
   it('trims the message and stores an empty one as null', () => {
-    expect(placeBidSchema.parse({ amount: 10, message: '  I can help  ' })).toEqual({
-      amount: 10,
+    expect(placeBidSchema.parse({ amountCents: 1000, message: '  I can help  ' })).toEqual({
+      amountCents: 1000,
       message: 'I can help',
     });
-    expect(placeBidSchema.parse({ amount: 10, message: '   ' })).toEqual({ amount: 10, message: null });
-    expect(placeBidSchema.parse({ amount: 10 })).toEqual({ amount: 10, message: null });
+    expect(placeBidSchema.parse({ amountCents: 1000, message: '   ' })).toEqual({ amountCents: 1000, message: null });
+    expect(placeBidSchema.parse({ amountCents: 1 })).toEqual({ amountCents: 1, message: null });
   });
 });
 

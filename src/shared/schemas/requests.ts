@@ -15,6 +15,7 @@ import {
   type SupportType,
 } from '#shared/constants.ts';
 import { budgetMessages, budgetProblem, fallbackMaxBudget, wizardBudget } from '#shared/rules/budget.ts';
+import { MAX_AMOUNT_CENTS } from '#shared/rules/money.ts';
 import type { FileLike } from '#shared/rules/avatar.ts';
 import { cursorSchema } from './cursor.ts';
 
@@ -70,10 +71,12 @@ const optionalText = (max: number, label: string) =>
     .optional()
     .transform((value) => value || undefined);
 
-const budgetAmount = z
-  .number({ error: requestMessages.budget })
+/** Whole cents (docs/decisions/0038): forms parse what is typed with `parseCents`, the API takes the cents. */
+const centsSchema = (message: string) => z.number({ error: message }).int(message);
+
+const budgetCents = centsSchema(requestMessages.budget)
   .min(0, budgetMessages.negative)
-  .max(99_999, budgetMessages.range);
+  .max(9_999_900, budgetMessages.range);
 
 /**
  * The fields of a new request, without the cross-field budget rules (forms `.pick()` from here).
@@ -87,9 +90,9 @@ export const createRequestFieldsSchema = z.object({
     .trim()
     .min(DESCRIPTION_MIN_LENGTH, requestMessages.description)
     .max(5000, requestMessages.descriptionMax),
-  budgetMin: budgetAmount,
-  /** Left out: 15 for tutoring, 9999 ("no maximum", shown as "$5+") for assignments. */
-  budgetMax: budgetAmount.optional(),
+  budgetMinCents: budgetCents,
+  /** Left out: 1500 for tutoring, 999900 ("no maximum", shown as "$5+") for assignments. */
+  budgetMaxCents: budgetCents.optional(),
   /** ISO 8601 with an offset or Z, in the future. */
   deadline: z.iso
     .datetime({ offset: true, error: requestMessages.deadline })
@@ -107,23 +110,22 @@ export const createRequestFieldsSchema = z.object({
  * field at fault: the order rule and a too-high maximum on budgetMax, a too-low minimum on budgetMin.
  */
 export const withBudgetRules = <
-  T extends { type: RequestType; budgetMin: number; budgetMax?: number | undefined },
+  T extends { type: RequestType; budgetMinCents: number; budgetMaxCents?: number | undefined },
   Input,
 >(
   schema: z.ZodType<T, Input>,
 ) =>
   schema
     .superRefine((value, ctx) => {
-      const max = value.budgetMax ?? fallbackMaxBudget(value.type);
-      const problem = budgetProblem({ type: value.type, min: value.budgetMin, max });
+      const { type, budgetMinCents: minCents } = value;
+      const maxCents = value.budgetMaxCents ?? fallbackMaxBudget(type);
+      const problem = budgetProblem({ type, minCents, maxCents });
       // A negative amount is already reported on its own field.
       if (!problem || problem === budgetMessages.negative) return;
-      const onMin =
-        problem === budgetMessages.range &&
-        budgetProblem({ type: value.type, min: value.budgetMin, max: value.budgetMin }) !== null;
-      ctx.addIssue({ code: 'custom', message: problem, path: [onMin ? 'budgetMin' : 'budgetMax'] });
+      const onMin = problem === budgetMessages.range && budgetProblem({ type, minCents, maxCents: minCents }) !== null;
+      ctx.addIssue({ code: 'custom', message: problem, path: [onMin ? 'budgetMinCents' : 'budgetMaxCents'] });
     })
-    .transform((value) => ({ ...value, budgetMax: value.budgetMax ?? fallbackMaxBudget(value.type) }));
+    .transform((value) => ({ ...value, budgetMaxCents: value.budgetMaxCents ?? fallbackMaxBudget(value.type) }));
 
 export const createRequestSchema = withBudgetRules(createRequestFieldsSchema);
 
@@ -147,8 +149,8 @@ export type WizardAnswers =
       level: EducationLevel;
       /** ISO 8601 with offset. */
       deadline: string;
-      /** The maximum entered on the budget step; null when left empty. */
-      budgetMax: number | null;
+      /** The maximum entered on the budget step, in cents; null when left empty. */
+      budgetMaxCents: number | null;
       budgetSkipped: boolean;
     };
 
@@ -174,11 +176,15 @@ export function wizardRequestToInput(answers: WizardAnswers): CreateRequestField
       supportType: answers.supportType,
       schedule: answers.schedule,
       description: `Tutoring in ${answers.topic.trim()} (${supportLabels[answers.supportType]}). Preferred schedule: ${answers.schedule.trim()}.`,
-      budgetMin: budget.min,
-      budgetMax: budget.max,
+      budgetMinCents: budget.minCents,
+      budgetMaxCents: budget.maxCents,
     };
   }
-  const budget = wizardBudget({ type: 'assignment', enteredMax: answers.budgetMax, skipped: answers.budgetSkipped });
+  const budget = wizardBudget({
+    type: 'assignment',
+    enteredMaxCents: answers.budgetMaxCents,
+    skipped: answers.budgetSkipped,
+  });
   return {
     type: 'assignment',
     subjectId: answers.subjectId,
@@ -186,16 +192,15 @@ export function wizardRequestToInput(answers: WizardAnswers): CreateRequestField
     topic: answers.topic,
     deadline: answers.deadline,
     description: `Assignment help: ${answers.topic.trim()}.`,
-    budgetMin: budget.min,
-    budgetMax: budget.max,
+    budgetMinCents: budget.minCents,
+    budgetMaxCents: budget.maxCents,
   };
 }
 
 export const placeBidSchema = z.object({
-  amount: z
-    .number({ error: requestMessages.bidAmount })
+  amountCents: centsSchema(requestMessages.bidAmount)
     .positive(requestMessages.bidAmount)
-    .max(1_000_000, requestMessages.bidAmount),
+    .max(MAX_AMOUNT_CENTS, requestMessages.bidAmount),
   message: z
     .string()
     .trim()
@@ -225,9 +230,9 @@ const requestCardSchema = z.object({
   subjectId: z.uuid(),
   subjectName: z.string(),
   description: z.string(),
-  budgetMin: z.number(),
-  /** 999 or 9999 mean "no maximum": display with `formatBudget`. */
-  budgetMax: z.number(),
+  budgetMinCents: z.int(),
+  /** 99900 or 999900 mean "no maximum": display with `formatBudget`. */
+  budgetMaxCents: z.int(),
   status: z.enum(REQUEST_STATUSES),
   deadline: isoDate.nullable(),
   level: z.enum(EDUCATION_LEVELS).nullable(),
@@ -261,7 +266,11 @@ export const myRequestsPageSchema = z.object({
 
 export const requestDetailSchema = z.object({
   request: requestCardSchema,
-  offers: z.object({ count: z.number().int(), lowest: z.number().nullable(), highest: z.number().nullable() }),
+  offers: z.object({
+    count: z.number().int(),
+    lowestCents: z.int().nullable(),
+    highestCents: z.int().nullable(),
+  }),
   notifiedCount: z.number().int(),
 });
 
@@ -271,7 +280,7 @@ export const offerSchema = z.object({
   username: z.string(),
   image: z.string().nullable(),
   vhNumber: z.number().int(),
-  amount: z.number(),
+  amountCents: z.int(),
   message: z.string().nullable(),
   status: z.enum(BID_STATUSES),
   createdAt: isoDate,
@@ -308,7 +317,7 @@ export const jobsPageSchema = z.object({
 export const bidSchema = z.object({
   id: z.uuid(),
   requestId: z.uuid(),
-  amount: z.number(),
+  amountCents: z.int(),
   message: z.string().nullable(),
   status: z.enum(BID_STATUSES),
   createdAt: isoDate,

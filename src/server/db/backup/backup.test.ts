@@ -53,8 +53,8 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
       [tutor.id, requestId],
     ],
     [
-      `insert into student_notifications (student_id, request_id, tutor_id, tutor_name, bid_amount)
-       values ($1, $2, $3, 'Tutor', 10)`,
+      `insert into student_notifications (student_id, request_id, tutor_id, tutor_name, bid_amount_cents)
+       values ($1, $2, $3, 'Tutor', 1000)`,
       [student.id, requestId, tutor.id],
     ],
     [`insert into email_logs (recipient_email, notification_type, status) values ('b@example.com', 'bid', 'sent')`, []],

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, numeric, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { MAIL_OUTBOX_STATUSES } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { createdAt, id, inList, timestamptz } from './columns.ts';
@@ -64,7 +64,7 @@ export const studentNotifications = pgTable(
     tutorName: text('tutor_name').notNull(),
     tutorAvatar: text('tutor_avatar'),
     tutorVhNumber: smallint('tutor_vh_number'),
-    bidAmount: numeric('bid_amount', { precision: 10, scale: 2, mode: 'number' }).notNull(),
+    bidAmountCents: integer('bid_amount_cents').notNull(),
     bidMessage: text('bid_message'),
     read: boolean('read').notNull().default(false),
     createdAt: createdAt(),

@@ -3,8 +3,8 @@ import {
   boolean,
   check,
   index,
+  integer,
   jsonb,
-  numeric,
   pgTable,
   text,
   unique,
@@ -25,9 +25,6 @@ export interface RequestAttachment {
   file_size: number;
 }
 
-// Money is numeric(10,2) read as a JS number: budgets and bids stay far below 2^53 cents.
-const money = (name: string) => numeric(name, { precision: 10, scale: 2, mode: 'number' });
-
 export const tutoringRequests = pgTable(
   'tutoring_requests',
   {
@@ -38,8 +35,9 @@ export const tutoringRequests = pgTable(
       .notNull()
       .references(() => subjects.id, { onDelete: 'restrict' }),
     description: text('description').notNull(),
-    budgetMin: money('budget_min').notNull(),
-    budgetMax: money('budget_max').notNull(),
+    // Integer USD cents (docs/decisions/0038); a maximum of 99900 or 999900 means "no maximum".
+    budgetMinCents: integer('budget_min_cents').notNull(),
+    budgetMaxCents: integer('budget_max_cents').notNull(),
     studentId: uuid('student_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -77,8 +75,8 @@ export const tutoringRequests = pgTable(
       'tutoring_requests_support_type_check',
       sql`${t.supportType} is null or ${inList(t.supportType, SUPPORT_TYPES)}`,
     ),
-    check('tutoring_requests_budget_min_check', sql`${t.budgetMin} >= 0`),
-    check('tutoring_requests_budget_range_check', sql`${t.budgetMax} >= ${t.budgetMin}`),
+    check('tutoring_requests_budget_min_check', sql`${t.budgetMinCents} >= 0`),
+    check('tutoring_requests_budget_range_check', sql`${t.budgetMaxCents} >= ${t.budgetMinCents}`),
     index('tutoring_requests_student_created_idx').on(t.studentId, t.createdAt.desc().nullsFirst()),
     uniqueIndex('tutoring_requests_student_idempotency_key').on(t.studentId, t.idempotencyKey),
     // Teachers' job lists: open requests in their subjects, newest first.
@@ -103,13 +101,14 @@ export const tutorBids = pgTable(
     tutorId: uuid('tutor_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    amount: money('amount').notNull(),
+    // Integer USD cents (docs/decisions/0038).
+    amountCents: integer('amount_cents').notNull(),
     message: text('message'),
     status: text('status', { enum: BID_STATUSES }).notNull().default('pending'),
     createdAt: createdAt(),
   },
   (t) => [
-    check('tutor_bids_amount_check', sql`${t.amount} > 0`),
+    check('tutor_bids_amount_check', sql`${t.amountCents} > 0`),
     check('tutor_bids_status_check', inList(t.status, BID_STATUSES)),
     // One bid per teacher per request; also serves "bids of this request".
     unique('tutor_bids_request_tutor_key').on(t.requestId, t.tutorId),

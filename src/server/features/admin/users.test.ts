@@ -127,7 +127,7 @@ describe('a user’s page, suspending and reinstating', () => {
     const student = await createUser(t.db, { role: 'student' });
     const teacher = await createUser(t.db, { role: 'teacher' });
     const request = await createRequest(t.db, { studentId: student.id, subjectId: subject.id });
-    await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: teacher.id, amount: 9 });
+    await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: teacher.id, amountCents: 900 });
     await t.db.insert(userReports).values([
       { reporterId: student.id, reportedUserId: teacher.id, reason: 'spam', description: 'By the student' },
       { reporterId: teacher.id, reportedUserId: student.id, reason: 'scam', description: 'Against the student' },
@@ -154,7 +154,7 @@ describe('a user’s page, suspending and reinstating', () => {
 
     const teacherPage = (await call('GET', `/api/admin/users/${teacher.id}`)).json();
     expect(teacherPage.bids).toEqual([
-      expect.objectContaining({ requestId: request.id, amount: 9, status: 'pending' }),
+      expect.objectContaining({ requestId: request.id, amountCents: 900, status: 'pending' }),
     ]);
     expect((await call('GET', `/api/admin/users/${crypto.randomUUID()}`)).statusCode).toBe(404);
   });

@@ -61,7 +61,7 @@ export async function getAdminUser({ db, userId }: { db: Executor; userId: strin
         id: tutorBids.id,
         requestId: tutorBids.requestId,
         subjectName: subjects.name,
-        amount: tutorBids.amount,
+        amountCents: tutorBids.amountCents,
         status: tutorBids.status,
         createdAt: tutorBids.createdAt,
       })

@@ -104,7 +104,7 @@ describe('notifications', () => {
       tutorName: tutor.username,
       tutorAvatar: tutor.image,
       tutorVhNumber: tutor.vhNumber,
-      bidAmount: 12.5,
+      bidAmountCents: 1250,
       bidMessage: 'I can help',
     });
     const { notifications: items, unreadCount } = (await list(student)).json();
@@ -122,7 +122,7 @@ describe('notifications', () => {
         tutorName: tutor.username,
         tutorAvatar: '/api/files/avatars/t.png',
         tutorVhNumber: tutor.vhNumber,
-        bidAmount: 12.5,
+        bidAmountCents: 1250,
         bidMessage: 'I can help',
       },
     ]);
@@ -169,7 +169,7 @@ describe('notifications', () => {
     ]);
     await t.db
       .insert(studentNotifications)
-      .values({ studentId: student.user.id, requestId: request.id, tutorName: 'x', bidAmount: 9 });
+      .values({ studentId: student.user.id, requestId: request.id, tutorName: 'x', bidAmountCents: 900 });
 
     const response = await call(t, teacher, 'POST', '/api/notifications/read-all');
     expect(response.statusCode).toBe(200);

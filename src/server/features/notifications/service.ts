@@ -6,7 +6,8 @@ import {
   type NotificationKind,
   type RequestType,
 } from '#shared/constants.ts';
-import { formatAmount, formatBudget } from '#shared/rules/budget.ts';
+import { formatBudget } from '#shared/rules/budget.ts';
+import { formatCents } from '#shared/rules/money.ts';
 import { truncateText } from '#shared/rules/text.ts';
 import type { AppNotification, NotificationList } from '#shared/schemas/notifications.ts';
 import type { Executor } from '../../db/client.ts';
@@ -28,8 +29,8 @@ type NewRequestNotice = {
   subjectId: string;
   subjectName: string;
   description: string;
-  budgetMin: number;
-  budgetMax: number;
+  budgetMinCents: number;
+  budgetMaxCents: number;
   studentId: string;
   studentName: string;
   createdAt: Date;
@@ -49,7 +50,7 @@ export async function notifyTeachersOfRequest({
   publicUrl: string;
   request: NewRequestNotice;
 }) {
-  const budget = formatBudget(request.budgetMin, request.budgetMax);
+  const budget = formatBudget({ minCents: request.budgetMinCents, maxCents: request.budgetMaxCents });
   const description = truncateText(request.description, NOTIFICATION_DESCRIPTION_LENGTH);
   const link = paths.teacher.jobs.getHref(request.id);
   // insert … select lists every column: id, read and created_at repeat their defaults.
@@ -142,7 +143,7 @@ type NewBidNotice = {
   requestId: string;
   subjectName: string;
   tutor: { id: string; username: string; image: string | null; vhNumber: number };
-  amount: number;
+  amountCents: number;
   message: string | null;
   createdAt: Date;
 };
@@ -166,7 +167,7 @@ export async function notifyStudentOfBid({
       tutorName: bid.tutor.username,
       tutorAvatar: bid.tutor.image,
       tutorVhNumber: bid.tutor.vhNumber,
-      bidAmount: bid.amount,
+      bidAmountCents: bid.amountCents,
       bidMessage: bid.message,
     })
     .returning({ id: studentNotifications.id });
@@ -176,7 +177,7 @@ export async function notifyStudentOfBid({
     userId: bid.studentId,
     email: {
       type: 'new_offer',
-      message: `${bid.tutor.username} (VH ${bid.tutor.vhNumber}) offered ${formatAmount(bid.amount)} on your ${bid.subjectName} request.${bid.message ? ` Message: ${bid.message}` : ''}`,
+      message: `${bid.tutor.username} (VH ${bid.tutor.vhNumber}) offered ${formatCents(bid.amountCents)} on your ${bid.subjectName} request.${bid.message ? ` Message: ${bid.message}` : ''}`,
       link: paths.student.offers.getHref(bid.requestId),
       sender: bid.tutor.username,
       timestamp: bid.createdAt,
@@ -218,7 +219,7 @@ const none = {
   text: sql<string | null>`null::text`,
   uuid: sql<string | null>`null::uuid`,
   smallint: sql<number | null>`null::smallint`,
-  numeric: sql<number | null>`null::numeric`,
+  integer: sql<number | null>`null::integer`,
 };
 const jobColumns = { subjectTitle: none.text, budget: none.text, description: none.text };
 const offerColumns = {
@@ -226,7 +227,7 @@ const offerColumns = {
   tutorName: none.text,
   tutorAvatar: none.text,
   tutorVhNumber: none.smallint,
-  bidAmount: none.numeric,
+  bidAmountCents: none.integer,
   bidMessage: none.text,
 };
 
@@ -264,7 +265,7 @@ function latestNotifications({ db, userId }: { db: Executor; userId: string }) {
       tutorName: studentNotifications.tutorName,
       tutorAvatar: studentNotifications.tutorAvatar,
       tutorVhNumber: studentNotifications.tutorVhNumber,
-      bidAmount: studentNotifications.bidAmount,
+      bidAmountCents: studentNotifications.bidAmountCents,
       bidMessage: studentNotifications.bidMessage,
     })
     .from(studentNotifications)
@@ -317,13 +318,13 @@ function toNotification(row: NotificationRow): AppNotification {
       ...common,
       kind: 'offer',
       requestId: row.requestId!,
-      message: `${row.tutorName} offered ${formatAmount(Number(row.bidAmount))} on your request`,
+      message: `${row.tutorName} offered ${formatCents(row.bidAmountCents!)} on your request`,
       link: paths.student.offers.getHref(row.requestId!),
       tutorId: row.tutorId,
       tutorName: row.tutorName!,
       tutorAvatar: row.tutorAvatar,
       tutorVhNumber: row.tutorVhNumber === null ? null : Number(row.tutorVhNumber),
-      bidAmount: Number(row.bidAmount),
+      bidAmountCents: row.bidAmountCents!,
       bidMessage: row.bidMessage,
     };
   }

@@ -32,7 +32,7 @@ describe('accepting an offer', () => {
       const tutor = await signedInTeacher(t, [subjectId]);
       const [bid] = await t.db
         .insert(tutorBids)
-        .values({ requestId: request.id, tutorId: tutor.user.id, amount: 9 + i })
+        .values({ requestId: request.id, tutorId: tutor.user.id, amountCents: 900 + i * 100 })
         .returning();
       tutors.push(tutor);
       bids.push(bid!.id);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailLogs, mailOutbox, studentNotifications } from '../../db/schema/notifications.ts';
 import { tutorBids } from '../../db/schema/requests.ts';
@@ -38,8 +38,8 @@ describe('the jobs list', () => {
       studentId: student,
       subjectId: geometry.id,
       type: 'assignment',
-      budgetMin: 5,
-      budgetMax: 999,
+      budgetMinCents: 500,
+      budgetMaxCents: 99_900,
       createdAt: hoursAgo(2),
       attachments: [
         {
@@ -66,8 +66,8 @@ describe('the jobs list', () => {
     expect(card).toMatchObject({
       id: assignment.id,
       type: 'assignment',
-      budgetMin: 5,
-      budgetMax: 999,
+      budgetMinCents: 500,
+      budgetMaxCents: 99_900,
       attachmentCount: 1,
       alreadyBid: false,
       status: 'open',
@@ -102,7 +102,7 @@ describe('the jobs list', () => {
     const colleague = await signedInTeacher(t, [subject.id]);
     const student = (await signedInStudent(t)).user.id;
     const job = await createRequest(t.db, { studentId: student, subjectId: subject.id });
-    await t.db.insert(tutorBids).values({ requestId: job.id, tutorId: teacher.user.id, amount: 10 });
+    await t.db.insert(tutorBids).values({ requestId: job.id, tutorId: teacher.user.id, amountCents: 1000 });
     expect((await call(t, teacher, 'GET', '/api/jobs')).json().jobs[0]).toMatchObject({ id: job.id, alreadyBid: true });
     expect((await call(t, colleague, 'GET', '/api/jobs')).json().jobs[0]).toMatchObject({
       id: job.id,
@@ -121,8 +121,8 @@ describe('the jobs list', () => {
         subjectId: subject.id,
         createdAt,
         type: i % 3 === 0 ? 'assignment' : 'tutoring',
-        budgetMin: 8,
-        budgetMax: 15,
+        budgetMinCents: 800,
+        budgetMaxCents: 1500,
       });
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -173,7 +173,7 @@ describe('placing a bid', () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     const request = await job();
     const before = await written();
-    const response = await bid(teacher, request.id, { amount: 10, message: 'Email me: tutor.jane@gmail.com' });
+    const response = await bid(teacher, request.id, { amountCents: 1000, message: 'Email me: tutor.jane@gmail.com' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'MESSAGE_BLOCKED', fields: { message: expect.any(String) } });
     expect(await written()).toEqual(before);
@@ -185,12 +185,15 @@ describe('placing a bid', () => {
     const socket = await connectSocket(url, { cookie: student.cookie });
     const event = nextEvent(socket, 'notification:new');
 
-    const response = await bid(teacher, request.id, { amount: 12.5, message: '  Happy to help with regressions.  ' });
+    const response = await bid(teacher, request.id, {
+      amountCents: 1250,
+      message: '  Happy to help with regressions.  ',
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({
       id: expect.any(String),
       requestId: request.id,
-      amount: 12.5,
+      amountCents: 1250,
       message: 'Happy to help with regressions.',
       status: 'pending',
       createdAt: expect.any(String),
@@ -208,7 +211,7 @@ describe('placing a bid', () => {
       tutorName: teacher.user.username,
       tutorAvatar: null,
       tutorVhNumber: teacher.user.vhNumber,
-      bidAmount: 12.5,
+      bidAmountCents: 1250,
       bidMessage: 'Happy to help with regressions.',
       read: false,
     });
@@ -226,42 +229,86 @@ describe('placing a bid', () => {
   });
 
   it('stores an empty message as null', async () => {
-    const response = await bid(await signedInTeacher(t, [subjectId]), (await job()).id, { amount: 8, message: '   ' });
+    const response = await bid(await signedInTeacher(t, [subjectId]), (await job()).id, {
+      amountCents: 800,
+      message: '   ',
+    });
     expect(response.json().message).toBeNull();
   });
 
+  it('stores $10.50 as 1050 cents and reads it back as 1050 cents, shown "$10.50"', async () => {
+    const teacher = await signedInTeacher(t, [subjectId]);
+    const request = await job();
+    expect((await bid(teacher, request.id, { amountCents: 1050 })).json()).toMatchObject({ amountCents: 1050 });
+    const stored = await t.db.execute<{ amount_cents: number }>(
+      sql`select amount_cents from tutor_bids where request_id = ${request.id}`,
+    );
+    expect(stored.rows).toEqual([{ amount_cents: 1050 }]);
+    const offers = await call(t, student, 'GET', `/api/requests/${request.id}/bids`);
+    expect(offers.json().offers).toMatchObject([{ tutorId: teacher.user.id, amountCents: 1050 }]);
+    expect((await call(t, student, 'GET', '/api/notifications')).json().notifications).toContainEqual(
+      expect.objectContaining({
+        requestId: request.id,
+        bidAmountCents: 1050,
+        message: expect.stringContaining('$10.50'),
+      }),
+    );
+  });
+
   it.each([
-    [{ budgetMin: 8, budgetMax: 15 }, 7.99, 'Your bid must be between 8 and 15.'],
-    [{ budgetMin: 8, budgetMax: 15 }, 15.01, 'Your bid must be between 8 and 15.'],
-    [{ type: 'assignment' as const, budgetMin: 5, budgetMax: 9999 }, 4, 'Your bid must be at least 5.'],
+    [{ budgetMinCents: 800, budgetMaxCents: 1500 }, 799, 'Your bid must be between 8 and 15.'],
+    [{ budgetMinCents: 800, budgetMaxCents: 1500 }, 1501, 'Your bid must be between 8 and 15.'],
+    [{ budgetMinCents: 850, budgetMaxCents: 1225 }, 1226, 'Your bid must be between 8.50 and 12.25.'],
+    [
+      { type: 'assignment' as const, budgetMinCents: 500, budgetMaxCents: 999_900 },
+      499,
+      'Your bid must be at least 5.',
+    ],
   ])(
-    'refuses an amount outside the budget %o (%d) with the Invalid Bid Amount text, writing nothing',
-    async (budget, amount, message) => {
+    'refuses an amount outside the budget %o (%d cents) with the Invalid Bid Amount text, writing nothing',
+    async (budget, amountCents, message) => {
       const request = await job(budget);
       const before = await written();
-      const response = await bid(await signedInTeacher(t, [subjectId]), request.id, { amount });
+      const response = await bid(await signedInTeacher(t, [subjectId]), request.id, { amountCents });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { amount: message } });
+      expect(response.json()).toEqual({ code: 'VALIDATION_FAILED', message, fields: { amountCents: message } });
       expect(await written()).toEqual(before);
     },
   );
 
-  it('takes any amount from the minimum up when the maximum is open', async () => {
-    const request = await job({ type: 'assignment', budgetMin: 5, budgetMax: 999 });
-    expect((await bid(await signedInTeacher(t, [subjectId]), request.id, { amount: 2500 })).statusCode).toBe(201);
+  it.each([800, 1500])('takes a bid of exactly the budget’s edge (%d cents)', async (amountCents) => {
+    const request = await job({ budgetMinCents: 800, budgetMaxCents: 1500 });
+    expect((await bid(await signedInTeacher(t, [subjectId]), request.id, { amountCents })).statusCode).toBe(201);
   });
 
-  it.each([{ amount: 0 }, { amount: -3 }, { amount: '10' }, {}])(
-    'refuses %o with "Please enter a valid bid amount."',
-    async (payload) => {
-      const response = await bid(await signedInTeacher(t, [subjectId]), (await job()).id, payload);
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({
-        message: 'Please enter a valid bid amount.',
-        fields: { amount: 'Please enter a valid bid amount.' },
-      });
-    },
-  );
+  it('takes any amount from the minimum up when the maximum is open', async () => {
+    const request = await job({ type: 'assignment', budgetMinCents: 500, budgetMaxCents: 99_900 });
+    expect((await bid(await signedInTeacher(t, [subjectId]), request.id, { amountCents: 250_000 })).statusCode).toBe(
+      201,
+    );
+  });
+
+  it.each([
+    // $10.005 is 1000.5 cents: not a whole cent, refused rather than rounded to $10.01.
+    { amountCents: 1000.5 },
+    // A body in dollars, as before cents, is no amount at all.
+    { amount: 10.005 },
+    { amountCents: 0 },
+    { amountCents: -300 },
+    { amountCents: '1000' },
+    { amountCents: 100_000_001 },
+    {},
+  ])('refuses %o with "Please enter a valid bid amount.", writing nothing', async (payload) => {
+    const request = await job();
+    const before = await written();
+    const response = await bid(await signedInTeacher(t, [subjectId]), request.id, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      message: 'Please enter a valid bid amount.',
+      fields: { amountCents: 'Please enter a valid bid amount.' },
+    });
+    expect(await written()).toEqual(before);
+  });
 
   it('refuses bids on expired, closed and accepted requests with a 409, writing nothing', async () => {
     const teacher = await signedInTeacher(t, [subjectId]);
@@ -273,7 +320,7 @@ describe('placing a bid', () => {
     ] as const;
     const before = await written();
     for (const [request, code] of cases) {
-      const response = await bid(teacher, request.id, { amount: 10 });
+      const response = await bid(teacher, request.id, { amountCents: 1000 });
       expect(response.statusCode).toBe(409);
       expect(response.json().code).toBe(code);
     }
@@ -283,9 +330,9 @@ describe('placing a bid', () => {
   it('takes one bid per teacher: the second is a 409 ALREADY_BID', async () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     const request = await job();
-    expect((await bid(teacher, request.id, { amount: 10 })).statusCode).toBe(201);
+    expect((await bid(teacher, request.id, { amountCents: 1000 })).statusCode).toBe(201);
     const before = await written();
-    const again = await bid(teacher, request.id, { amount: 9 });
+    const again = await bid(teacher, request.id, { amountCents: 900 });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ code: 'ALREADY_BID', message: 'You have already placed a bid on this request.' });
     expect(await written()).toEqual(before);
@@ -295,8 +342,8 @@ describe('placing a bid', () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     const request = await job();
     const responses = await Promise.all([
-      bid(teacher, request.id, { amount: 10 }),
-      bid(teacher, request.id, { amount: 11 }),
+      bid(teacher, request.id, { amountCents: 1000 }),
+      bid(teacher, request.id, { amountCents: 1100 }),
     ]);
     expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409]);
     expect(responses.find((response) => response.statusCode === 409)!.json().code).toBe('ALREADY_BID');
@@ -308,15 +355,16 @@ describe('placing a bid', () => {
     const request = await job();
     const before = await written();
     expect(
-      (await bid(await signedInTeacher(t, [(await createSubject(t.db)).id]), request.id, { amount: 10 })).statusCode,
-    ).toBe(404);
-    expect(
-      (await bid(await signedInTeacher(t, [subjectId]), '2b0b3b1e-6a4f-4f7e-9a55-000000000000', { amount: 10 }))
+      (await bid(await signedInTeacher(t, [(await createSubject(t.db)).id]), request.id, { amountCents: 1000 }))
         .statusCode,
     ).toBe(404);
-    expect((await bid(student, request.id, { amount: 10 })).statusCode).toBe(403);
-    expect((await bid(undefined, request.id, { amount: 10 })).statusCode).toBe(401);
-    expect((await bid(await signedInTeacher(t, [subjectId]), 'nope', { amount: 10 })).statusCode).toBe(400);
+    expect(
+      (await bid(await signedInTeacher(t, [subjectId]), '2b0b3b1e-6a4f-4f7e-9a55-000000000000', { amountCents: 1000 }))
+        .statusCode,
+    ).toBe(404);
+    expect((await bid(student, request.id, { amountCents: 1000 })).statusCode).toBe(403);
+    expect((await bid(undefined, request.id, { amountCents: 1000 })).statusCode).toBe(401);
+    expect((await bid(await signedInTeacher(t, [subjectId]), 'nope', { amountCents: 1000 })).statusCode).toBe(400);
     expect(await written()).toEqual(before);
   });
 });

@@ -130,8 +130,8 @@ export async function placeBid({
         studentId: r.studentId,
         status: r.status,
         createdAt: r.createdAt,
-        budgetMin: r.budgetMin,
-        budgetMax: r.budgetMax,
+        budgetMinCents: r.budgetMinCents,
+        budgetMaxCents: r.budgetMaxCents,
         subjectName: subjects.name,
         teachesSubject: sql<boolean>`exists (select 1 from ${teacherSpecializations} where ${teacherSpecializations.teacherId} = ${teacher.id} and ${teacherSpecializations.subjectId} = ${outer(r.subjectId)})`,
       })
@@ -142,12 +142,12 @@ export async function placeBid({
     if (!request?.teachesSubject) throw notFound();
     const problem = closedProblem(request);
     if (problem) throw problem;
-    const budget = { min: request.budgetMin, max: request.budgetMax };
-    if (!isBidInRange(input.amount, budget)) throw fieldError('amount', bidRangeMessage(budget));
+    const budget = { minCents: request.budgetMinCents, maxCents: request.budgetMaxCents };
+    if (!isBidInRange(input.amountCents, budget)) throw fieldError('amountCents', bidRangeMessage(budget));
 
     const [bid] = await tx
       .insert(tutorBids)
-      .values({ requestId, tutorId: teacher.id, amount: input.amount, message: input.message })
+      .values({ requestId, tutorId: teacher.id, amountCents: input.amountCents, message: input.message })
       .onConflictDoNothing({ target: [tutorBids.requestId, tutorBids.tutorId] })
       .returning();
     if (!bid) throw new AppError('ALREADY_BID');
@@ -159,7 +159,7 @@ export async function placeBid({
         requestId,
         subjectName: request.subjectName,
         tutor: teacher,
-        amount: bid.amount,
+        amountCents: bid.amountCents,
         message: bid.message,
         createdAt: bid.createdAt,
       },
@@ -170,7 +170,7 @@ export async function placeBid({
   return {
     id: bid.id,
     requestId,
-    amount: bid.amount,
+    amountCents: bid.amountCents,
     message: bid.message,
     status: bid.status,
     createdAt: bid.createdAt.toISOString(),

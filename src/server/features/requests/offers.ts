@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { formatAmount } from '#shared/rules/budget.ts';
+import { formatCents } from '#shared/rules/money.ts';
 import { type AcceptBidResponse, type Offer } from '#shared/schemas/requests.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -37,7 +37,7 @@ export async function listOffers({
       username: users.username,
       image: users.image,
       vhNumber: users.vhNumber,
-      amount: tutorBids.amount,
+      amountCents: tutorBids.amountCents,
       message: tutorBids.message,
       status: tutorBids.status,
       createdAt: tutorBids.createdAt,
@@ -60,7 +60,7 @@ export async function listOffers({
             tutorId: row.tutorId!,
             username: row.username!,
             vhNumber: row.vhNumber!,
-            amount: row.amount!,
+            amountCents: row.amountCents!,
             status: row.status!,
             createdAt: row.createdAt!.toISOString(),
             ...toTutorTrust(row),
@@ -105,7 +105,7 @@ export async function acceptBid({
       .for('update', { of: r });
     if (!request || request.studentId !== student.id) throw notFound();
     const [bid] = await tx
-      .select({ tutorId: tutorBids.tutorId, amount: tutorBids.amount })
+      .select({ tutorId: tutorBids.tutorId, amountCents: tutorBids.amountCents })
       .from(tutorBids)
       .where(and(eq(tutorBids.id, bidId), eq(tutorBids.requestId, requestId)));
     if (!bid) throw new AppError('NOT_FOUND', { message: 'Offer not found' });
@@ -127,7 +127,7 @@ export async function acceptBid({
         db: tx,
         publicUrl,
         userId: bid.tutorId,
-        message: `${student.username} accepted your offer of ${formatAmount(bid.amount)} on their ${request.subjectName} request. You can now chat with them.`,
+        message: `${student.username} accepted your offer of ${formatCents(bid.amountCents)} on their ${request.subjectName} request. You can now chat with them.`,
         link: paths.chat.getHref(),
         email: { type: 'offer_accepted', sender: student.username },
       });

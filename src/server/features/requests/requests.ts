@@ -96,8 +96,8 @@ export async function createRequest({
             type: input.type,
             subjectId: input.subjectId,
             description: input.description,
-            budgetMin: input.budgetMin,
-            budgetMax: input.budgetMax,
+            budgetMinCents: input.budgetMinCents,
+            budgetMaxCents: input.budgetMaxCents,
             studentId: student.id,
             deadline: input.deadline ? new Date(input.deadline) : null,
             level: input.level ?? null,
@@ -188,19 +188,18 @@ export async function getRequestDetail({
     .select({
       ...cardColumns,
       offerCount: sql<number>`(select count(*)::int ${bids})`,
-      lowest: sql<number | null>`(select min(${tutorBids.amount}) ${bids})`,
-      highest: sql<number | null>`(select max(${tutorBids.amount}) ${bids})`,
+      lowestCents: sql<number | null>`(select min(${tutorBids.amountCents}) ${bids})`,
+      highestCents: sql<number | null>`(select max(${tutorBids.amountCents}) ${bids})`,
       notifiedCount: notifiedTeachersCount(outer(r.id)),
     })
     .from(r)
     .innerJoin(subjects, eq(subjects.id, r.subjectId))
     .where(and(eq(r.id, requestId), eq(r.studentId, studentId)));
   if (!row) throw notFound();
-  const { offerCount, lowest, highest, notifiedCount, ...card } = row;
-  const money = (value: number | null) => (value === null ? null : Number(value));
+  const { offerCount, lowestCents, highestCents, notifiedCount, ...card } = row;
   return {
     request: toCard(card),
-    offers: { count: offerCount, lowest: money(lowest), highest: money(highest) },
+    offers: { count: offerCount, lowestCents, highestCents },
     notifiedCount,
   };
 }

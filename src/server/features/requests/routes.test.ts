@@ -48,7 +48,7 @@ describe('posting a request', () => {
   let t: TestApp;
   let url: string;
   let subjectId: string;
-  let valid: { type: string; subjectId: string; description: string; budgetMin: number; budgetMax: number };
+  let valid: { type: string; subjectId: string; description: string; budgetMinCents: number; budgetMaxCents: number };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -58,8 +58,8 @@ describe('posting a request', () => {
       type: 'tutoring',
       subjectId,
       description: 'I need help with quadratic equations',
-      budgetMin: 8,
-      budgetMax: 15,
+      budgetMinCents: 800,
+      budgetMaxCents: 1500,
     };
   });
   afterAll(() => t.close());
@@ -137,7 +137,7 @@ describe('posting a request', () => {
       ...valid,
       subjectId: subject.id,
       type: 'assignment',
-      budgetMin: 5,
+      budgetMinCents: 500,
       description,
       level: 'graduate',
       topic: 'Ring closures',
@@ -150,8 +150,8 @@ describe('posting a request', () => {
       subjectId: subject.id,
       subjectName: 'Organic Synthesis',
       description,
-      budgetMin: 5,
-      budgetMax: 15,
+      budgetMinCents: 500,
+      budgetMaxCents: 1500,
       status: 'open',
       level: 'graduate',
       topic: 'Ring closures',
@@ -181,11 +181,11 @@ describe('posting a request', () => {
       ...valid,
       subjectId: subject.id,
       type: 'assignment',
-      budgetMin: 5,
-      budgetMax: undefined,
+      budgetMinCents: 500,
+      budgetMaxCents: undefined,
       description: 'Essay on Kant',
     });
-    expect(response.json().request.budgetMax).toBe(9999);
+    expect(response.json().request.budgetMaxCents).toBe(999_900);
     const [row] = await t.db
       .select()
       .from(teacherNotifications)
@@ -307,15 +307,34 @@ describe('posting a request', () => {
     ['subjectId', { subjectId: 'maths' }, 'Please choose a subject'],
     ['subjectId', { subjectId: '2b0b3b1e-6a4f-4f7e-9a55-000000000000' }, 'Unknown subject'],
     ['description', { description: 'Too short' }, 'Description must be at least 10 characters'],
-    ['budgetMin', { budgetMin: -1 }, 'Budget must be 0 or more'],
-    ['budgetMax', { budgetMin: 14, budgetMax: 9 }, 'Maximum budget must be greater than or equal to minimum budget'],
-    ['budgetMin', { budgetMin: 7 }, 'Budget must be within allowed range for the selected request type'],
-    ['budgetMax', { budgetMax: 20 }, 'Budget must be within allowed range for the selected request type'],
+    ['budgetMinCents', { budgetMinCents: -100 }, 'Budget must be 0 or more'],
     [
-      'budgetMax',
-      { type: 'assignment', budgetMin: 5, budgetMax: 6000 },
+      'budgetMaxCents',
+      { budgetMinCents: 1400, budgetMaxCents: 900 },
+      'Maximum budget must be greater than or equal to minimum budget',
+    ],
+    ['budgetMinCents', { budgetMinCents: 700 }, 'Budget must be within allowed range for the selected request type'],
+    ['budgetMaxCents', { budgetMaxCents: 2000 }, 'Budget must be within allowed range for the selected request type'],
+    [
+      'budgetMaxCents',
+      { type: 'assignment', budgetMinCents: 500, budgetMaxCents: 600_000 },
       'Budget must be within allowed range for the selected request type',
     ],
+    ['budgetMinCents', { budgetMinCents: 799 }, 'Budget must be within allowed range for the selected request type'],
+    ['budgetMaxCents', { budgetMaxCents: 1501 }, 'Budget must be within allowed range for the selected request type'],
+    [
+      'budgetMaxCents',
+      { type: 'assignment', budgetMinCents: 500, budgetMaxCents: 500_001 },
+      'Budget must be within allowed range for the selected request type',
+    ],
+    [
+      'budgetMinCents',
+      { type: 'assignment', budgetMinCents: 499 },
+      'Budget must be within allowed range for the selected request type',
+    ],
+    // A fraction of a cent is no amount: refused, never rounded.
+    ['budgetMinCents', { budgetMinCents: 800.5 }, 'Please enter a budget'],
+    ['budgetMaxCents', { budgetMaxCents: '15.00' }, 'Please enter a budget'],
     ['deadline', { deadline: '2020-01-01T00:00:00Z' }, 'Deadline must be in the future'],
     ['level', { level: 'primary' }, 'Please choose an education level'],
   ])('refuses a bad %s with the SPEC message and writes nothing', async (field, change, message) => {
@@ -334,7 +353,7 @@ describe('posting a request', () => {
 
     it('stores images and documents typed from their bytes, and lists them with download links', async () => {
       const student = await signedInStudent(t);
-      const form = requestForm({ ...valid, budgetMax: '' }, [
+      const form = requestForm({ ...valid, budgetMaxCents: '' }, [
         { bytes: TINY_PNG, filename: 'diagram.png', type: 'image/png' },
         { bytes: PDF, filename: 'notes.pdf', type: 'application/pdf' },
         // Text dressed up as an image: stored as what it is.
@@ -343,7 +362,7 @@ describe('posting a request', () => {
       const response = await post(t, student, form);
       expect(response.statusCode).toBe(201);
       const { request } = response.json();
-      expect(request.budgetMax).toBe(15);
+      expect(request.budgetMaxCents).toBe(1500);
       expect(request.attachments).toEqual([
         {
           index: 0,
@@ -461,7 +480,13 @@ describe('moderation of requests', () => {
   ])('refuses contact details in the %s: 400, nothing stored, a flag recorded', async (field, texts) => {
     const student = await signedInStudent(t);
     const before = await t.db.$count(tutoringRequests);
-    const response = await post(t, student, { type: 'tutoring', subjectId, budgetMin: 8, budgetMax: 15, ...texts });
+    const response = await post(t, student, {
+      type: 'tutoring',
+      subjectId,
+      budgetMinCents: 800,
+      budgetMaxCents: 1500,
+      ...texts,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'MESSAGE_BLOCKED', fields: { [field]: expect.any(String) } });
     expect(await t.db.$count(tutoringRequests)).toBe(before);
@@ -507,7 +532,7 @@ describe('a student’s requests and offers', () => {
       createdAt: hoursAgo(3),
     });
     const bidder = await createTeacher(t.db, { subjectIds: [subjectId] });
-    await t.db.insert(tutorBids).values({ requestId: live.id, tutorId: bidder.id, amount: 9 });
+    await t.db.insert(tutorBids).values({ requestId: live.id, tutorId: bidder.id, amountCents: 900 });
 
     const liveTab = await call(t, student, 'GET', '/api/requests/mine');
     expect(liveTab.statusCode).toBe(200);
@@ -552,16 +577,16 @@ describe('a student’s requests and offers', () => {
       studentId: student.user.id,
       subjectId,
       type: 'assignment',
-      budgetMin: 5,
-      budgetMax: 9999,
+      budgetMinCents: 500,
+      budgetMaxCents: 999_900,
     });
     const [a, b] = await Promise.all([
       createTeacher(t.db, { subjectIds: [subjectId] }),
       createTeacher(t.db, { subjectIds: [subjectId] }),
     ]);
     await t.db.insert(tutorBids).values([
-      { requestId: request.id, tutorId: a.id, amount: 40 },
-      { requestId: request.id, tutorId: b.id, amount: 25.5 },
+      { requestId: request.id, tutorId: a.id, amountCents: 4000 },
+      { requestId: request.id, tutorId: b.id, amountCents: 2550 },
     ]);
     await t.db.insert(teacherNotifications).values(
       [a, b].map((teacher) => ({
@@ -577,8 +602,8 @@ describe('a student’s requests and offers', () => {
     const response = await call(t, student, 'GET', `/api/requests/${request.id}`);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
-      request: { id: request.id, subjectName: 'Microeconomics', budgetMax: 9999, status: 'open' },
-      offers: { count: 2, lowest: 25.5, highest: 40 },
+      request: { id: request.id, subjectName: 'Microeconomics', budgetMaxCents: 999_900, status: 'open' },
+      offers: { count: 2, lowestCents: 2550, highestCents: 4000 },
       notifiedCount: 2,
     });
 
@@ -601,11 +626,11 @@ describe('a student’s requests and offers', () => {
     await t.db.insert(tutorBids).values({
       requestId: request.id,
       tutorId: tutor.id,
-      amount: 9,
+      amountCents: 900,
       message: 'I teach this daily',
       createdAt: hoursAgo(1),
     });
-    await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: later.id, amount: 12 });
+    await t.db.insert(tutorBids).values({ requestId: request.id, tutorId: later.id, amountCents: 1200 });
 
     const { offers } = (await call(t, student, 'GET', `/api/requests/${request.id}/bids`)).json();
     expect(offers.map((offer: { tutorId: string }) => offer.tutorId)).toEqual([later.id, tutor.id]);
@@ -615,7 +640,7 @@ describe('a student’s requests and offers', () => {
       username: tutor.username,
       image: '/api/files/avatars/x.png',
       vhNumber: tutor.vhNumber,
-      amount: 9,
+      amountCents: 900,
       message: 'I teach this daily',
       status: 'pending',
       createdAt: expect.any(String),
@@ -643,9 +668,16 @@ describe('request attachments', () => {
     const response = await post(
       t,
       owner,
-      requestForm({ type: 'tutoring', subjectId, description: 'Please check my notes', budgetMin: 8, budgetMax: 15 }, [
-        { bytes: TINY_PNG, filename: 'page one.png' },
-      ]),
+      requestForm(
+        {
+          type: 'tutoring',
+          subjectId,
+          description: 'Please check my notes',
+          budgetMinCents: 800,
+          budgetMaxCents: 1500,
+        },
+        [{ bytes: TINY_PNG, filename: 'page one.png' }],
+      ),
     );
     return response.json().request.id as string;
   };
@@ -680,7 +712,7 @@ describe('request attachments', () => {
     const requestId = await postRequestWithPhoto();
     const bidder = await signedInTeacher(t, [subjectId]);
     const onlooker = await signedInTeacher(t, [subjectId]);
-    await t.db.insert(tutorBids).values({ requestId, tutorId: bidder.user.id, amount: 10 });
+    await t.db.insert(tutorBids).values({ requestId, tutorId: bidder.user.id, amountCents: 1000 });
     await t.db.update(tutoringRequests).set({ status: 'closed' }).where(eq(tutoringRequests.id, requestId));
     expect((await download(bidder, requestId)).statusCode).toBe(200);
     expect((await download(onlooker, requestId)).statusCode).toBe(404);
@@ -705,7 +737,7 @@ describe('request attachments', () => {
       expect(paths[route], route).toBeDefined();
     }
     expect(paths['/api/requests'].post.requestBody.content['application/json'].schema.required).toEqual(
-      expect.arrayContaining(['type', 'subjectId', 'description', 'budgetMin']),
+      expect.arrayContaining(['type', 'subjectId', 'description', 'budgetMinCents']),
     );
   });
 });

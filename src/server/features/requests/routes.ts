@@ -20,7 +20,7 @@ import {
 } from '#shared/schemas/requests.ts';
 import type { Database } from '../../db/client.ts';
 import { fieldError } from '../../http/errors.ts';
-import { fromList, fromNumberText, fromText } from '../../http/multipart-fields.ts';
+import { fromList, fromIntegerText, fromText } from '../../http/multipart-fields.ts';
 import { requireRole, requireUser } from '../../http/session.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
@@ -48,8 +48,8 @@ const fields = createRequestFieldsSchema.shape;
 /** The request form as JSON, or as multipart/form-data with up to 10 files in the field "attachments". */
 const createRequestBodySchema = withBudgetRules(
   createRequestFieldsSchema.extend({
-    budgetMin: z.preprocess(fromNumberText, fields.budgetMin),
-    budgetMax: z.preprocess(fromNumberText, fields.budgetMax),
+    budgetMinCents: z.preprocess(fromIntegerText, fields.budgetMinCents),
+    budgetMaxCents: z.preprocess(fromIntegerText, fields.budgetMaxCents),
     deadline: z.preprocess(fromText, fields.deadline),
     level: z.preprocess(fromText, fields.level),
     supportType: z.preprocess(fromText, fields.supportType),
@@ -86,7 +86,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
         summary: 'Post a tutoring or assignment request (students); the teachers of its subject are notified',
         description:
           'JSON, or multipart/form-data with the same fields plus up to 10 files in "attachments" (10 MB each; images, PDF, Word, Excel, plain text, typed from their bytes). ' +
-          'budgetMax left out stores 15 for tutoring and 9999 ("no maximum") for assignments. The wizard posts the same body (see wizardRequestToInput).',
+          'Amounts are integer USD cents. budgetMaxCents left out stores 1500 for tutoring and 999900 ("no maximum") for assignments. The wizard posts the same body (see wizardRequestToInput).',
         tags: ['requests'],
         consumes: ['application/json', 'multipart/form-data'],
         headers: z.object({
@@ -287,7 +287,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
       schema: {
         summary: 'Bid on a job in one of the signed-in teacher’s subjects (one bid per request)',
         description:
-          'An amount outside the budget answers 400 with fields.amount "Your bid must be between {min} and {max}."; a second bid 409 ALREADY_BID.',
+          'amountCents is integer USD cents. An amount outside the budget answers 400 with fields.amountCents "Your bid must be between {min} and {max}." (dollars); a second bid 409 ALREADY_BID.',
         tags: ['requests'],
         params: z.object({ requestId: z.uuid() }),
         body: placeBidSchema,

@@ -33,7 +33,7 @@ describe('finished jobs, ratings and reviews', () => {
     const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
     const [bid] = await t.db
       .insert(tutorBids)
-      .values({ requestId: request.id, tutorId: teacher.user.id, amount: 10 })
+      .values({ requestId: request.id, tutorId: teacher.user.id, amountCents: 1000 })
       .returning();
     if (accepted) {
       const response = await call(t, student, 'POST', `/api/requests/${request.id}/bids/${bid!.id}/accept`);

@@ -105,7 +105,7 @@ describe('incoming uploads', () => {
         type: 'assignment',
         subjectId: '00000000-0000-0000-0000-000000000000',
         description: 'A forged attachment',
-        budgetMin: 5,
+        budgetMinCents: 500,
         attachments: [{ ...forged, path: path.join(t.config.dataDir, 'auth-secret') }],
       },
     });

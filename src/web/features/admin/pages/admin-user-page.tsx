@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { adminMessages, type AdminUser } from '#shared/schemas/admin.ts';
+import { formatCents } from '#shared/rules/money.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -24,7 +25,7 @@ const requestColumns: AdminColumn<AdminUser['requests'][number]>[] = [
 ];
 const bidColumns: AdminColumn<AdminUser['bids'][number]>[] = [
   { header: 'Subject', cell: (bid) => bid.subjectName },
-  { header: 'Amount', cell: (bid) => `$${bid.amount}` },
+  { header: 'Amount', cell: (bid) => formatCents(bid.amountCents) },
   { header: 'Status', cell: (bid) => <StatusBadge status={bid.status} /> },
   { header: 'Created At', cell: (bid) => adminDateTime(bid.createdAt) },
 ];

@@ -17,7 +17,8 @@ export function BidDialog({ job, onClose, onAlreadyBid }: { job: Job; onClose: (
         <DialogHeader>
           <DialogTitle>Submit Your Bid</DialogTitle>
           <DialogDescription>
-            {requestTypeTitles[job.type]} · {job.subjectName} · Budget {formatBudget(job.budgetMin, job.budgetMax)}
+            {requestTypeTitles[job.type]} · {job.subjectName} · Budget{' '}
+            {formatBudget({ minCents: job.budgetMinCents, maxCents: job.budgetMaxCents })}
           </DialogDescription>
         </DialogHeader>
         <BidForm job={job} placeBid={placeBid} onClose={onClose} onAlreadyBid={onAlreadyBid} />

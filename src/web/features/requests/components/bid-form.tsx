@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { toast } from '#web/lib/toast.ts';
 import { bidRangeMessage, isBidInRange } from '#shared/rules/budget.ts';
+import { parseCents } from '#shared/rules/money.ts';
 import { placeBidSchema, type Job } from '#shared/schemas/requests.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { DialogClose, DialogFooter } from '#web/components/ui/dialog.tsx';
@@ -25,12 +26,13 @@ export function BidForm({
   const [amount, setAmount] = useState('');
   const [message, setMessage] = useState('');
   const [amountError, setAmountError] = useState<string | undefined>();
-  const parsed = placeBidSchema.safeParse({ amount: amount.trim() === '' ? Number.NaN : Number(amount), message });
+  // What was typed, read as cents without floating point: "10.005" is no amount and keeps Place Bid disabled.
+  const parsed = placeBidSchema.safeParse({ amountCents: parseCents(amount) ?? Number.NaN, message });
 
   const submit = () => {
     if (!parsed.success) return;
-    const budget = { min: job.budgetMin, max: job.budgetMax };
-    if (!isBidInRange(parsed.data.amount, budget)) {
+    const budget = { minCents: job.budgetMinCents, maxCents: job.budgetMaxCents };
+    if (!isBidInRange(parsed.data.amountCents, budget)) {
       const text = bidRangeMessage(budget);
       setAmountError(text);
       toast.error('Invalid Bid Amount', { description: text });
@@ -50,7 +52,7 @@ export function BidForm({
             onClose();
             return;
           }
-          if (error instanceof ApiError && error.fields?.amount) setAmountError(error.fields.amount);
+          if (error instanceof ApiError && error.fields?.amountCents) setAmountError(error.fields.amountCents);
           toast.error('Failed to place bid', { description: errorMessage(error) });
         },
       },
@@ -73,10 +75,10 @@ export function BidForm({
         }
       >
         <Input
-          type="number"
+          // Text, not a number field: the parser reads exactly what was typed ("1e3" is refused, not 1000).
+          type="text"
           inputMode="decimal"
-          step="any"
-          min={0}
+          autoComplete="off"
           autoFocus
           value={amount}
           onChange={(event) => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { toast } from '#web/lib/toast.ts';
 import { EDUCATION_LEVELS, type RequestType } from '#shared/constants.ts';
 import { defaultBudget } from '#shared/rules/budget.ts';
+import { formatDollars, parseCents } from '#shared/rules/money.ts';
 import type { RequestDraft } from '#shared/schemas/guru.ts';
 import { createRequestFieldsSchema, withBudgetRules } from '#shared/schemas/requests.ts';
 import { Button } from '#web/components/ui/button.tsx';
@@ -26,6 +27,8 @@ const emptyToUndefined = (value: string) => (value === '' ? undefined : value);
 // datetime-local gives local wall time without an offset: send it as an instant.
 const localToIso = (value: string) =>
   value !== '' && !Number.isNaN(new Date(value).getTime()) ? new Date(value).toISOString() : emptyToUndefined(value);
+// The budget fields hold the dollars as typed; the shared parser reads them as cents ("12.505" is no amount).
+const typedCents = z.string().transform((typed) => parseCents(typed) ?? Number.NaN);
 
 /** The API's schema, fed from the form's controls (empty selects and dates are "no answer"). */
 const requestFormSchema = withBudgetRules(
@@ -34,13 +37,12 @@ const requestFormSchema = withBudgetRules(
       type: true,
       subjectId: true,
       description: true,
-      budgetMin: true,
-      budgetMax: true,
       requirements: true,
       schedule: true,
     })
     .extend({
-      budgetMax: fields.budgetMax.unwrap(),
+      budgetMinCents: typedCents.pipe(fields.budgetMinCents),
+      budgetMaxCents: typedCents.pipe(fields.budgetMaxCents.unwrap()),
       deadline: z.string().transform(localToIso).pipe(fields.deadline),
       level: z.string().transform(emptyToUndefined).pipe(fields.level),
     }),
@@ -53,8 +55,8 @@ const fieldNames = [
   'type',
   'subjectId',
   'description',
-  'budgetMin',
-  'budgetMax',
+  'budgetMinCents',
+  'budgetMaxCents',
   'deadline',
   'level',
   'requirements',
@@ -77,8 +79,8 @@ export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps
       type: 'tutoring',
       subjectId: '',
       description: draft?.description ?? '',
-      budgetMin: initial.min,
-      budgetMax: initial.max,
+      budgetMinCents: formatDollars(initial.minCents),
+      budgetMaxCents: formatDollars(initial.maxCents),
       deadline: '',
       level: '',
       requirements: '',
@@ -132,9 +134,9 @@ export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps
   const typeField = form.register('type', {
     onChange: (event: { target: { value: RequestType } }) => {
       const budget = defaultBudget(event.target.value);
-      form.setValue('budgetMin', budget.min);
-      form.setValue('budgetMax', budget.max);
-      form.clearErrors(['budgetMin', 'budgetMax']);
+      form.setValue('budgetMinCents', formatDollars(budget.minCents));
+      form.setValue('budgetMaxCents', formatDollars(budget.maxCents));
+      form.clearErrors(['budgetMinCents', 'budgetMaxCents']);
     },
   });
 
@@ -153,21 +155,11 @@ export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps
         <Textarea rows={4} placeholder="Describe what you need help with" {...form.register('description')} />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Minimum Budget ($)" error={errors.budgetMin?.message}>
-          <Input
-            type="number"
-            inputMode="decimal"
-            step="any"
-            {...form.register('budgetMin', { valueAsNumber: true })}
-          />
+        <FormField label="Minimum Budget ($)" error={errors.budgetMinCents?.message}>
+          <Input type="text" inputMode="decimal" autoComplete="off" {...form.register('budgetMinCents')} />
         </FormField>
-        <FormField label="Maximum Budget ($)" error={errors.budgetMax?.message}>
-          <Input
-            type="number"
-            inputMode="decimal"
-            step="any"
-            {...form.register('budgetMax', { valueAsNumber: true })}
-          />
+        <FormField label="Maximum Budget ($)" error={errors.budgetMaxCents?.message}>
+          <Input type="text" inputMode="decimal" autoComplete="off" {...form.register('budgetMaxCents')} />
         </FormField>
       </div>
       <FormField label="Deadline (optional)" error={errors.deadline?.message}>

@@ -2,8 +2,15 @@ import { format } from 'date-fns';
 import { BookOpen, ClipboardList } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { toast } from '#web/lib/toast.ts';
-import { EDUCATION_LEVELS, type EducationLevel, type RequestType, type SupportType } from '#shared/constants.ts';
+import {
+  ASSIGNMENT_BUDGET_CENTS,
+  EDUCATION_LEVELS,
+  type EducationLevel,
+  type RequestType,
+  type SupportType,
+} from '#shared/constants.ts';
 import { budgetProblem } from '#shared/rules/budget.ts';
+import { parseCents } from '#shared/rules/money.ts';
 import { wizardRequestToInput, type WizardAnswers } from '#shared/schemas/requests.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
@@ -43,6 +50,7 @@ type Answers = {
   supportType: SupportType | null;
   schedule: string;
   deadline: string;
+  /** The maximum budget as typed, in dollars. */
   budgetMax: string;
 };
 
@@ -96,13 +104,14 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
   const set = <K extends keyof Answers>(key: K, value: Answers[K]) =>
     setAnswers((current) => ({ ...current, [key]: value }));
 
-  const budgetNumber = answers.budgetMax.trim() === '' ? null : Number(answers.budgetMax);
-  const budgetError =
-    budgetNumber === null
-      ? undefined
-      : Number.isNaN(budgetNumber)
-        ? 'Please enter a budget'
-        : (budgetProblem({ type: 'assignment', min: 5, max: budgetNumber }) ?? undefined);
+  const budgetLeftEmpty = answers.budgetMax.trim() === '';
+  const budgetMaxCents = budgetLeftEmpty ? null : parseCents(answers.budgetMax);
+  const budgetError = budgetLeftEmpty
+    ? undefined
+    : budgetMaxCents === null
+      ? 'Please enter a budget'
+      : (budgetProblem({ type: 'assignment', minCents: ASSIGNMENT_BUDGET_CENTS.min, maxCents: budgetMaxCents }) ??
+        undefined);
 
   const isAnswered: Record<StepId, boolean> = {
     type: answers.type !== null,
@@ -135,7 +144,7 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
             level: a.level!,
             // The end of the chosen day, in the student's time zone.
             deadline: new Date(`${a.deadline}T23:59:59`).toISOString(),
-            budgetMax: skipBudget ? null : budgetNumber,
+            budgetMaxCents: skipBudget ? null : budgetMaxCents,
             budgetSkipped: skipBudget,
           };
     createRequest.mutate(
@@ -281,10 +290,9 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
         {step === 'budget' && (
           <FormField label="Maximum budget ($)" error={budgetError} description="Leave empty for no maximum.">
             <Input
-              type="number"
+              type="text"
               inputMode="decimal"
-              min={5}
-              max={5000}
+              autoComplete="off"
               value={answers.budgetMax}
               placeholder="e.g. 50"
               onChange={(event) => {

@@ -89,7 +89,7 @@ function JobCard({
         <p className="text-sm break-words">{truncateText(job.description, JOB_CARD_DESCRIPTION_LENGTH)}</p>
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
           <Fact label="Budget:" emphasis>
-            {formatBudget(job.budgetMin, job.budgetMax)}
+            {formatBudget({ minCents: job.budgetMinCents, maxCents: job.budgetMaxCents })}
           </Fact>
           {job.deadline && <Fact label="Due:">{formatDate(job.deadline)}</Fact>}
           {job.level && <Fact label="Level:">{levelLabels[job.level]}</Fact>}

@@ -49,7 +49,7 @@ function RequestCardItem({ request }: { request: MyRequest }) {
           <p className="line-clamp-3 text-sm break-words">{request.description}</p>
           <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
             <Fact label="Budget:" emphasis>
-              {formatBudget(request.budgetMin, request.budgetMax)}
+              {formatBudget({ minCents: request.budgetMinCents, maxCents: request.budgetMaxCents })}
             </Fact>
             {request.deadline && <Fact label="Deadline:">{formatDate(request.deadline)}</Fact>}
             {isLive && (

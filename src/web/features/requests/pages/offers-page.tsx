@@ -3,9 +3,10 @@ import { CheckCircle2, CircleAlert, FileQuestion, MessageSquare, RotateCw, Users
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
-import { formatAmount, formatBudget } from '#shared/rules/budget.ts';
+import { formatBudget } from '#shared/rules/budget.ts';
+import { formatCents } from '#shared/rules/money.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
-import type { Offer, RequestCard } from '#shared/schemas/requests.ts';
+import type { Offer, RequestCard, RequestDetail } from '#shared/schemas/requests.ts';
 import { paths } from '#shared/paths.ts';
 import { TutorTrustLink } from '#web/components/tutor-trust.tsx';
 import { Alert } from '#web/components/ui/alert.tsx';
@@ -48,7 +49,7 @@ function RequestSummary({
 }: {
   request: RequestCard;
   notifiedCount: number;
-  offers: { count: number; lowest: number | null; highest: number | null };
+  offers: RequestDetail['offers'];
 }) {
   return (
     <Card className="gap-3 px-5">
@@ -64,7 +65,7 @@ function RequestSummary({
       <p className="text-sm break-words whitespace-pre-line">{request.description}</p>
       <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
         <Fact label="Budget:" emphasis>
-          {formatBudget(request.budgetMin, request.budgetMax)}
+          {formatBudget({ minCents: request.budgetMinCents, maxCents: request.budgetMaxCents })}
         </Fact>
         {request.deadline && <Fact label="Deadline:">{formatDate(request.deadline)}</Fact>}
         <div className="flex items-center gap-1">
@@ -76,13 +77,13 @@ function RequestSummary({
             {notifiedCount} {notifiedCount === 1 ? 'tutor' : 'tutors'} notified
           </dd>
         </div>
-        {offers.lowest !== null && offers.highest !== null && (
+        {offers.lowestCents !== null && offers.highestCents !== null && (
           <div className="flex gap-1">
             <dt>Offers so far:</dt>
             <dd className="font-medium text-foreground">
-              {offers.lowest === offers.highest
-                ? formatAmount(offers.lowest)
-                : `${formatAmount(offers.lowest)} to ${formatAmount(offers.highest)}`}
+              {offers.lowestCents === offers.highestCents
+                ? formatCents(offers.lowestCents)
+                : `${formatCents(offers.lowestCents)} to ${formatCents(offers.highestCents)}`}
             </dd>
           </div>
         )}
@@ -123,7 +124,7 @@ function OfferCard({
             <TutorTrustLink tutorId={offer.tutorId} trust={offer} />
           </div>
           <div className="text-right">
-            <p className="text-lg font-semibold">{formatAmount(offer.amount)}</p>
+            <p className="text-lg font-semibold">{formatCents(offer.amountCents)}</p>
             <p className="text-xs text-muted-foreground">{formatDate(offer.createdAt)}</p>
           </div>
         </div>
@@ -313,7 +314,7 @@ export function OffersPage() {
             <DialogTitle>Accept this offer?</DialogTitle>
             <DialogDescription>
               {confirming &&
-                `You are accepting ${confirming.username}'s offer of ${formatAmount(confirming.amount)}. Other tutors can no longer be chosen for this request.`}
+                `You are accepting ${confirming.username}'s offer of ${formatCents(confirming.amountCents)}. Other tutors can no longer be chosen for this request.`}
             </DialogDescription>
           </DialogHeader>
           <DialogFooter>
