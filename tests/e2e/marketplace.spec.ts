@@ -122,7 +122,10 @@ test('empty states of My Requests and the jobs page', async ({ page, db, signInA
   await expect(other.page.getByLabel('Subject')).toContainText('All Subjects');
 });
 
-test('the standard form shows the validation messages and resets budgets by type', async ({ page, signInAs }) => {
+test('the standard form shows the validation messages, resets budgets by type and posts the cents typed', async ({
+  page,
+  signInAs,
+}) => {
   await signInAs('student');
   await page.goto('/student/posts');
   await page.getByRole('button', { name: 'New Request' }).click();
@@ -146,8 +149,18 @@ test('the standard form shows the validation messages and resets budgets by type
   await dialog.getByLabel('Maximum Budget ($)').fill('40');
   await dialog.getByRole('button', { name: 'Create Request' }).click();
   await expect(dialog.getByText('Budget must be within allowed range for the selected request type')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  // Dollars and cents as typed: a third decimal is no budget; two are posted and shown to the cent.
+  await dialog.getByLabel('Minimum Budget ($)').fill('8.50');
+  await dialog.getByLabel('Maximum Budget ($)').fill('12.255');
+  await dialog.getByRole('button', { name: 'Create Request' }).click();
+  await expect(dialog.getByText('Please enter a budget')).toBeVisible();
+  await dialog.getByLabel('Maximum Budget ($)').fill('12.25');
+  await dialog.getByLabel('Subject').selectOption({ index: 1 });
+  await dialog.getByLabel('Description').fill('Help with adding fractions, please');
+  await dialog.getByRole('button', { name: 'Create Request' }).click();
   await expect(dialog).toBeHidden();
+  await expect(page.getByText('$8.50 - $12.25')).toBeVisible();
 });
 
 test('an unknown or foreign request shows "Request not found"', async ({ page, db, signInAs, allowConsoleError }) => {
