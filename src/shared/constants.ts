@@ -162,6 +162,36 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const BACKGROUND_MESSAGE_TEXT_LENGTH = 50;
 export const MAIL_OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
 
+/**
+ * The ledger's accounts (USD cents; a balance is the sum of the account's entries). Student payments, refunds and
+ * both tutor earnings accounts belong to one user, held funds to one job (its request); the platform's are single.
+ */
+export const LEDGER_USER_ACCOUNT_KINDS = [
+  'student_payments',
+  'refunds',
+  'tutor_earnings_pending',
+  'tutor_earnings_available',
+  'payouts',
+] as const;
+export const LEDGER_JOB_ACCOUNT_KINDS = ['held_funds'] as const;
+export const LEDGER_PLATFORM_ACCOUNT_KINDS = ['platform_commission', 'provider_fees'] as const;
+export const LEDGER_ACCOUNT_KINDS = [
+  ...LEDGER_USER_ACCOUNT_KINDS,
+  ...LEDGER_JOB_ACCOUNT_KINDS,
+  ...LEDGER_PLATFORM_ACCOUNT_KINDS,
+] as const;
+/** What a ledger transaction records. */
+export const LEDGER_TRANSACTION_KINDS = [
+  'payment',
+  'release',
+  'refund',
+  'payout',
+  'provider_fee',
+  'adjustment',
+] as const;
+/** The platform's default commission on released cents: 1,500 basis points, 15 %. */
+export const DEFAULT_COMMISSION_BASIS_POINTS = 1_500;
+
 // Moderation: report reasons keep a stable stored value and the label SPEC §2 shows.
 export const REPORT_REASONS = [
   { value: 'inappropriate_content', label: 'Inappropriate content' },
