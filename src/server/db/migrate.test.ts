@@ -211,7 +211,8 @@ describe('migration 0016 (amounts in cents)', () => {
       });
       const types = await handle.db.execute<{ column_name: string; data_type: string }>(sql`
         select column_name, data_type from information_schema.columns
-        where column_name in ('budget_min_cents', 'budget_max_cents', 'amount_cents', 'bid_amount_cents')`);
+        where column_name in ('budget_min_cents', 'budget_max_cents', 'amount_cents', 'bid_amount_cents')
+          and table_name in ('tutoring_requests', 'tutor_bids', 'student_notifications')`);
       expect(new Set(types.rows.map((column) => column.data_type))).toEqual(new Set(['integer']));
       // The checks keep their meaning in cents: a bid of nothing and a maximum below the minimum are refused.
       await expectViolation(

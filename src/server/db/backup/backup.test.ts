@@ -80,6 +80,16 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
        insert into meeting_reminders (meeting_id, kind, due_at) select id, '24h', now() + interval '1 day' from meeting`,
       [tutor.id],
     ],
+    [
+      `with paying as (insert into ledger_accounts (kind, owner_user_id) values ('student_payments', $1) returning id),
+         held as (insert into ledger_accounts (kind, owner_request_id) values ('held_funds', $2) returning id),
+         posting as (insert into ledger_transactions (idempotency_key, kind, request_id)
+           values ('backup', 'payment', $2) returning id)
+       insert into ledger_entries (transaction_id, line, account_id, amount_cents)
+       select posting.id, 1, paying.id, -1000 from posting, paying
+       union all select posting.id, 2, held.id, 1000 from posting, held`,
+      [student.id, requestId],
+    ],
   ];
   for (const [sql, values] of statements) await pool.query(sql, values);
 }

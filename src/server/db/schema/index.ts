@@ -12,3 +12,4 @@ export * from './pages.ts';
 export * from './realtime.ts';
 export * from './limits.ts';
 export * from './reviews.ts';
+export * from './payments.ts';

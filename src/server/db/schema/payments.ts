@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  LEDGER_ACCOUNT_KINDS,
+  LEDGER_JOB_ACCOUNT_KINDS,
+  LEDGER_TRANSACTION_KINDS,
+  LEDGER_USER_ACCOUNT_KINDS,
+} from '#shared/constants.ts';
+import { users } from './auth.ts';
+import { createdAt, id, inList } from './columns.ts';
+import { tutoringRequests } from './requests.ts';
+
+// The double-entry ledger (docs/decisions/0039). Money history is kept: a user or request with ledger rows cannot
+// be deleted (the foreign keys restrict), and the migration's triggers refuse updates and deletes of the ledger.
+
+/** An account: a kind and at most one owner, a user or a job (its request). */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: id(),
+    kind: text('kind', { enum: LEDGER_ACCOUNT_KINDS }).notNull(),
+    ownerUserId: uuid('owner_user_id').references(() => users.id),
+    ownerRequestId: uuid('owner_request_id').references(() => tutoringRequests.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('ledger_accounts_kind_check', inList(t.kind, LEDGER_ACCOUNT_KINDS)),
+    // Each kind has the owner it names, and no other.
+    check(
+      'ledger_accounts_owner_check',
+      sql`(${t.ownerUserId} is not null) = (${inList(t.kind, LEDGER_USER_ACCOUNT_KINDS)})
+        and (${t.ownerRequestId} is not null) = (${inList(t.kind, LEDGER_JOB_ACCOUNT_KINDS)})`,
+    ),
+    // One account of a kind per owner (and one of each platform account): owners without one compare equal.
+    unique('ledger_accounts_kind_owner_key').on(t.kind, t.ownerUserId, t.ownerRequestId).nullsNotDistinct(),
+  ],
+);
+
+/** One money event: its entries sum to zero, and its idempotency key is never posted twice. */
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: id(),
+    idempotencyKey: text('idempotency_key').notNull().unique('ledger_transactions_idempotency_key_key'),
+    kind: text('kind', { enum: LEDGER_TRANSACTION_KINDS }).notNull(),
+    // The job the event belongs to, when it belongs to one.
+    requestId: uuid('request_id').references(() => tutoringRequests.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('ledger_transactions_kind_check', inList(t.kind, LEDGER_TRANSACTION_KINDS)),
+    index('ledger_transactions_request_idx').on(t.requestId),
+  ],
+);
+
+/** A signed amount in USD cents on one account: what comes in is positive, what goes out negative. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: id(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    // The entry's place in its transaction (1, 2, …), so a posting reads back as it was written.
+    line: smallint('line').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    check('ledger_entries_amount_check', sql`${t.amountCents} <> 0`),
+    unique('ledger_entries_transaction_line_key').on(t.transactionId, t.line),
+    // A balance is a sum over one account's entries, read from the index alone.
+    index('ledger_entries_account_amount_idx').on(t.accountId, t.amountCents),
+  ],
+);
+
+export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
+export type LedgerTransaction = typeof ledgerTransactions.$inferSelect;
+export type LedgerEntry = typeof ledgerEntries.$inferSelect;

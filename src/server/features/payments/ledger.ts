@@ -1,0 +1,133 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type {
+  LEDGER_JOB_ACCOUNT_KINDS,
+  LEDGER_PLATFORM_ACCOUNT_KINDS,
+  LEDGER_TRANSACTION_KINDS,
+  LEDGER_USER_ACCOUNT_KINDS,
+} from '#shared/constants.ts';
+import type { Executor } from '../../db/client.ts';
+import { ledgerAccounts, ledgerEntries, ledgerTransactions, type LedgerTransaction } from '../../db/schema/payments.ts';
+
+/** An account named by what it is: a user's, a job's (its request's), or one of the platform's. */
+export type LedgerAccountRef =
+  | { kind: (typeof LEDGER_USER_ACCOUNT_KINDS)[number]; userId: string }
+  | { kind: (typeof LEDGER_JOB_ACCOUNT_KINDS)[number]; requestId: string }
+  | { kind: (typeof LEDGER_PLATFORM_ACCOUNT_KINDS)[number] };
+
+export type LedgerEntryInput = { account: LedgerAccountRef; amountCents: number };
+
+export type PostLedgerTransactionOptions = {
+  db: Executor;
+  /** Names the money event (a provider's event id, a request's idempotency key, a job's release): posted once. */
+  idempotencyKey: string;
+  kind: (typeof LEDGER_TRANSACTION_KINDS)[number];
+  /** The job the event belongs to, if any. */
+  requestId?: string;
+  /** Signed cents, summing to zero: what an account receives is positive, what it gives negative. */
+  entries: LedgerEntryInput[];
+};
+
+export type LedgerPosting = {
+  transaction: LedgerTransaction;
+  entries: { accountId: string; amountCents: number }[];
+  /** False when the key had been posted before: nothing was written, and this is that first posting. */
+  posted: boolean;
+};
+
+const ownerOf = (account: LedgerAccountRef) => ({
+  ownerUserId: 'userId' in account ? account.userId : null,
+  ownerRequestId: 'requestId' in account ? account.requestId : null,
+});
+
+const isAccount = (account: LedgerAccountRef) => {
+  const { ownerUserId, ownerRequestId } = ownerOf(account);
+  return and(
+    eq(ledgerAccounts.kind, account.kind),
+    sql`${ledgerAccounts.ownerUserId} is not distinct from ${ownerUserId}`,
+    sql`${ledgerAccounts.ownerRequestId} is not distinct from ${ownerRequestId}`,
+  );
+};
+
+/** The account's id, created on first use (racing first uses get the same one). */
+export async function ensureLedgerAccount({ db, account }: { db: Executor; account: LedgerAccountRef }) {
+  const [created] = await db
+    .insert(ledgerAccounts)
+    .values({ kind: account.kind, ...ownerOf(account) })
+    .onConflictDoNothing()
+    .returning({ id: ledgerAccounts.id });
+  if (created) return created.id;
+  const [existing] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(isAccount(account));
+  return existing!.id;
+}
+
+/** The account's balance in cents: the sum of its entries (0 for an account never used). */
+export async function ledgerAccountBalance({ db, account }: { db: Executor; account: LedgerAccountRef }) {
+  const [row] = await db
+    .select({ cents: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
+    .from(ledgerEntries)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+    .where(isAccount(account));
+  return row!.cents;
+}
+
+function assertBalanced(entries: LedgerEntryInput[]) {
+  if (entries.length < 2) throw new RangeError('a ledger transaction needs at least two entries');
+  for (const { amountCents } of entries) {
+    if (!Number.isSafeInteger(amountCents) || amountCents === 0) {
+      throw new RangeError(`a ledger entry is a non-zero whole number of cents, not ${amountCents}`);
+    }
+  }
+  const total = entries.reduce((sum, entry) => sum + entry.amountCents, 0);
+  if (total !== 0) throw new RangeError(`a ledger transaction's entries must sum to zero, not ${total} cents`);
+}
+
+async function findPosting(db: Executor, idempotencyKey: string): Promise<LedgerPosting> {
+  const [transaction] = await db
+    .select()
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.idempotencyKey, idempotencyKey));
+  const entries = await db
+    .select({ accountId: ledgerEntries.accountId, amountCents: ledgerEntries.amountCents })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.transactionId, transaction!.id))
+    .orderBy(ledgerEntries.line);
+  return { transaction: transaction!, entries, posted: false };
+}
+
+/**
+ * Posts one money event, in the caller's transaction when given one. The code refuses an unbalanced one before
+ * writing; the database refuses it again at commit whatever wrote it. A key posted before posts nothing and returns
+ * the first posting (a repeated webhook, a double click, a retried job), even while that one is still committing.
+ */
+export async function postLedgerTransaction({
+  db,
+  idempotencyKey,
+  kind,
+  requestId,
+  entries,
+}: PostLedgerTransactionOptions): Promise<LedgerPosting> {
+  assertBalanced(entries);
+  return db.transaction(async (tx) => {
+    const [transaction] = await tx
+      .insert(ledgerTransactions)
+      .values({ idempotencyKey, kind, requestId })
+      .onConflictDoNothing({ target: ledgerTransactions.idempotencyKey })
+      .returning();
+    if (!transaction) return findPosting(tx, idempotencyKey);
+    const rows = [];
+    for (const [index, entry] of entries.entries()) {
+      rows.push({
+        transactionId: transaction.id,
+        line: index + 1,
+        accountId: await ensureLedgerAccount({ db: tx, account: entry.account }),
+        amountCents: entry.amountCents,
+      });
+    }
+    await tx.insert(ledgerEntries).values(rows);
+    return {
+      transaction,
+      entries: rows.map(({ accountId, amountCents }) => ({ accountId, amountCents })),
+      posted: true,
+    };
+  });
+}
