@@ -11,6 +11,15 @@ export const timestamptz = (name: string) => timestamp(name, { withTimezone: tru
 export const createdAt = () => timestamptz('created_at').notNull().defaultNow();
 
 /**
+ * A work row's claim (platform/jobs/claimed-work.ts): the claimer's token and the lease's end. A row is free while
+ * both are null or the lease has lapsed (its claimer died), and only the token's holder records the outcome.
+ */
+export const claimColumns = () => ({
+  claimToken: uuid('claim_token'),
+  claimedUntil: timestamptz('claimed_until'),
+});
+
+/**
  * `column IN ('a', 'b')` built from a constants array, so check constraints and the
  * TypeScript types share one list. The values are our own literals, never user input.
  */

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itOnPostgres, openTestDatabase } from '../../../../tests/support/test-database.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { claimColumns, timestamptz } from '../../db/schema/columns.ts';
+import {
+  claimWork,
+  recordWorkOutcome,
+  runClaimedWorkOnce,
+  type CallOutcome,
+  type ClaimedWork,
+} from './claimed-work.ts';
+
+// A work table of the tests' own, made in this file's database.
+const workItems = pgTable('claimed_work_test_items', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  batch: text('batch').notNull(),
+  result: text('result'),
+  doneAt: timestamptz('done_at'),
+  ...claimColumns(),
+});
+
+describe('claimed work', () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    await database.db.execute(sql`create table claimed_work_test_items (
+      id uuid primary key default gen_random_uuid(), batch text not null, result text, done_at timestamptz,
+      claim_token uuid, claimed_until timestamptz)`);
+  });
+  afterAll(() => database.close());
+
+  /** A batch of work rows and the work over them; `call` and `recorded` are the test's to set and read. */
+  async function batchOf(size: number, options: { batchSize?: number; call?: (id: string) => Promise<string> } = {}) {
+    const batch = randomUUID();
+    const ids = (
+      await database.db
+        .insert(workItems)
+        .values(Array.from({ length: size }, () => ({ batch })))
+        .returning({ id: workItems.id })
+    ).map((row) => row.id);
+    const recorded: { id: string; outcome: CallOutcome<string> }[] = [];
+    const work: ClaimedWork<typeof workItems, string> = {
+      table: workItems,
+      due: and(eq(workItems.batch, batch), isNull(workItems.doneAt))!,
+      order: workItems.id,
+      batchSize: options.batchSize ?? 5,
+      leaseMs: 60_000,
+      call: async (row) => (options.call ? options.call(row.id) : `called ${row.id}`),
+      async record({ db, row, outcome }) {
+        recorded.push({ id: row.id, outcome });
+        await db
+          .update(workItems)
+          .set({ doneAt: sql`now()`, result: outcome.ok ? outcome.value : String(outcome.error) })
+          .where(eq(workItems.id, row.id));
+      },
+    };
+    return { ids, work, recorded };
+  }
+
+  const lapse = (id: string) =>
+    database.db
+      .update(workItems)
+      .set({ claimedUntil: sql`now() - interval '1 second'` })
+      .where(eq(workItems.id, id));
+
+  it('gives racing claimers disjoint rows, and a claimed row to no one else while its claim holds', async () => {
+    const { ids, work } = await batchOf(12);
+    const claims = await Promise.all(Array.from({ length: 4 }, () => claimWork({ db: database.db, work })));
+    const claimed = claims.flatMap((claim) => claim.rows.map((row) => row.id));
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(new Set(claims.map((claim) => claim.token)).size).toBe(4);
+    // Whatever the race left is claimed next, and then nothing is left to claim.
+    const rest = await claimWork({ db: database.db, work });
+    expect([...claimed, ...rest.rows.map((row) => row.id)].sort()).toEqual([...ids].sort());
+    expect((await claimWork({ db: database.db, work })).rows).toEqual([]);
+  });
+
+  itOnPostgres('skips rows another node holds locked rather than waiting for them', async () => {
+    const { ids, work } = await batchOf(3);
+    const other = await database.pool.connect();
+    try {
+      await other.query('begin');
+      await other.query('select id from claimed_work_test_items where id = $1 for update', [ids[0]]);
+      const { rows } = await claimWork({ db: database.db, work });
+      expect(rows.map((row) => row.id).sort()).toEqual([ids[1], ids[2]].sort());
+      await other.query('commit');
+    } finally {
+      other.release();
+    }
+    expect((await claimWork({ db: database.db, work })).rows.map((row) => row.id)).toEqual([ids[0]]);
+  });
+
+  it('calls with no transaction holding the row, then records each outcome, a failure too', async () => {
+    const { ids, work, recorded } = await batchOf(2, {
+      call: async (id) => {
+        // NOWAIT fails at once if any transaction still held the claimed row.
+        await database.db.transaction((tx) =>
+          tx.select().from(workItems).where(eq(workItems.id, id)).for('update', { noWait: true }),
+        );
+        if (id === ids[1]) throw new Error('the provider said no');
+        return 'sent';
+      },
+    });
+    expect(await runClaimedWorkOnce({ db: database.db, work })).toBe(2);
+    expect(recorded).toHaveLength(2);
+    const done = await database.db
+      .select({ id: workItems.id, result: workItems.result, claimToken: workItems.claimToken })
+      .from(workItems)
+      .where(inArray(workItems.id, ids));
+    expect(done.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))).toEqual([
+      { id: ids[0], result: 'sent', claimToken: null },
+      { id: ids[1], result: 'Error: the provider said no', claimToken: null },
+    ]);
+  });
+
+  it('claims a row again once its claim lapses, and records only the new claimer’s outcome, once', async () => {
+    const { ids, work, recorded } = await batchOf(1);
+    const dead = await claimWork({ db: database.db, work });
+    expect(dead.rows.map((row) => row.id)).toEqual(ids);
+    // The first claimer died mid-call: its lease runs out.
+    await lapse(ids[0]!);
+    const second = await claimWork({ db: database.db, work });
+    expect(second.rows.map((row) => row.id)).toEqual(ids);
+
+    const outcome = { ok: true as const, value: 'late' };
+    const row = dead.rows[0]!;
+    expect(await recordWorkOutcome({ db: database.db, work, token: dead.token, row, outcome })).toBe(false);
+    expect(recorded).toEqual([]);
+    const fresh = { ok: true as const, value: 'fresh' };
+    expect(await recordWorkOutcome({ db: database.db, work, token: second.token, row, outcome: fresh })).toBe(true);
+    expect(await recordWorkOutcome({ db: database.db, work, token: second.token, row, outcome: fresh })).toBe(false);
+    expect(recorded).toEqual([{ id: ids[0], outcome: fresh }]);
+    const [stored] = await database.db.select().from(workItems).where(eq(workItems.id, ids[0]!));
+    expect(stored).toMatchObject({ result: 'fresh', claimToken: null, claimedUntil: null });
+  });
+
+  it('keeps the claim when recording fails, so the row is worked again once it lapses', async () => {
+    const { ids, work } = await batchOf(1);
+    const failing = {
+      ...work,
+      record: async () => {
+        throw new Error('the database went away');
+      },
+    };
+    await expect(runClaimedWorkOnce({ db: database.db, work: failing })).rejects.toThrow('the database went away');
+    expect((await claimWork({ db: database.db, work })).rows).toEqual([]);
+    await lapse(ids[0]!);
+    expect(await runClaimedWorkOnce({ db: database.db, work })).toBe(1);
+    const [stored] = await database.db.select().from(workItems).where(eq(workItems.id, ids[0]!));
+    expect(stored).toMatchObject({ result: `called ${ids[0]}`, claimToken: null });
+  });
+});

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../../db/client.ts';
+
+// Claim, then call, then record (docs/decisions/0040): work that calls out (a payment provider, SMTP, push) claims
+// its rows in one short statement, calls with no transaction open, and records the outcome in another short
+// transaction. No connection is held through the call, so the embedded database's one backend stays free for
+// requests, and a node that dies mid-call leaves rows whose lease lapses and that another node claims again.
+
+/** A table of work rows: an id and the claim columns of `claimColumns()`. */
+export type ClaimableTable = PgTable & { id: AnyPgColumn; claimToken: AnyPgColumn; claimedUntil: AnyPgColumn };
+
+type RowOf<T extends ClaimableTable> = T['$inferSelect'] & { id: string };
+
+/** How a call ended: its value, or what it threw. */
+export type CallOutcome<Value> = { ok: true; value: Value } | { ok: false; error: unknown };
+
+export type ClaimedWork<T extends ClaimableTable, Value> = {
+  table: T;
+  /** Which rows want work, besides being free (e.g. pending and due). */
+  due: SQL;
+  /** The order rows are claimed in (oldest first). */
+  order: AnyPgColumn;
+  batchSize: number;
+  /** How long a claim holds: longer than a call can take, since a row is claimed again once it lapses. */
+  leaseMs: number;
+  /** The slow part, with no transaction open; it may run again for a row whose claim lapsed. */
+  call(row: RowOf<T>): Promise<Value>;
+  /** Writes the outcome in the transaction that ends the claim; runs once per claim, and only for its holder. */
+  record(options: { db: Executor; row: RowOf<T>; outcome: CallOutcome<Value> }): Promise<void>;
+};
+
+/**
+ * Claims up to a batch of due, free rows under a new token in one statement. Rows another claimer has locked are
+ * skipped, not waited for, so racing claimers never get the same row.
+ */
+export async function claimWork<T extends ClaimableTable, Value>({
+  db,
+  work,
+}: {
+  db: Executor;
+  work: ClaimedWork<T, Value>;
+}) {
+  const { table } = work;
+  const token = randomUUID();
+  const free = or(isNull(table.claimedUntil), lte(table.claimedUntil, sql`now()`));
+  // Read as a plain table: TypeScript 7 cannot settle drizzle's subquery check for a generic one.
+  const source: PgTable = table;
+  const claimable = db
+    .select({ id: table.id })
+    .from(source)
+    .where(and(work.due, free))
+    .orderBy(work.order)
+    .limit(work.batchSize)
+    .for('update', { skipLocked: true });
+  const claim = { claimToken: token, claimedUntil: sql`now() + make_interval(secs => ${work.leaseMs / 1000})` };
+  // Drizzle resolves no row type for a table known only by its constraint: these are the table's own rows.
+  const rows = (await db
+    .update(table)
+    .set(claim as PgUpdateSetSource<T>)
+    .where(inArray(table.id, claimable))
+    .returning()) as unknown as RowOf<T>[];
+  return { token, rows };
+}
+
+/**
+ * Ends the claim and records the outcome in one transaction, if the claim is still the token's: false (and nothing
+ * written) when it was recorded already, or lapsed and was claimed by another.
+ */
+export async function recordWorkOutcome<T extends ClaimableTable, Value>({
+  db,
+  work,
+  token,
+  row,
+  outcome,
+}: {
+  db: Database;
+  work: ClaimedWork<T, Value>;
+  token: string;
+  row: RowOf<T>;
+  outcome: CallOutcome<Value>;
+}) {
+  const { table } = work;
+  return db.transaction(async (tx) => {
+    const ended = await tx
+      .update(table)
+      .set({ claimToken: null, claimedUntil: null } as PgUpdateSetSource<T>)
+      .where(and(eq(table.id, row.id), eq(table.claimToken, token)))
+      .returning({ id: table.id });
+    if (ended.length === 0) return false;
+    await work.record({ db: tx, row, outcome });
+    return true;
+  });
+}
+
+/** Claims one batch, calls for each row in turn and records each outcome; resolves with the number of rows claimed. */
+export async function runClaimedWorkOnce<T extends ClaimableTable, Value>({
+  db,
+  work,
+}: {
+  db: Database;
+  work: ClaimedWork<T, Value>;
+}) {
+  const { token, rows } = await claimWork({ db, work });
+  for (const row of rows) {
+    const outcome = await work.call(row).then(
+      (value): CallOutcome<Value> => ({ ok: true, value }),
+      (error: unknown): CallOutcome<Value> => ({ ok: false, error }),
+    );
+    await recordWorkOutcome({ db, work, token, row, outcome });
+  }
+  return rows.length;
+}
+
+/**
+ * Works through due rows at start, every intervalMs and whenever woken, batch after batch until none is left;
+ * never two drains at once in a process. stop() waits for the batch in hand.
+ */
+export function startClaimedWork<T extends ClaimableTable, Value>({
+  db,
+  work,
+  intervalMs,
+  log,
+  name,
+}: {
+  db: Database;
+  work: ClaimedWork<T, Value>;
+  intervalMs: number;
+  log: Pick<FastifyBaseLogger, 'error'>;
+  /** Names the work in the log. */
+  name: string;
+}) {
+  let running: Promise<void> | undefined;
+  let wokenWhileRunning = false;
+  let stopped = false;
+
+  async function drain() {
+    for (;;) {
+      const claimed = await runClaimedWorkOnce({ db, work });
+      if (claimed < work.batchSize || stopped) return;
+    }
+  }
+
+  function wake() {
+    if (stopped) return;
+    if (running) {
+      wokenWhileRunning = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        wokenWhileRunning = false;
+        await drain();
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- wake() and stop() set these while drain() awaits
+      } while (wokenWhileRunning && !stopped);
+    })()
+      .catch((error: unknown) => log.error({ err: error, work: name }, 'claimed work could not be processed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  const timer = setInterval(wake, intervalMs);
+  timer.unref();
+  wake();
+
+  return {
+    /** Looks for due rows now rather than at the next interval. */
+    wake,
+    /** Stops looking and waits for the batch in hand. */
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
