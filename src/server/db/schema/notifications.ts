@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { MAIL_OUTBOX_STATUSES } from '#shared/constants.ts';
 import { users } from './auth.ts';
-import { createdAt, id, inList, timestamptz } from './columns.ts';
+import { claimColumns, createdAt, id, inList, timestamptz } from './columns.ts';
 import { tutoringRequests } from './requests.ts';
 
 /** Generic in-app notification (SPEC §3 "notifications"). */
@@ -104,6 +104,7 @@ export const mailOutbox = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
     sentAt: timestamptz('sent_at'),
+    ...claimColumns(),
   },
   (t) => [
     check('mail_outbox_status_check', inList(t.status, MAIL_OUTBOX_STATUSES)),

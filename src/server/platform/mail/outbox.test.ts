@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
@@ -109,6 +110,36 @@ describe('mail over SMTP through the outbox', () => {
     sink.failNext(0);
     expect(await outboxRow(t, to)).toMatchObject({ status: 'failed', attempts: 8 });
     expect(sink.mails.some((mail) => mail.to.includes(to))).toBe(false);
+  });
+
+  it('sends a mail whose sender died mid-send once its claim lapses, and not one whose claim still holds', async () => {
+    const [orphaned, held] = [uniqueAddress(), uniqueAddress()];
+    // Claimed by server nodes that are gone (the first one's lease is over) or still sending (the second's is not).
+    await t.db.insert(mailOutbox).values([
+      {
+        toAddress: orphaned,
+        subject: 'Orphaned',
+        textBody: 'Again',
+        claimToken: randomUUID(),
+        claimedUntil: sql`now() - interval '1 second'`,
+      },
+      {
+        toAddress: held,
+        subject: 'Held',
+        textBody: 'Not yet',
+        claimToken: randomUUID(),
+        claimedUntil: sql`now() + interval '1 hour'`,
+      },
+    ]);
+    expect((await sink.waitForMail(orphaned)).text.trim()).toBe('Again');
+    await waitUntil(async () => (await outboxRow(t, orphaned))!.status === 'sent');
+    expect(await outboxRow(t, orphaned)).toMatchObject({ attempts: 1, claimToken: null, claimedUntil: null });
+    // The outbox sends in the order mails were due: once a later one is out, the held one would be too.
+    const later = uniqueAddress();
+    await enqueueMail({ db: t.db, to: later, subject: 'Later', text: 'Yes' });
+    await sink.waitForMail(later);
+    expect(sink.mails.some((mail) => mail.to.includes(held))).toBe(false);
+    expect(await outboxRow(t, held)).toMatchObject({ status: 'pending', attempts: 0 });
   });
 
   it('sends a mail queued in a transaction only once the transaction commits, and never one rolled back', async () => {

@@ -1,13 +1,14 @@
-import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
+import { startClaimedWork, type ClaimedWork } from '../jobs/claimed-work.ts';
 import type { Mail, Mailer } from './mailer.ts';
 
 const MAX_ATTEMPTS = 8;
 const BATCH_SIZE = 10;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
-// A claimed mail is hidden this long; if the process dies while sending, it is due again afterwards.
+// A claimed mail is held this long; if the process dies while sending, it is claimed again afterwards.
 const LEASE_MS = 2 * 60 * 1000;
 
 // The workers of this process: enqueueMail wakes them so a mail leaves now, not at the next poll.
@@ -75,54 +76,44 @@ type MailOutboxOptions = MailOutboxTiming & {
 };
 
 /**
- * Sends queued mail: claims due rows (skipping rows another server node holds), sends each,
- * and marks it sent, or schedules a retry with backoff, giving up as 'failed' after 8 attempts.
+ * Sending queued mail as claimed work: due rows are claimed (rows another server node holds are skipped), each is
+ * sent with no transaction open, then marked sent, or scheduled for a retry with backoff, given up as 'failed'
+ * after 8 attempts. A mail whose sender died mid-send is sent again once its claim lapses.
  */
-export function startMailOutbox({ db, mailer, log, intervalMs, retryBaseMs }: MailOutboxOptions) {
-  let running: Promise<void> | undefined;
-  let wokenWhileRunning = false;
-  let stopped = false;
-
-  async function claimDueMail() {
-    const due = db
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, sql`now()`)))
-      .orderBy(mailOutbox.nextAttemptAt)
-      .limit(BATCH_SIZE)
-      .for('update', { skipLocked: true });
-    return db
-      .update(mailOutbox)
-      .set({ nextAttemptAt: fromNow(LEASE_MS) })
-      .where(inArray(mailOutbox.id, due))
-      .returning();
-  }
-
-  async function deliver(row: Awaited<ReturnType<typeof claimDueMail>>[number]) {
-    const attempts = row.attempts + 1;
-    try {
-      // Once delivered, the body (which may hold a reset or confirmation link) is no longer kept.
-      await mailer.send({
+export function mailDelivery({ mailer, log, retryBaseMs }: Omit<MailOutboxOptions, 'db' | 'intervalMs'>) {
+  return {
+    table: mailOutbox,
+    due: and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, sql`now()`))!,
+    order: mailOutbox.nextAttemptAt,
+    batchSize: BATCH_SIZE,
+    leaseMs: LEASE_MS,
+    call: (row) =>
+      mailer.send({
         to: row.toAddress,
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody,
         calendar: row.calendar,
-      });
-      await db
-        .update(mailOutbox)
-        .set({
-          status: 'sent',
-          attempts,
-          sentAt: sql`now()`,
-          lastError: null,
-          textBody: '',
-          htmlBody: null,
-          calendar: null,
-        })
-        .where(eq(mailOutbox.id, row.id));
-    } catch (error) {
-      const lastError = error instanceof Error ? error.message : String(error);
+      }),
+    async record({ db, row, outcome }) {
+      const attempts = row.attempts + 1;
+      if (outcome.ok) {
+        // Once delivered, the body (which may hold a reset or confirmation link) is no longer kept.
+        await db
+          .update(mailOutbox)
+          .set({
+            status: 'sent',
+            attempts,
+            sentAt: sql`now()`,
+            lastError: null,
+            textBody: '',
+            htmlBody: null,
+            calendar: null,
+          })
+          .where(eq(mailOutbox.id, row.id));
+        return;
+      }
+      const lastError = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
       const status = attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
       const delay = Math.min(retryBaseMs * 2 ** (attempts - 1), MAX_RETRY_DELAY_MS);
       await db
@@ -130,48 +121,25 @@ export function startMailOutbox({ db, mailer, log, intervalMs, retryBaseMs }: Ma
         .set({ status, attempts, lastError, nextAttemptAt: fromNow(delay) })
         .where(eq(mailOutbox.id, row.id));
       log.warn({ mailId: row.id, attempts, status, error: lastError }, 'sending a mail failed');
-    }
-  }
+    },
+  } satisfies ClaimedWork<typeof mailOutbox, void>;
+}
 
-  async function drain() {
-    for (;;) {
-      const batch = await claimDueMail();
-      for (const row of batch) await deliver(row);
-      if (batch.length < BATCH_SIZE || stopped) return;
-    }
-  }
-
-  function wake() {
-    if (stopped) return;
-    if (running) {
-      wokenWhileRunning = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        wokenWhileRunning = false;
-        await drain();
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- wake() and stop() set these while drain() awaits
-      } while (wokenWhileRunning && !stopped);
-    })()
-      .catch((error: unknown) => log.error({ err: error }, 'the mail outbox could not be processed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }
-
-  const timer = setInterval(wake, intervalMs);
-  timer.unref();
-  wakers.add(wake);
-  wake();
-
+/** Sends queued mail until stopped: every intervalMs, and at once when this process queues one. */
+export function startMailOutbox({ db, intervalMs, ...delivery }: MailOutboxOptions) {
+  const worker = startClaimedWork({
+    db,
+    work: mailDelivery(delivery),
+    intervalMs,
+    log: delivery.log,
+    name: 'mail outbox',
+  });
+  wakers.add(worker.wake);
   return {
     /** Stops polling and waits for the mail being sent now. */
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      wakers.delete(wake);
-      await running;
+      wakers.delete(worker.wake);
+      await worker.stop();
     },
   };
 }
