@@ -343,6 +343,7 @@ export async function benchChat() {
     ADMIN_PASSWORD: 'Bench-password-1',
     AUTH_SECRET: TEST_AUTH_SECRET,
     NODE_ENV: 'production',
+    PAYMENTS_PROVIDER: 'none',
     LOG_LEVEL: 'warn',
     ...target.env,
   };

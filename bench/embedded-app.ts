@@ -13,6 +13,7 @@ import { TEST_AUTH_SECRET } from '../tests/support/test-config.ts';
 export const benchAppConfig = (dataDir: string) =>
   parseConfig({
     NODE_ENV: 'production',
+    PAYMENTS_PROVIDER: 'none',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     AUTH_SECRET: TEST_AUTH_SECRET,

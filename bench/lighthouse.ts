@@ -158,6 +158,7 @@ export async function benchLighthouse(onlyPaths: string[] = []) {
       ADMIN_PASSWORD: 'Bench-password-1',
       AUTH_SECRET: TEST_AUTH_SECRET,
       NODE_ENV: 'production',
+      PAYMENTS_PROVIDER: 'none',
     },
     60_000,
   );

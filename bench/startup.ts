@@ -20,7 +20,12 @@ function processTreeRssMb(pid: number): number {
 
 export async function benchStartup() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-bench-start-'));
-  const env = { DATA_DIR: dataDir, ADMIN_PASSWORD: 'Bench-password-1', NODE_ENV: 'production' };
+  const env = {
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: 'Bench-password-1',
+    NODE_ENV: 'production',
+    PAYMENTS_PROVIDER: 'none',
+  };
   const command = [process.execPath, 'dist/server/main.js'];
   const rows: Array<{ case: string; ms: number; target: number; idle_rss_mb: number }> = [];
   const start = async (name: string, target: number) => {

@@ -20,6 +20,20 @@ describe('parseConfig', () => {
     });
   });
 
+  it('takes payments with the test cards unless told otherwise, and needs a real choice in production', () => {
+    expect(parseConfig({}).payments).toEqual({ provider: 'test' });
+    expect(parseConfig({ PAYMENTS_PROVIDER: 'manual' }).payments).toEqual({ provider: 'manual' });
+    expect(parseConfig({ NODE_ENV: 'production', PAYMENTS_PROVIDER: 'none' }).payments).toEqual({ provider: 'none' });
+    for (const refused of [{}, { PAYMENTS_PROVIDER: 'test' }]) {
+      expect(() => parseConfig({ NODE_ENV: 'production', ...refused })).toThrow(
+        /PAYMENTS_PROVIDER: must be chosen with NODE_ENV=production, and not test \(choose none or manual/,
+      );
+    }
+    expect(() => parseConfig({ PAYMENTS_PROVIDER: 'paypal' })).toThrow(
+      /PAYMENTS_PROVIDER: must be one of test, none, manual \(got "paypal"\)/,
+    );
+  });
+
   it('derives the public URL from the port and treats empty values as unset', () => {
     expect(parseConfig({ PORT: '8080', DATABASE_URL: '' }).publicUrl).toBe('http://localhost:8080');
     expect(parseConfig({ PUBLIC_URL: 'https://help.example.com/' }).publicUrl).toBe('https://help.example.com');

@@ -51,6 +51,12 @@ const trustProxySchema = z
 const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
   Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
 
+/**
+ * Who takes the money: `test` (the default: test cards, no real money moves), `none` (a marketplace free of charge)
+ * or `manual` (an admin records bank transfers and payouts).
+ */
+export const PAYMENTS_PROVIDERS = ['test', 'none', 'manual'] as const;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
@@ -93,6 +99,9 @@ const envSchema = z.object({
     .default('41410000000'),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PAYMENTS_PROVIDER: z
+    .enum(PAYMENTS_PROVIDERS, { message: `must be one of ${PAYMENTS_PROVIDERS.join(', ')}` })
+    .optional(),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -117,6 +126,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   if (e.AI_BASE_URL && !e.AI_MODEL) {
     throw new ConfigError([
       'AI_MODEL: must name the model to ask when AI_BASE_URL is set (e.g. gpt-4o-mini, llama3.2)',
+    ]);
+  }
+  // Production takes real money only from an operator who chose how: the test cards would let anyone in for free.
+  if (e.NODE_ENV === 'production' && (e.PAYMENTS_PROVIDER ?? 'test') === 'test') {
+    throw new ConfigError([
+      `PAYMENTS_PROVIDER: must be chosen with NODE_ENV=production, and not test (choose none or manual; got "${env.PAYMENTS_PROVIDER ?? ''}")`,
     ]);
   }
   const dataDir = path.resolve(e.DATA_DIR);
@@ -157,6 +172,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
         }
       : { kind: 'local' as const, dir: path.join(dataDir, 'uploads') },
+    payments: { provider: e.PAYMENTS_PROVIDER ?? ('test' as const) },
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,
     // The whitelist of what the browser may see.

@@ -150,7 +150,7 @@ describe('start-up warnings about the dev outbox and proxies', () => {
 describe('dev mailbox in production', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ NODE_ENV: 'production' });
+    t = await createTestApp({ NODE_ENV: 'production', PAYMENTS_PROVIDER: 'none' });
   });
   afterAll(() => t.close());
 
