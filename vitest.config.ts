@@ -9,11 +9,17 @@ const apiProject = (kind: 'embedded' | 'postgres') => ({
     env: { TEST_DATABASE_KIND: kind },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Each file builds its own app on its own database and shares no state through modules, so the files of a
+    // worker share one module graph: importing the server once per worker rather than once per file.
+    isolate: false,
   },
 });
 
 export default defineConfig({
   test: {
+    // API tests mostly wait on their database, sockets and child processes: three files at a time keep a two-core
+    // machine busy (the default is one fewer than the cores, one file at a time on CI's two).
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
