@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_DECLINES, CARD_PROBLEMS, passesLuhn, TEST_CARDS, testCardOutcome } from './test-cards.ts';
+import {
+  CARD_DECLINES,
+  CARD_PROBLEMS,
+  passesLuhn,
+  TEST_CARDS,
+  testCardOutcome,
+  testProviderFeeCents,
+} from './test-cards.ts';
 
 const now = new Date('2026-11-26T12:00:00Z');
 const card = (number: string, overrides: Partial<Parameters<typeof testCardOutcome>[0]> = {}) =>
@@ -35,5 +42,13 @@ describe('the test provider’s cards', () => {
 
   it('lists only numbers that pass the checksum', () => {
     for (const number of Object.keys(TEST_CARDS)) expect(passesLuhn(number)).toBe(true);
+  });
+
+  it('keeps 2.9 % and 30 cents of a payment as its fee, never more than the payment', () => {
+    // 2.9 % of $20.00 is 58 cents.
+    expect(testProviderFeeCents(2_000)).toBe(88);
+    // 2.9 % of $10.05 is 29.145 cents: 29.
+    expect(testProviderFeeCents(1_005)).toBe(59);
+    expect(testProviderFeeCents(20)).toBe(20);
   });
 });

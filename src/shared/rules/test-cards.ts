@@ -1,3 +1,5 @@
+import { shareOfCents } from './commission.ts';
+
 // The `test` payment provider's cards: the well-known test numbers, each with the outcome a
 // real card would have, so every path of a checkout can be tried with no real money moving.
 
@@ -70,3 +72,7 @@ export function testCardOutcome(card: TestCard, now: Date) {
   if (known.outcome === 'succeeded') return known;
   return { outcome: 'declined' as const, reason: known.reason, message: CARD_DECLINES[known.reason] };
 }
+
+/** What the `test` provider keeps of a payment, as card processors do: 2.9 % rounded half up, plus 30 cents. */
+export const testProviderFeeCents = (amountCents: number) =>
+  Math.min(amountCents, shareOfCents({ cents: amountCents, basisPoints: 290 }) + 30);
