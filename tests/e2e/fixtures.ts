@@ -62,6 +62,8 @@ type Fixtures = {
   devMailbox: APIRequestContext;
   /** Creates a user of that role and signs the page's browser context in as them. */
   signInAs: (role: Role) => Promise<Awaited<ReturnType<typeof createUser>>>;
+  /** Signs the page's browser context in as an existing user, as a finished sign-in leaves it. */
+  signInAsUser: (userId: string) => Promise<void>;
   /**
    * Lets this test expect one kind of console error: the browser logs every 4xx answer as
    * "Failed to load resource", so a journey that provokes one on purpose names it here.
@@ -100,6 +102,9 @@ export const test = base.extend<Fixtures & InternalFixtures>({
       await signInContext(context, db, user.id, baseURL!);
       return user;
     });
+  },
+  signInAsUser: async ({ db, context, baseURL }, use) => {
+    await use((userId) => signInContext(context, db, userId, baseURL!));
   },
   allowedConsoleErrors: async ({}, use) => {
     await use([]);

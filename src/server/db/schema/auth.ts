@@ -141,6 +141,8 @@ export const twoFactors = pgTable('two_factors', {
   // The plugin's lock after repeated wrong codes at sign-in.
   failedVerificationCount: integer('failed_verification_count').notNull().default(0),
   lockedUntil: timestamptz('locked_until'),
+  // The time step (Unix time / 30 s) of the last authenticator code accepted: a code is taken once (decision 0034).
+  lastAcceptedTotpStep: integer('last_accepted_totp_step'),
 });
 
 export type User = typeof users.$inferSelect;

@@ -2,23 +2,26 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { getSessionCookie } from 'better-auth/cookies';
-import { twoFactor } from 'better-auth/plugins';
+import { TWO_FACTOR_ERROR_CODES, twoFactor } from 'better-auth/plugins';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { PASSWORD_MIN, RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
 import { errorMessages } from '#shared/errors.ts';
 import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared/schemas/auth.ts';
 import { backupCodeSchema, enableTwoFactorSchema, totpCodeSchema } from '#shared/schemas/two-factor.ts';
-import { twoFactorMessages } from '#shared/two-factor.ts';
+import { TOTP_DIGITS, twoFactorMessages } from '#shared/two-factor.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { accounts, rateLimits, sessions, twoFactors, users, verifications } from '../../db/schema/auth.ts';
 import { validationFailure } from '../../http/errors.ts';
 import { toSessionUser, type SessionResolver } from '../../http/session.ts';
 import { clearFailedSignIns } from './sign-in-lockout.ts';
+import { TOTP_PERIOD_SECONDS, takeTotpCode } from './totp-once.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './mails.ts';
 
 const COOKIE_PREFIX = 'vh';
+/** The two-factor plugin's cookie naming the sign-in that waits for its code (the plugin does not export the name). */
+const SECOND_FACTOR_CHALLENGE_COOKIE = 'two_factor';
 /** better-auth's name for the session cookie under our prefix (over HTTPS it carries the `__Secure-` prefix too). */
 export const SESSION_COOKIE_NAME = `${COOKIE_PREFIX}.session_token`;
 
@@ -94,6 +97,31 @@ export function createAuth({ config, db, secret, onSessionEnded, mayUseSecondFac
     if (ctx.path === '/two-factor/verify-totp' && ctx.request && (await getSessionFromCtx(ctx)))
       enrolments.set(ctx.request, true);
   };
+  /** The user an authenticator code is for: the signed-in one (enrolment), or the one whose sign-in waits for it. */
+  const userOfCode = async (ctx: HookContext) => {
+    const session = await getSessionFromCtx(ctx);
+    if (session) return session.user.id;
+    const challengeCookie = ctx.context.createAuthCookie(SECOND_FACTOR_CHALLENGE_COOKIE).name;
+    const challenge = await ctx.getSignedCookie(challengeCookie, ctx.context.secret);
+    if (!challenge) return null;
+    return (await ctx.context.internalAdapter.findVerificationValue(challenge))?.value ?? null;
+  };
+
+  /**
+   * A code is accepted once (the plugin keeps no record of used ones): a code already accepted, or an older one, gets
+   * the plugin's own wrong-code answer. A wrong code, or a request without a user, goes on to the plugin, which
+   * counts the failure or answers that the sign-in expired.
+   */
+  const refuseUsedCode = async (ctx: HookContext) => {
+    if (ctx.path !== '/two-factor/verify-totp') return;
+    const userId = await userOfCode(ctx);
+    if (!userId) return;
+    const { code } = ctx.body as { code: string };
+    if ((await takeTotpCode({ db, key: ctx.context.secretConfig, userId, code })) === 'used') {
+      throw APIError.from('UNAUTHORIZED', TWO_FACTOR_ERROR_CODES.INVALID_CODE);
+    }
+  };
+
   const endSessionsOpenedBeforeEnrolment = async (ctx: HookContext) => {
     const enrolled = ctx.context.newSession;
     if (!ctx.request || !enrolments.has(ctx.request) || !enrolled) return;
@@ -121,7 +149,7 @@ export function createAuth({ config, db, secret, onSessionEnded, mayUseSecondFac
       },
     }),
     // Admins' second factor (decision 0034): an authenticator app's code, or a backup code once each.
-    plugins: [twoFactor({ issuer: 'Virtual Help' })],
+    plugins: [twoFactor({ issuer: 'Virtual Help', totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS } })],
     // Accounts are created and edited only through /api/accounts and /api/profile, which own the
     // username, role, VH number and avatar rules.
     disabledPaths: ['/sign-up/email', '/update-user'],
@@ -157,6 +185,7 @@ export function createAuth({ config, db, secret, onSessionEnded, mayUseSecondFac
         await refuseSystemSignIn(ctx);
         await refuseSecondFactorToNonAdmins(ctx);
         await noteEnrolment(ctx);
+        await refuseUsedCode(ctx);
         // Whoever changes the password ends every other session: one a thief holds included.
         if (ctx.path === '/change-password') {
           return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };

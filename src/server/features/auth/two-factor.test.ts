@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoFactorMessages } from '#shared/two-factor.ts';
-import { twoFactors, users } from '../../db/schema/auth.ts';
+import { sessions, twoFactors, users } from '../../db/schema/auth.ts';
 import {
   DEFAULT_TEST_PASSWORD,
   SESSION_COOKIE,
@@ -53,14 +53,15 @@ describe('an admin’s second factor', () => {
   const signInWithPassword = (email: string, password = DEFAULT_TEST_PASSWORD) =>
     post('/sign-in/email', { email, password });
 
-  /** Turns the second factor on as the enrolment screen does; answers the new session's cookie and the secret. */
+  /** Turns the second factor on as the enrolment screen does; answers the new session's cookie, the secret and the code. */
   async function enrol(cookie: string, password = DEFAULT_TEST_PASSWORD) {
     const enabled = await post('/two-factor/enable', { password }, cookie);
     expect(enabled.statusCode, enabled.body).toBe(200);
     const secret = secretOfOtpauthUri(enabled.json().totpURI);
-    const confirmed = await post('/two-factor/verify-totp', { code: totpCode(secret) }, cookie);
+    const code = totpCode(secret);
+    const confirmed = await post('/two-factor/verify-totp', { code }, cookie);
     expect(confirmed.statusCode, confirmed.body).toBe(200);
-    return { cookie: cookiesSetBy(confirmed), secret, enabled, confirmed };
+    return { cookie: cookiesSetBy(confirmed), secret, code, enabled, confirmed };
   }
 
   it('enrols an admin: the password gives the app’s address and ten backup codes, a code from it turns it on', async () => {
@@ -146,6 +147,58 @@ describe('an admin’s second factor', () => {
     expect(again.json().message).toBe(twoFactorMessages.challengeExpired);
     const withoutChallenge = await post('/two-factor/verify-totp', { code: totpCode(TEST_TOTP_SECRET) });
     expect(withoutChallenge.statusCode).toBe(401);
+  });
+
+  it('takes each app code once: the same code again is refused, the next period’s code still signs in', async () => {
+    const admin = await createSubAdmin(t.db, ['reports']);
+    await enrolSecondFactor(t.db, admin.id);
+    const challenge = () => signInWithPassword(admin.email).then(cookiesSetBy);
+    const code = totpCode(TEST_TOTP_SECRET);
+
+    const first = await post('/two-factor/verify-totp', { code }, await challenge());
+    expect(first.statusCode).toBe(200);
+    const replayed = await post('/two-factor/verify-totp', { code }, await challenge());
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json().message).toBe(twoFactorMessages.wrongCode);
+    expect(cookiesSetBy(replayed)).not.toContain(`${SESSION_COOKIE}=`);
+
+    const next = totpCode(TEST_TOTP_SECRET, Date.now() + 30_000);
+    const nextPeriod = await post('/two-factor/verify-totp', { code: next }, await challenge());
+    expect(nextPeriod.statusCode).toBe(200);
+    expect((await sessionOf(cookiesSetBy(nextPeriod))).user.id).toBe(admin.id);
+    // Once a later code was accepted, an earlier one still inside the window is refused too.
+    const earlier = await post('/two-factor/verify-totp', { code }, await challenge());
+    expect(earlier.statusCode).toBe(401);
+  });
+
+  it('opens one session for two racing sign-ins with the same code', async () => {
+    const admin = await createSubAdmin(t.db, ['reports']);
+    await enrolSecondFactor(t.db, admin.id);
+    const challenges = [
+      cookiesSetBy(await signInWithPassword(admin.email)),
+      cookiesSetBy(await signInWithPassword(admin.email)),
+    ];
+    const code = totpCode(TEST_TOTP_SECRET);
+    const answers = await Promise.all(challenges.map((cookie) => post('/two-factor/verify-totp', { code }, cookie)));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+    expect(await t.db.$count(sessions, eq(sessions.userId, admin.id))).toBe(1);
+  });
+
+  it('does not take the code that confirmed the enrolment at the next sign-in', async () => {
+    const admin = await createSubAdmin(t.db, ['reports']);
+    const { header } = await createSessionCookie(t.db, admin.id);
+    const { secret, code: enrolmentCode } = await enrol(header);
+
+    const challenge = () => signInWithPassword(admin.email).then(cookiesSetBy);
+    const replayed = await post('/two-factor/verify-totp', { code: enrolmentCode }, await challenge());
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json().message).toBe(twoFactorMessages.wrongCode);
+    const next = await post(
+      '/two-factor/verify-totp',
+      { code: totpCode(secret, Date.now() + 30_000) },
+      await challenge(),
+    );
+    expect(next.statusCode).toBe(200);
   });
 
   it('takes each backup code once', async () => {
