@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Role } from '#shared/constants.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import type { Page } from '@playwright/test';
-import { expandedStateOf, expect, test } from './fixtures.ts';
+import { expandedStateOf, expect, expectLive, test } from './fixtures.ts';
 
 // Every route of SPEC.md §2, each with the heading a visitor should see first, and who may see it
 // (guarded pages are seen signed in with that role; signed out they lead to sign-in, see accounts.spec.ts).
@@ -150,6 +150,19 @@ test.describe('on a small screen', () => {
     await expect(page).toHaveURL('/student/posts');
     await expect(menu).toBeHidden();
     await expect.poll(() => expandedStateOf(page, 'Menu')).toBe(false);
+  });
+
+  test('a page loaded afresh starts at its top, wherever the page before was scrolled', async ({ page, signInAs }) => {
+    await signInAs('student');
+    await page.goto('/student/posts');
+    await expectLive(page);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    // A typed address or a link from an e-mail: a new document in the same tab.
+    await page.goto('/profile');
+    await expectLive(page);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 });
 

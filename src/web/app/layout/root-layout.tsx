@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, type MouseEvent } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation, type Location } from 'react-router';
 import { useSession } from '#web/lib/auth-client.ts';
 import { MAIN_CONTENT_ID } from '#web/page-contract/takeover.ts';
 import { PageFallback } from '../page-fallback.tsx';
@@ -25,6 +25,13 @@ function useFocusOnRouteChange() {
 
 // The socket's code is only needed once someone is signed in: keep it out of the first download.
 const LiveUpdates = lazy(async () => ({ default: (await import('../live-updates.tsx')).LiveUpdates }));
+
+/**
+ * Where a page's scroll position is kept. A page loaded afresh (an address typed, a link from an e-mail) has React
+ * Router's key "default", the same for every such load in a tab: keyed by it, the position of the page left would be
+ * restored on whichever page is loaded next. Its address keys it instead, so a reload still returns to the same spot.
+ */
+const scrollPositionKey = (location: Location) => (location.key === 'default' ? location.pathname : location.key);
 
 function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
   // Focus <main> without adding "#main-content" to the address.
@@ -56,7 +63,7 @@ export function RootLayout() {
         </Suspense>
       </main>
       <SiteFooter />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollPositionKey} />
       {user && (
         <Suspense>
           <LiveUpdates userId={user.id} role={user.role} />
