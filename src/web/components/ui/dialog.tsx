@@ -1,6 +1,6 @@
 import { X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
-import type { ComponentProps } from 'react';
+import { useRef, type ComponentProps } from 'react';
 import { cn } from '#web/lib/utils.ts';
 
 export const Dialog = DialogPrimitive.Root;
@@ -23,12 +23,44 @@ type DialogContentProps = ComponentProps<typeof DialogPrimitive.Content> & {
   hideCloseButton?: boolean;
 };
 
-export function DialogContent({ className, children, hideCloseButton = false, ...props }: DialogContentProps) {
+/**
+ * Where focus goes when a dialog closes: back to what opened it. Radix knows only a Dialog.Trigger, and a dialog opened
+ * from state (after a request, from a menu) would drop focus to the top of the page. An opener that has since been
+ * disabled (Submit Bid, now Already Bid) hands focus to its closest container that takes it (tabindex -1).
+ */
+function returnFocus(opener: HTMLElement | null) {
+  if (!opener?.isConnected) return false;
+  const target = opener.matches(':disabled') ? opener.closest<HTMLElement>('[tabindex="-1"]') : opener;
+  target?.focus();
+  return target !== null && document.activeElement === target;
+}
+
+export function DialogContent({
+  className,
+  children,
+  hideCloseButton = false,
+  onFocus,
+  onCloseAutoFocus,
+  ...props
+}: DialogContentProps) {
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPortal>
       <DialogOverlay />
       <DialogPrimitive.Content
         data-slot="dialog-content"
+        onFocus={(event) => {
+          // The first focus to come in, whether Radix's or a lazily loaded form's autoFocus, comes from the opener.
+          const from = event.relatedTarget;
+          if (!opener.current && from instanceof HTMLElement && !event.currentTarget.contains(from))
+            opener.current = from;
+          onFocus?.(event);
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          if (!event.defaultPrevented && returnFocus(opener.current)) event.preventDefault();
+          opener.current = null;
+        }}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto',
           'rounded-xl border bg-popover p-6 text-popover-foreground shadow-lg data-[state=open]:animate-pop-in',

@@ -1,5 +1,5 @@
 import { CalendarPlus } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '#web/components/ui/button.tsx';
 import {
   Dialog,
@@ -22,12 +22,14 @@ const ScheduleMeetingForm = lazyWithPreload(
 export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string; partnerName: string }) {
   const [isOpen, setOpen] = useState(false);
   const [isDone, setDone] = useState(false);
+  const scheduleButton = useRef<HTMLButtonElement>(null);
   useEffect(() => ScheduleMeetingForm.preload(), []);
 
   return (
     <>
       <Dialog open={isOpen} onOpenChange={setOpen}>
         <Button
+          ref={scheduleButton}
           variant="ghost"
           size="icon"
           aria-label="Schedule meeting"
@@ -53,7 +55,13 @@ export function ScheduleMeetingDialog({ roomId, partnerName }: { roomId: string;
         </DialogContent>
       </Dialog>
       <Dialog open={isDone} onOpenChange={setDone}>
-        <DialogContent>
+        <DialogContent
+          onCloseAutoFocus={(event) => {
+            // Opened as the form's dialog closed, with nothing focused: back to the button that began it all.
+            event.preventDefault();
+            scheduleButton.current?.focus();
+          }}
+        >
           <DialogHeader>
             <DialogTitle>Meeting Scheduled!</DialogTitle>
             <DialogDescription>

@@ -9,7 +9,15 @@ import { requestTypeTitles } from './request-display.tsx';
 export const BidForm = lazyWithPreload(async () => (await import('./bid-form.tsx')).BidForm);
 
 /** "Submit Your Bid" for one job; closes on success or when the job turns out to be bid on already. */
-export function BidDialog({ job, onClose, onAlreadyBid }: { job: Job; onClose: () => void; onAlreadyBid: () => void }) {
+export function BidDialog({
+  job,
+  onClose,
+  onBidRecorded,
+}: {
+  job: Job;
+  onClose: () => void;
+  onBidRecorded: () => void;
+}) {
   const placeBid = usePlaceBid();
   return (
     <Dialog open onOpenChange={(open) => !open && !placeBid.isPending && onClose()}>
@@ -21,7 +29,7 @@ export function BidDialog({ job, onClose, onAlreadyBid }: { job: Job; onClose: (
             {formatBudget({ minCents: job.budgetMinCents, maxCents: job.budgetMaxCents })}
           </DialogDescription>
         </DialogHeader>
-        <BidForm job={job} placeBid={placeBid} onClose={onClose} onAlreadyBid={onAlreadyBid} />
+        <BidForm job={job} placeBid={placeBid} onClose={onClose} onBidRecorded={onBidRecorded} />
       </DialogContent>
     </Dialog>
   );

@@ -16,12 +16,12 @@ export function BidForm({
   job,
   placeBid,
   onClose,
-  onAlreadyBid,
+  onBidRecorded,
 }: {
   job: Job;
   placeBid: ReturnType<typeof usePlaceBid>;
   onClose: () => void;
-  onAlreadyBid: () => void;
+  onBidRecorded: () => void;
 }) {
   const [amount, setAmount] = useState('');
   const [message, setMessage] = useState('');
@@ -43,12 +43,13 @@ export function BidForm({
       {
         onSuccess: () => {
           toast.success('Bid submitted successfully', { description: 'The student will be notified of your offer.' });
+          onBidRecorded();
           onClose();
         },
         onError: (error) => {
           if (error instanceof ApiError && error.code === 'ALREADY_BID') {
             toast.error('Failed to place bid', { description: error.message });
-            onAlreadyBid();
+            onBidRecorded();
             onClose();
             return;
           }

@@ -72,6 +72,8 @@ function JobCard({
       <Card
         role="article"
         aria-label={`${requestTypeTitles[job.type]}: ${job.subjectName}`}
+        // Takes focus back from the bid dialog once the bid has turned Submit Bid into a disabled Already Bid.
+        tabIndex={-1}
         aria-current={isHighlighted || undefined}
         className={cn('gap-3 px-5', isHighlighted && 'ring-2 ring-primary ring-offset-2 ring-offset-background')}
       >
@@ -156,7 +158,8 @@ export function JobsPage() {
   const [subjectId, setSubjectId] = useState('');
   const [tab, setTab] = useState<Tab>('all');
   const [bidJob, setBidJob] = useState<Job | null>(null);
-  // Bids answered "already bid" before the list refetches.
+  // Jobs bid on (now, or answered "already bid") before the list refetches: their Submit Bid turns into Already Bid as
+  // the dialog closes, so focus goes to the job rather than to a button about to be disabled.
   const [alreadyBid, setAlreadyBid] = useState<Set<string>>(() => new Set());
   const jobs = useJobs({ subjectId: subjectId || undefined, type: tab === 'all' ? undefined : tab });
 
@@ -246,7 +249,7 @@ export function JobsPage() {
         <BidDialog
           job={bidJob}
           onClose={() => setBidJob(null)}
-          onAlreadyBid={() => setAlreadyBid((current) => new Set(current).add(bidJob.id))}
+          onBidRecorded={() => setAlreadyBid((current) => new Set(current).add(bidJob.id))}
         />
       )}
     </JobsPageLayout>
