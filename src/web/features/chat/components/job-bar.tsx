@@ -37,6 +37,8 @@ export function JobBar({
   const ask = useAskToCompleteJob();
   // When the chat opened: a review's 7 days are judged against it (render stays pure).
   const [openedAt] = useState(Date.now);
+  // Once the student has acted here, the rating form that replaces the pressed button takes focus.
+  const [isPromptFocused, setPromptFocused] = useState(false);
   // Completion, a review or a request to complete comes with a notification: the bar follows the other person's step.
   useSocketEvent('notification:new', () => {
     void queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) });
@@ -59,7 +61,10 @@ export function JobBar({
               onFocus={RatingPrompt.preload}
               onClick={() =>
                 complete.mutate(job.requestId, {
-                  onSuccess: () => toast.success('Job marked as completed'),
+                  onSuccess: () => {
+                    toast.success('Job marked as completed');
+                    setPromptFocused(true);
+                  },
                   onError: (error) => toast.error(errorMessage(error)),
                 })
               }
@@ -84,7 +89,13 @@ export function JobBar({
           )}
         </div>
       ) : isStudent && isEditable ? (
-        <RatingPrompt key={job.review?.updatedAt ?? job.requestId} job={job} tutorName={partnerName} />
+        <RatingPrompt
+          key={job.review?.updatedAt ?? job.requestId}
+          job={job}
+          tutorName={partnerName}
+          takeFocus={isPromptFocused}
+          onSaved={() => setPromptFocused(true)}
+        />
       ) : (
         <p className="text-sm text-muted-foreground">Your {job.subjectName} job is completed.</p>
       )}

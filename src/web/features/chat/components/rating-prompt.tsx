@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '#web/lib/toast.ts';
 import { REVIEW } from '#shared/constants.ts';
 import { reviewInputSchema, type SharedJob } from '#shared/schemas/reviews.ts';
@@ -9,8 +9,26 @@ import { Textarea } from '#web/components/ui/textarea.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { useSaveReview } from '#web/features/tutors/api.ts';
 
-/** The student's stars and optional review of a completed job (or a change within 7 days). */
-export function RatingPrompt({ job, tutorName }: { job: SharedJob; tutorName: string }) {
+/**
+ * The student's stars and optional review of a completed job (or a change within 7 days). `takeFocus`: the button the
+ * student pressed (Mark as completed, Submit review) went away as this form appeared or was renewed, so focus comes
+ * here rather than falling to the top of the page.
+ */
+export function RatingPrompt({
+  job,
+  tutorName,
+  takeFocus,
+  onSaved,
+}: {
+  job: SharedJob;
+  tutorName: string;
+  takeFocus: boolean;
+  onSaved: () => void;
+}) {
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (takeFocus) form.current?.focus();
+  }, [takeFocus]);
   const [rating, setRating] = useState<number | null>(job.review?.rating ?? null);
   const [body, setBody] = useState(job.review?.body ?? '');
   const [error, setError] = useState<string | undefined>();
@@ -18,6 +36,8 @@ export function RatingPrompt({ job, tutorName }: { job: SharedJob; tutorName: st
   const errorId = useId();
   return (
     <form
+      ref={form}
+      tabIndex={-1}
       aria-label={`Rate your ${job.subjectName} job`}
       className="flex flex-col gap-3"
       onSubmit={(event) => {
@@ -28,7 +48,10 @@ export function RatingPrompt({ job, tutorName }: { job: SharedJob; tutorName: st
         save.mutate(
           { requestId: job.requestId, reviewId: job.review?.id, input: parsed.data },
           {
-            onSuccess: () => toast.success(job.review ? 'Review updated' : 'Thank you for your review!'),
+            onSuccess: () => {
+              toast.success(job.review ? 'Review updated' : 'Thank you for your review!');
+              onSaved();
+            },
             onError: (failure) => setError(errorMessage(failure)),
           },
         );

@@ -1,5 +1,5 @@
 import { Paperclip, X } from 'lucide-react';
-import { useId, useRef } from 'react';
+import { useRef } from 'react';
 import { MIB, REQUEST_ATTACHMENT_TYPES, REQUEST_FILE } from '#shared/constants.ts';
 import { attachmentMessages } from '#shared/schemas/requests.ts';
 import { Button } from '#web/components/ui/button.tsx';
@@ -11,7 +11,6 @@ const sizeLabel = (bytes: number) =>
 /** Request files, checked as they are picked: 10 files, 10 MB each, images and documents. */
 export function AttachmentPicker({ files, onChange }: { files: File[]; onChange: (files: File[]) => void }) {
   const inputRef = useRef<HTMLInputElement>(null);
-  const id = useId();
 
   const add = (picked: File[]) => {
     const next = [...files];
@@ -37,10 +36,10 @@ export function AttachmentPicker({ files, onChange }: { files: File[]; onChange:
     <div className="flex flex-col gap-3">
       <input
         ref={inputRef}
-        id={id}
         type="file"
         multiple
-        className="sr-only"
+        // Add files is the one control: an input only read by screen readers would be a second, invisible tab stop.
+        hidden
         aria-label="Attach files"
         accept={REQUEST_ATTACHMENT_TYPES.join(',')}
         onChange={(event) => {

@@ -1,6 +1,6 @@
 import { format } from 'date-fns';
 import { BookOpen, ClipboardList } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { toast } from '#web/lib/toast.ts';
 import {
   ASSIGNMENT_BUDGET_CENTS,
@@ -17,6 +17,7 @@ import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { Textarea } from '#web/components/ui/textarea.tsx';
 import { errorMessage } from '#web/lib/api.ts';
+import { useSubjects } from '#web/lib/subjects.ts';
 import { cn } from '#web/lib/utils.ts';
 import { useCreateRequest } from '../api.ts';
 import { AttachmentPicker } from './attachment-picker.tsx';
@@ -97,12 +98,28 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
   const [files, setFiles] = useState<File[]>([]);
   const [stepIndex, setStepIndex] = useState(0);
   const createRequest = useCreateRequest();
+  // The subject question's list, asked for as the assistant opens: its select is ready (enabled, so it can take focus)
+  // when the question comes.
+  useSubjects();
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const steps = STEPS[answers.type ?? 'tutoring'];
   const step = steps[stepIndex]!;
   const isLast = stepIndex === steps.length - 1;
   const set = <K extends keyof Answers>(key: K, value: Answers[K]) =>
     setAnswers((current) => ({ ...current, [key]: value }));
+
+  // A new question takes focus to its answer (the chosen one, else the first): not left on Next, nor lost when the
+  // button pressed (Back on the second step) goes away.
+  const fieldset = useRef<HTMLFieldSetElement>(null);
+  const focusedStep = useRef(step);
+  useEffect(() => {
+    if (focusedStep.current === step) return;
+    focusedStep.current = step;
+    const answer =
+      fieldset.current?.querySelector<HTMLElement>('[aria-checked="true"]') ??
+      fieldset.current?.querySelector<HTMLElement>('input, textarea, select, button');
+    answer?.focus();
+  }, [step]);
 
   const budgetLeftEmpty = answers.budgetMax.trim() === '';
   const budgetMaxCents = budgetLeftEmpty ? null : parseCents(answers.budgetMax);
@@ -197,7 +214,7 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
         </div>
       </div>
 
-      <fieldset className="flex min-h-48 flex-col gap-3">
+      <fieldset ref={fieldset} className="flex min-h-48 flex-col gap-3">
         <legend className="mb-3 text-lg font-semibold">{questions[step]}</legend>
 
         {step === 'type' && (
@@ -238,7 +255,6 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
         {step === 'topic' && (
           <FormField label="Topic">
             <Input
-              autoFocus
               value={answers.topic}
               maxLength={200}
               placeholder={
@@ -266,7 +282,6 @@ export function RequestWizard({ onDone, onCancel }: { onDone: () => void; onCanc
         {step === 'schedule' && (
           <FormField label="Preferred schedule">
             <Textarea
-              autoFocus
               rows={3}
               maxLength={500}
               value={answers.schedule}
