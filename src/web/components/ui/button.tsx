@@ -28,7 +28,8 @@ export const buttonVariants = cva(
         icon: 'size-11 md:size-10',
       },
     },
-    compoundVariants: [{ variant: 'link', className: 'h-auto px-0 py-0 md:h-auto' }],
+    // A link-styled button hugs its text, yet stays a target a finger (44 px) or a pointer (24 px) can hit.
+    compoundVariants: [{ variant: 'link', className: 'h-auto min-h-11 px-0 py-0 md:h-auto md:min-h-6' }],
     defaultVariants: { variant: 'default', size: 'default' },
   },
 );

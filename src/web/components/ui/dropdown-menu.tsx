@@ -2,7 +2,14 @@ import { DropdownMenu as DropdownMenuPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
 import { cn } from '#web/lib/utils.ts';
 
-export const DropdownMenu = DropdownMenuPrimitive.Root;
+/**
+ * A menu, not a modal: the page around it stays in the accessibility tree and Tab leaves (and closes) it, as the
+ * WAI-ARIA menu button pattern has it. Radix's modal default hides the page with aria-hidden while its links and
+ * buttons stay focusable.
+ */
+export function DropdownMenu(props: ComponentProps<typeof DropdownMenuPrimitive.Root>) {
+  return <DropdownMenuPrimitive.Root modal={false} {...props} />;
+}
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger;
 
 export function DropdownMenuContent({

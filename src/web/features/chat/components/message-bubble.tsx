@@ -91,7 +91,7 @@ export function MessageBubble({ message, isOwn, searchQuery, displayName, userId
 
 export function PendingBubble({ message, onRetry }: { message: PendingMessage; onRetry: () => void }) {
   return (
-    <BubbleShell isOwn pending>
+    <BubbleShell isOwn>
       {message.attachmentName && <p className="text-sm font-medium">📎 {message.attachmentName}</p>}
       {message.content && (
         <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">{message.content}</p>
@@ -113,12 +113,10 @@ export function PendingBubble({ message, onRetry }: { message: PendingMessage; o
 
 export function BubbleShell({
   isOwn,
-  pending,
   messageId,
   children,
 }: {
   isOwn: boolean;
-  pending?: boolean;
   messageId?: string;
   children: ReactNode;
 }) {
@@ -128,7 +126,6 @@ export function BubbleShell({
         className={cn(
           'flex max-w-[85%] flex-col gap-1 rounded-2xl px-3 py-2 shadow-xs sm:max-w-[70%]',
           isOwn ? 'rounded-br-sm bg-primary text-primary-foreground' : 'rounded-bl-sm bg-muted text-foreground',
-          pending && 'opacity-80',
         )}
       >
         {children}

@@ -145,8 +145,12 @@ export function MessageList({
       <div
         ref={scrollRef}
         onScroll={onScroll}
-        className="min-h-0 flex-1 overflow-y-auto px-3 py-4 sm:px-5"
+        className="min-h-0 flex-1 overflow-y-auto px-3 py-4 focus-visible:-outline-offset-2 sm:px-5"
         data-testid="message-scroller"
+        // Reachable by Tab, so that the arrow keys scroll the history of a conversation that has nothing to press.
+        role="region"
+        aria-label="Message history"
+        tabIndex={0}
       >
         {query.isFetchingNextPage && (
           <div className="flex justify-center pb-3">
