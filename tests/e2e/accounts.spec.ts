@@ -6,7 +6,7 @@ import { subjects, teacherSpecializations } from '../../src/server/db/schema/sub
 import { createUser } from '../support/factories.ts';
 import { TINY_PNG } from '../support/files.ts';
 import { linkIn, waitForDevMails } from '../support/mailbox.ts';
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
 // Accounts journeys. Sign-in is rate limited per IP (5 a minute): only four real sign-ins
 // happen in this file; every other signed-in state comes from the signInAs fixture.
@@ -75,6 +75,7 @@ test.describe('registration and sign-in', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByText('You must accept the Terms and Conditions')).toBeVisible();
     await expect(page.getByText('You must accept the Privacy Policy')).toBeVisible();
+    await expectNoAxeViolations(page, 'the registration form with its errors');
     await acceptTerms(page);
     await page.getByRole('button', { name: 'Create account' }).click();
 
@@ -91,6 +92,7 @@ test.describe('registration and sign-in', () => {
     await page.goto(await mailLink(devMailbox, email, /confirm/i));
     await expect(page).toHaveURL(/\/auth\/login\?confirmed=1$/);
     await expect(page.getByText('Your e-mail is confirmed. You can sign in now.')).toBeVisible();
+    await expectNoAxeViolations(page, 'the sign-in page after confirming');
 
     // Signed out on a student page: to sign-in, and back after signing in.
     await page.goto('/student/posts');
@@ -144,6 +146,7 @@ test.describe('registration and sign-in', () => {
     await avatar.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: TINY_PNG });
     await expect(page.getByText('Only .jpg, .jpeg, .png and .webp formats are supported')).toHaveCount(0);
     await expect(page.getByText('me.png')).toBeVisible();
+    await expectNoAxeViolations(page, "a teacher's registration form");
 
     await acceptTerms(page);
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -164,6 +167,7 @@ test.describe('registration and sign-in', () => {
     allowConsoleError(/status of 403/);
     await signInWithForm(page, email, PASSWORD);
     await expect(page.getByRole('alert').filter({ hasText: 'Please confirm your e-mail address' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the sign-in refusing an unconfirmed address');
     await page.getByRole('button', { name: 'Resend confirmation e-mail' }).click();
     await expect(page.getByText('Confirmation e-mail sent')).toBeVisible();
 
@@ -179,6 +183,7 @@ test.describe('registration and sign-in', () => {
     await expect(page.getByText(email)).toBeVisible();
     const specializations = page.getByRole('list', { name: 'Specializations' });
     await expect(specializations.getByRole('listitem')).toHaveText(['Algebra', 'Calculus']);
+    await expectNoAxeViolations(page, "a teacher's profile");
   });
 
   test('the sign-in form checks its fields before asking the server', async ({ page }) => {
@@ -195,6 +200,7 @@ test.describe('registration and sign-in', () => {
     await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
     await expect(page.getByLabel('Email')).toBeFocused();
     await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expectNoAxeViolations(page, 'the sign-in form with its errors');
   });
 
   test('a taken username is reported live and blocks the submit button', async ({ page, db }) => {
@@ -204,6 +210,7 @@ test.describe('registration and sign-in', () => {
     await expect(page.getByText('This username is already taken')).toBeVisible();
     await expect(page.getByText('Username taken')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create account' })).toBeDisabled();
+    await expectNoAxeViolations(page, 'the registration form with a taken username');
     await page.getByLabel('Username').fill(`${taken.username}x`);
     await expect(page.getByText('Username is available')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create account' })).toBeEnabled();
@@ -228,6 +235,7 @@ test.describe('registration dialogs', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     const exists = page.getByRole('dialog', { name: 'Account Already Exists' });
     await expect(exists).toContainText(existing.email);
+    await expectNoAxeViolations(page, 'Account Already Exists');
     await exists.getByRole('button', { name: 'Go to Sign In' }).click();
     await expect(page).toHaveURL('/auth/login');
     await expect(page.getByLabel('Email')).toHaveValue(existing.email);
@@ -244,6 +252,7 @@ test.describe('registration dialogs', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     const issue = page.getByRole('dialog', { name: 'Profile Creation Issue' });
     await expect(issue).toBeVisible();
+    await expectNoAxeViolations(page, 'Profile Creation Issue');
     await issue.getByRole('button', { name: 'Back to the form' }).click();
     await expect(issue).toBeHidden();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create your account');
@@ -255,6 +264,7 @@ test.describe('registration dialogs', () => {
     await page.getByLabel('Email').fill(existing.email);
     await expect(page.getByText('An account with this email already exists', { exact: true })).toBeVisible();
     await expect(page.getByText('Email already in use')).toBeVisible();
+    await expectNoAxeViolations(page, 'the registration form with a registered address');
     await expect(page.getByRole('button', { name: 'Create account' })).toBeDisabled();
     await page.getByRole('link', { name: 'Sign in instead' }).click();
     await expect(page).toHaveURL('/auth/login');
@@ -281,6 +291,7 @@ test.describe('password reset', () => {
     const dialog = page.getByRole('dialog', { name: 'Check your e-mail' });
     await expect(dialog).toContainText('expires after 10 minutes');
     await expect(dialog).toContainText('spam');
+    await expectNoAxeViolations(page, 'Check your e-mail');
 
     const link = await mailLink(devMailbox, user.email, /reset/i);
     await page.goto(link);
@@ -294,6 +305,7 @@ test.describe('password reset', () => {
     await expect(page.getByText("Passwords don't match")).toBeVisible();
     await password.fill('longenough1');
     await expect(page.getByText('Password must contain at least one uppercase letter')).toBeVisible();
+    await expectNoAxeViolations(page, 'the new password form with its errors');
 
     await password.fill(newPassword);
     await page.getByLabel('Confirm new password').fill(newPassword);
@@ -309,6 +321,7 @@ test.describe('password reset', () => {
     await page.goto(link);
     await expect(page).toHaveURL(/\/auth\/reset-password\?error=/);
     await expect(page.getByText('The password reset link is invalid or has expired.')).toBeVisible();
+    await expectNoAxeViolations(page, 'a used reset link');
     await page.getByRole('link', { name: 'Request New Reset Link' }).click();
     await expect(page).toHaveURL('/auth/forgot-password');
   });
@@ -337,6 +350,7 @@ test.describe('profile', () => {
     const picture = dialog.getByLabel('New picture');
     await picture.setInputFiles({ name: 'big.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
     await expect(dialog.getByText('Only .jpg, .jpeg, .png and .webp formats are supported')).toBeVisible();
+    await expectNoAxeViolations(page, 'Change picture refusing a file');
     await picture.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: TINY_PNG });
     await dialog.getByRole('button', { name: 'Save picture' }).click();
     await expect(page.getByText('Profile picture updated')).toBeVisible();
@@ -350,6 +364,7 @@ test.describe('profile', () => {
     await page.getByRole('button', { name: 'Edit specializations' }).click();
     await page.getByLabel('Subject category').selectOption('Sciences');
     await page.getByRole('radio', { name: 'Physics' }).click();
+    await expectNoAxeViolations(page, 'the specializations editor');
     await page.getByRole('button', { name: 'Save specializations' }).click();
     await expect(page.getByText('Specializations updated')).toBeVisible();
     await expect(page.getByRole('list', { name: 'Specializations' }).getByRole('listitem')).toHaveText(['Physics']);
@@ -384,6 +399,7 @@ test.describe('route guards', () => {
     await page.goto('/student/posts');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('This page is for students');
     await expect(page.getByText(/signed in with a teacher account/)).toBeVisible();
+    await expectNoAxeViolations(page, 'a student page refusing a teacher');
     await page.getByRole('link', { name: 'Go to Chat' }).click();
     await expect(page).toHaveURL('/chat');
   });

@@ -10,7 +10,7 @@ import {
 } from '../support/factories.ts';
 import { TEST_ADMIN } from '../support/test-config.ts';
 import { totpCode } from '../support/totp.ts';
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
 // Admin panel journeys: the login gate, then the admin at work: counters, a report resolved, a sub-admin added who
 // sees only what their permission opens.
@@ -89,12 +89,14 @@ test('a phone number refused in the chat reaches Illegal Content, the dashboard 
   await menu.getByRole('link', { name: 'Illegal Content' }).click();
   const flag = page.getByRole('row').filter({ hasText: refused });
   await expect(flag).toContainText('Phone');
+  await expectNoAxeViolations(page, 'Illegal Content');
   await screenshots(page, 'illegal-content');
 
   await flag.getByRole('link', { name: student.username }).click();
   await expect(page.getByRole('heading', { name: student.username, level: 1 })).toBeVisible();
   await expect(page.getByText('1 in the last 24 hours · 1 in 30 days · 1 in all')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Flagged messages' })).toContainText(refused);
+  await expectNoAxeViolations(page, "a flagged user's page");
   await screenshots(page, 'user');
 
   await menu.getByRole('link', { name: 'Dashboard' }).click();
@@ -110,6 +112,7 @@ test('a student is refused at /admin and signed out', async ({ page, db, allowCo
   await expect(page.getByText('Access Denied', { exact: true })).toBeVisible();
   await expect(page.getByText('Invalid credentials or not authorized')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+  await expectNoAxeViolations(page, 'the admin login refusing a student');
   await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
   expect(await (await page.request.get('/api/auth/get-session')).json()).toBeNull();
 });
@@ -150,6 +153,7 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
     ).toHaveText(String(value));
     await expect(page.getByRole('term').filter({ hasText: label })).toBeVisible();
   }
+  await expectNoAxeViolations(page, 'the admin dashboard');
   await screenshots(page, 'dashboard');
 
   // Report Management: the newest report first; resolved with a note, who and when shown.
@@ -159,9 +163,12 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   await expect(row).toContainText(reporter.username);
   await expect(row).toContainText('Harassment');
   await expect(row).toContainText('Pending');
+  await expectNoAxeViolations(page, 'Report Management');
   await screenshots(page, 'reports');
   await row.getByRole('button', { name: 'Resolve' }).click();
   const dialog = page.getByRole('dialog', { name: 'Resolve report' });
+  await expect(dialog.getByLabel('Note')).toBeVisible();
+  await expectNoAxeViolations(page, 'the resolve dialog');
   await dialog.getByLabel('Note').fill('Warned by e-mail');
   await dialog.getByRole('button', { name: 'Resolve' }).click();
   await expect(dialog).toBeHidden();
@@ -176,11 +183,14 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   await expect(page.getByRole('region', { name: 'Reports against this user' })).toContainText('Rude words');
   await page.getByRole('button', { name: 'Suspend' }).click();
   const suspendDialog = page.getByRole('dialog', { name: `Suspend ${reported.username}` });
+  await expect(suspendDialog.getByLabel('Reason')).toBeVisible();
+  await expectNoAxeViolations(page, 'the suspend dialog');
   await suspendDialog.getByLabel('Reason').fill('Harassed other students');
   await suspendDialog.getByRole('button', { name: 'Suspend' }).click();
   await expect(page.getByText(/^Suspended since/)).toBeVisible();
   await expect(page.getByText('Harassed other students')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Reinstate' })).toBeVisible();
+  await expectNoAxeViolations(page, "a suspended user's page");
   await screenshots(page, 'user');
 
   const refusedContext = await browser.newContext({ baseURL });
@@ -204,6 +214,7 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   await expect(subAdminRow).toContainText('sub_admin');
   await expect(subAdminRow).toContainText('reports');
   await expect(page.getByRole('row').filter({ hasText: 'super_admin' })).toHaveCount(0);
+  await expectNoAxeViolations(page, 'Sub-Admin Management');
   await screenshots(page, 'sub-admins');
 
   const { page: helperPage } = await openBrowserAs(helper.id);
@@ -215,6 +226,7 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   await helperPage.goto('/admin/meeting-stats');
   await expect(helperPage.getByRole('alert')).toContainText('Your admin role does not include this page.');
   await expect(helperPage.getByRole('heading', { name: 'Meeting Statistics' })).toHaveCount(0);
+  await expectNoAxeViolations(helperPage, 'an admin page outside the role');
 });
 
 test('the admin adds a moderation pattern, marks a contact message handled and finds both in the audit log', async ({
@@ -237,11 +249,13 @@ test('the admin adds a moderation pattern, marks a contact message handled and f
   await page.getByLabel('Sample message it must block').fill('aa');
   await page.getByRole('button', { name: 'Add Pattern' }).click();
   await expect(page.getByText('cannot be checked in linear time')).toBeVisible();
+  await expectNoAxeViolations(page, 'Moderation Patterns refusing a pattern');
   const word = `zorgle${Date.now()}`;
   await page.getByLabel('Pattern', { exact: true }).fill(word);
   await page.getByLabel('Sample message it must block').fill(`you ${word}`);
   await page.getByRole('button', { name: 'Add Pattern' }).click();
   await expect(page.getByRole('row').filter({ hasText: word })).toContainText('Active');
+  await expectNoAxeViolations(page, 'Moderation Patterns');
   await screenshots(page, 'patterns');
 
   await menu.getByRole('link', { name: 'Contact Messages' }).click();
@@ -249,11 +263,17 @@ test('the admin adds a moderation pattern, marks a contact message handled and f
   await message.getByRole('button', { name: 'Mark handled' }).click();
   await expect(message).toContainText('Handled');
   await expect(message.getByRole('button', { name: 'Reopen' })).toBeVisible();
+  await expectNoAxeViolations(page, 'Contact Messages');
 
   await menu.getByRole('link', { name: 'Audit Log' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'contact_message.handle' }).first()).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: word })).toContainText('pattern.add');
+  await expectNoAxeViolations(page, 'the audit log');
   await screenshots(page, 'audit-log');
+
+  await menu.getByRole('link', { name: 'Meeting Stats' }).click();
+  await expect(page.getByRole('heading', { name: 'Meeting Statistics', level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page, 'Meeting Statistics');
 });
 
 test('a sub-admin turns on two-factor sign-in, then signs in with the app’s code and once with a backup code', async ({
@@ -272,6 +292,7 @@ test('a sub-admin turns on two-factor sign-in, then signs in with the app’s co
   await page.getByLabel('Password', { exact: true }).fill(DEFAULT_TEST_PASSWORD);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await expectNoAxeViolations(page, 'the two-factor set-up');
   await screenshots(page, 'two-factor');
   // What someone who cannot scan types into the app.
   const key = (await page.locator('code').textContent())!.replaceAll(' ', '');
@@ -280,6 +301,7 @@ test('a sub-admin turns on two-factor sign-in, then signs in with the app’s co
   const codes = page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
   const backupCode = (await codes.first().textContent())!;
+  await expectNoAxeViolations(page, 'the backup codes');
   await page.getByRole('button', { name: 'I have saved them' }).click();
   await expect(page.getByText('Two-factor sign-in is on.')).toBeVisible();
   await expect(page.getByRole('list', { name: 'Backup codes' })).toHaveCount(0);
@@ -290,6 +312,7 @@ test('a sub-admin turns on two-factor sign-in, then signs in with the app’s co
   await page.getByLabel('Authentication code').fill(totpCode(key, Date.now() - 10 * 60_000));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText('This code is not right.', { exact: false })).toBeVisible();
+  await expectNoAxeViolations(page, 'a wrong two-factor code');
   await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
   // The enrolment took the code the app shows now; its next one is accepted already.
   await enterAppCode(page, key, Date.now() + 30_000);
@@ -303,6 +326,8 @@ test('a sub-admin turns on two-factor sign-in, then signs in with the app’s co
   await page.request.post('/api/auth/sign-out', { data: {} });
   await adminLogin(page, helper.email, DEFAULT_TEST_PASSWORD);
   await page.getByRole('button', { name: 'Use a backup code instead' }).click();
+  await expect(page.getByLabel('Backup code')).toBeVisible();
+  await expectNoAxeViolations(page, 'the backup code step');
   await page.getByLabel('Backup code').fill(backupCode);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createUser } from '../support/factories.ts';
 import { TINY_PNG } from '../support/files.ts';
-import { expect, expectLive, test, type Page } from './fixtures.ts';
+import { expect, expectLive, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 import { fromNow, HOUR_MS, MINUTE_MS } from '../support/time.ts';
 
 // Chat journeys: two people in two browser contexts, live over the socket.
@@ -61,6 +61,7 @@ test('messages go both ways live, and receipts move from one check to two', asyn
   await roomButton(teacherPage, student.username).click();
   await expect(messages(teacherPage).getByText('Hello, can you help me with algebra?')).toBeVisible();
   await expect(sent.getByRole('img', { name: 'Read' })).toBeVisible();
+  await expectNoAxeViolations(teacherPage, 'a conversation');
 
   // Shift+Enter makes a new line; Enter sends. The reply arrives live and is read at once (room open on both sides).
   await composer(teacherPage).click();
@@ -78,6 +79,7 @@ test('messages go both ways live, and receipts move from one check to two', asyn
   await page.getByRole('searchbox', { name: 'Search messages' }).fill('algebra');
   await expect(messages(page).locator('mark')).toHaveText('algebra');
   await expect(messages(page).getByText('When?')).toHaveCount(0);
+  await expectNoAxeViolations(page, 'the message search');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(messages(page).getByText(/When\?/)).toBeVisible();
 
@@ -87,6 +89,7 @@ test('messages go both ways live, and receipts move from one check to two', asyn
     'href',
     `/report-user/${teacher.id}`,
   );
+  await expectNoAxeViolations(page, 'the conversation menu');
   await page.keyboard.press('Escape');
 
   // The selected partner is remembered across a reload.
@@ -116,6 +119,7 @@ test('an image goes to the other side, which sees it and downloads it', async ({
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText('File Upload Failed')).toBeVisible();
   await expect(page.getByText('Only images and documents are allowed.')).toBeVisible();
+  await expectNoAxeViolations(page, 'a refused upload');
   await page.getByRole('button', { name: 'Remove attachment' }).click();
 
   await page
@@ -131,6 +135,7 @@ test('an image goes to the other side, which sees it and downloads it', async ({
   // The card shows the shortened name and the size.
   await expect(messages(teacherPage).getByText('whiteboard-phot….png')).toBeVisible();
   await expect(messages(teacherPage).getByText(`${TINY_PNG.length} B`, { exact: true })).toBeVisible();
+  await expectNoAxeViolations(teacherPage, 'an image in the conversation');
 
   const downloadEvent = teacherPage.waitForEvent('download');
   await messages(teacherPage).getByRole('button', { name: 'Download whiteboard-photo-of-the-exercise.png' }).click();
@@ -160,6 +165,7 @@ test('a phone number is blocked before sending and the text stays to be edited; 
   await expect(page.getByText('Phone numbers are not allowed for your safety.').first()).toBeVisible();
   await expect(composer(page)).toHaveValue(blockedText);
   await expect(page.getByRole('form', { name: 'Send a message' }).locator('mark')).toHaveText('079 123 45 67');
+  await expectNoAxeViolations(page, 'a refused message');
 
   // The server's own rules (the database's patterns, unknown to the client) block too: same notice, text kept.
   const offensive = 'This is bullshit, honestly';
@@ -190,12 +196,14 @@ test('a new user sees the empty states and the student buttons', async ({ page, 
   const contact = sidebar.getByRole('link', { name: 'Contact Us' });
   await expect(contact).toHaveAttribute('href', /^https:\/\/wa\.me\/\d+$/);
   await expect(contact).toHaveAttribute('target', '_blank');
+  await expectNoAxeViolations(page, 'the empty chat');
 
   await sidebar.getByRole('button', { name: 'Open profile menu' }).click();
   const drawer = page.getByRole('dialog', { name: 'Profile' });
   await expect(drawer.getByRole('button', { name: 'Change picture' })).toBeVisible();
   await expect(drawer.getByText(/VH number: \d{3}/)).toBeVisible();
   await expect(drawer.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+  await expectNoAxeViolations(page, 'the profile drawer');
 });
 
 test('a teacher opens a chat from ?tutorId= and on a phone sees one pane at a time', async ({ page, db, signInAs }) => {
@@ -208,6 +216,7 @@ test('a teacher opens a chat from ?tutorId= and on a phone sees one pane at a ti
   await expect(page).toHaveURL(/\/chat$/);
   await expect(page.getByRole('complementary', { name: 'Chat rooms' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Schedule meeting' })).toBeVisible();
+  await expectNoAxeViolations(page, 'a conversation at 375 px');
 
   await page.getByRole('button', { name: 'Back to chats' }).click();
   const sidebar = page.getByRole('complementary', { name: 'Chat rooms' });
@@ -215,6 +224,7 @@ test('a teacher opens a chat from ?tutorId= and on a phone sees one pane at a ti
   await expect(sidebar.getByRole('link', { name: 'Jobs' })).toHaveAttribute('href', '/teacher/jobs');
   await expect(sidebar.getByRole('link', { name: 'Search the student' })).toHaveAttribute('href', '/search-student');
   await expect(page.getByRole('region', { name: `Conversation with ${student.username}` })).toBeHidden();
+  await expectNoAxeViolations(page, 'the chat rooms at 375 px');
 
   await roomButton(page, student.username).click();
   await expect(page.getByRole('region', { name: `Conversation with ${student.username}` })).toBeVisible();
@@ -257,6 +267,7 @@ test('older messages load when scrolling up, and the scroll-to-bottom button bri
   await expect(messages(page).getByText('Numbered message 1.', { exact: true })).toBeAttached();
   // Prepending kept the reader where they were: the newest is not in view, and the button offers the way back.
   await expect(messages(page).getByText('Numbered message 60.')).not.toBeInViewport();
+  await expectNoAxeViolations(page, 'a long conversation scrolled up');
   await page.getByRole('button', { name: 'Scroll to latest messages' }).click();
   await expect(messages(page).getByText('Numbered message 60.')).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Scroll to latest messages' })).toHaveCount(0);
@@ -285,6 +296,7 @@ test('a teacher schedules a meeting: the form checks its fields, then the card c
   await dialog.getByLabel('Start time').fill('2020-01-01T10:00');
   await dialog.getByRole('button', { name: 'Schedule' }).click();
   await expect(dialog.getByText('Start time must be in the future')).toBeVisible();
+  await expectNoAxeViolations(page, 'the meeting form with its errors');
 
   const inTwoHours = fromNow(2 * HOUR_MS + 5 * MINUTE_MS);
   const pad = (value: number) => String(value).padStart(2, '0');
@@ -293,12 +305,14 @@ test('a teacher schedules a meeting: the form checks its fields, then the card c
   await dialog.getByRole('button', { name: 'Schedule' }).click();
   const done = page.getByRole('dialog', { name: 'Meeting Scheduled!' });
   await expect(done.getByText('A notification was sent to the participant.')).toBeVisible();
+  await expectNoAxeViolations(page, 'Meeting Scheduled');
   await done.getByRole('button', { name: 'OK' }).click();
 
   await expect(messages(page).getByText('Chain rule practice')).toBeVisible();
   await expect(messages(page).getByText(/Starts in 2 hours/)).toBeVisible();
   // Join opens from 10 minutes before the start.
   await expect(messages(page).getByRole('button', { name: 'Join meeting' })).toBeDisabled();
+  await expectNoAxeViolations(page, 'a meeting card');
 });
 
 test('after the first message, a browser that refuses notifications gets the "Notifications Disabled" notice once', async ({
@@ -321,6 +335,7 @@ test('after the first message, a browser that refuses notifications gets the "No
   await expect(
     page.getByText('Enable notifications to receive message alerts when the app is in background.'),
   ).toBeVisible();
+  await expectNoAxeViolations(page, 'the Notifications Disabled notice');
   await composer(page).fill('Second message');
   await composer(page).press('Enter');
   await expect(messages(page).getByText('Second message')).toBeVisible();

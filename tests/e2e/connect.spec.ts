@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../src/server/db/schema/auth.ts';
 import { meetingTimeLabel } from '#shared/rules/meeting-time.ts';
 import { createTeacher, createUser } from '../support/factories.ts';
-import { expect, expectLive, test, type Page } from './fixtures.ts';
+import { expect, expectLive, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 import { fromNow, MINUTE_MS } from '../support/time.ts';
 
 // Connect journeys: find people by VH number and start a chat with them.
@@ -34,11 +34,13 @@ test('a teacher finds a student by VH number and connects, then is already conne
   await searchFor(page, '2O1');
   await expect(page.getByText('Invalid search')).toBeVisible();
   await expect(page.getByText('Please enter a valid Virtual Help number (3 digits)')).toBeVisible();
+  await expectNoAxeViolations(page, 'the student search refusing a number');
 
   await searchFor(page, ' 201 ');
   const card = page.getByRole('listitem').filter({ hasText: student.username });
   await expect(card).toContainText('VH 201');
   await expect(card).toContainText('Student');
+  await expectNoAxeViolations(page, 'a student found');
   await card.getByRole('button', { name: `Connect with ${student.username}` }).click();
   await expect(page.getByText('Connected!')).toBeVisible();
   await expect(page.getByText(`You can now chat with ${student.username}`)).toBeVisible();
@@ -74,12 +76,14 @@ test('a student finds an expert with their subjects, and learns when nobody has 
   await searchFor(page, '203');
   await expect(page.getByRole('heading', { name: 'No experts found' })).toBeVisible();
   await expect(page.getByText('No expert found with this Virtual Help number')).toBeVisible();
+  await expectNoAxeViolations(page, 'no expert found');
 
   await searchFor(page, '202');
   const results = page.getByRole('region', { name: 'Search results' });
   await expect(results.getByRole('listitem')).toHaveCount(1);
   await expect(results.getByRole('listitem')).toContainText(expert.username);
   await expect(results.getByRole('listitem')).toContainText('Algebra');
+  await expectNoAxeViolations(page, 'an expert found');
   await results.getByRole('button', { name: `Connect with ${expert.username}` }).click();
   await expect(page.getByText(`You can now chat with ${expert.username}`)).toBeVisible();
   await expect(page.getByRole('heading', { name: expert.username, level: 2 })).toBeVisible();
@@ -107,6 +111,7 @@ test('a report without details is refused, with details it is filed and the repo
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Please fill in all fields')).toBeVisible();
   await expect(page.getByText('Please describe what happened')).toBeVisible();
+  await expectNoAxeViolations(page, 'the report form with its errors');
 
   await page.getByRole('textbox', { name: 'Details' }).fill('Rude messages after I declined the offer.');
   await page.getByRole('button', { name: 'Submit' }).click();
@@ -160,6 +165,7 @@ test.describe('meetings across time zones', () => {
     await page.getByRole('button', { name: 'Schedule meeting' }).click();
     const dialog = page.getByRole('dialog', { name: 'Schedule meeting' });
     await expect(dialog.getByText(/In your time zone \(CES?T\)/)).toBeVisible();
+    await expectNoAxeViolations(page, 'the meeting form');
     await dialog.getByLabel('Title').fill('Derivatives');
     await dialog.getByLabel('Start time').fill(berlin);
     await dialog.getByRole('button', { name: 'Schedule' }).click();
@@ -186,6 +192,7 @@ test.describe('meetings across time zones', () => {
     await expect(studentCard).toContainText(/Starts in \d+ minutes?/);
     await expect(studentCard.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
     await expect(studentCard.getByRole('button', { name: 'Cancel meeting' })).toHaveCount(0);
+    await expectNoAxeViolations(other.page, "a meeting card, the student's");
     // The bell tells the student live.
     await expect(other.page.getByRole('button', { name: 'Notifications, 1 unread' })).toBeVisible();
 

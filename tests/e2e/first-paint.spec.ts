@@ -1,6 +1,6 @@
 import { createSubject, createTeacher, createUser } from '../support/factories.ts';
 import type { Page } from '@playwright/test';
-import { expandedStateOf, expect, test } from './fixtures.ts';
+import { expandedStateOf, expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 // What a visitor sees before any script has run: the public pages are whole HTML documents (those with a form name
 // one small boot script: first-use.spec.ts), and every other page starts from the frame (top bar, footer, the page
@@ -203,6 +203,7 @@ test('a page whose code does not arrive shows the error page with a retry', asyn
   await page.goto('/chat');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('This page could not be loaded');
   await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await expectNoAxeViolations(page, 'the error page');
 });
 
 test('a dialog whose form does not arrive says so in its place, and loads it on Try again', async ({
@@ -222,6 +223,7 @@ test('a dialog whose form does not arrive says so in its place, and loads it on 
   // Only the dialog's part failed, not the page.
   await expect(page.getByRole('heading', { name: 'This page could not be loaded' })).toHaveCount(0);
   await expect(page.getByRole('region', { name: /^Conversation with/ })).toBeAttached();
+  await expectNoAxeViolations(page, 'a dialog whose form did not arrive');
 
   await page.unroute(/\/assets\/schedule-meeting-form-[\w-]+\.js$/);
   await dialog.getByRole('button', { name: 'Try again' }).click();

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import { createUser, DEFAULT_TEST_PASSWORD } from '../support/factories.ts';
 import { TINY_PNG } from '../support/files.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 // A public page with a form works from its HTML and loads the app when the visitor first uses it
 // (docs/decisions/0021-forms-that-load-on-first-use.md): nothing typed, pressed or sent meanwhile is lost.
@@ -215,6 +215,7 @@ test("when the app's code cannot be fetched, the page says so, and Try again or 
   await expect(notice).toContainText('Connection error');
   // The notice goes with the button pressed: focus is back where the visitor was.
   await expect(page.getByLabel('Email')).toBeFocused();
+  await expectNoAxeViolations(page, "a form whose app's code could not be fetched");
 
   await page.unroute(entry);
   await page.getByRole('button', { name: 'Send reset link' }).click();
@@ -240,6 +241,7 @@ test('a page whose app has since been replaced by a new version asks to be reloa
   const notice = page.getByRole('alert');
   await expect(notice).toContainText('This page could not be loaded');
   await expect(notice).toContainText('Virtual Help has been updated since this page was opened. Please reload it.');
+  await expectNoAxeViolations(page, 'a form asking to be reloaded');
   await page.unroute('/contact');
   await page.unroute(entry);
   await notice.getByRole('button', { name: 'Reload' }).click();

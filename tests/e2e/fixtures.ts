@@ -1,3 +1,4 @@
+import axe from 'axe-core';
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -54,6 +55,38 @@ async function signInContext(context: BrowserContext, db: Executor, userId: stri
 export async function expectLive(page: Page) {
   // The socket opens in a task of its own after the first render: slower than a locator on a busy machine.
   await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected', { timeout: 20_000 });
+}
+
+/** WCAG 2.2 A and AA, as axe-core tags them (a rule carries the tag of the version that introduced it). */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * Fails the test (at its end, so one run names every screen) when axe-core finds a WCAG 2.2 A/AA violation on the
+ * page as it stands. Called once a screen has settled: its finite animations (a toast's or a dialog's entrance) run
+ * to their end first, since axe judges the colours it sees and a fading element is half transparent.
+ */
+export async function expectNoAxeViolations(page: Page, screen: string) {
+  // axe-core itself, put in the page once until it navigates: a fifth of the time @axe-core/playwright's builder
+  // takes (it injects and runs axe again in a second page for every check).
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const violations = await page.evaluate(async (tags) => {
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.playState === 'running' && animation.effect?.getComputedTiming().iterations !== Infinity,
+        )
+        .map((animation) => animation.finished.catch(() => undefined)),
+    );
+    const { axe: inPage } = window as unknown as { axe: typeof axe };
+    const results = await inPage.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return results.violations.map(
+      (violation) =>
+        `${violation.id} (${violation.help}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+  }, WCAG_TAGS);
+  expect.soft(violations, `accessibility violations on ${screen}`).toEqual([]);
 }
 
 type Fixtures = {

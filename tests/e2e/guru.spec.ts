@@ -1,4 +1,4 @@
-import { expect, expectLive, test, type Page } from './fixtures.ts';
+import { expect, expectLive, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
 // Guru AI: a student's study assistant in the chat, answering offline (no model server in the tests).
 
@@ -29,6 +29,7 @@ test('a student asks Guru AI, reads the answer in math, asks a tutor and clears 
   await expect(math.locator('msqrt')).toHaveText('2');
   await expect(math.locator('annotation')).toHaveText('x = 1 \\pm \\sqrt{2}');
   await expect(reply.getByText('Steps')).toBeVisible();
+  await expectNoAxeViolations(page, "Guru AI's answer in math");
 
   // The message search looks in what the reply says, not in how it is stored.
   await conversation.getByRole('button', { name: 'Search messages' }).click();
@@ -48,6 +49,7 @@ test('a student asks Guru AI, reads the answer in math, asks a tutor and clears 
   await expect(decline.getByRole('link', { name: 'Search for an Expert' })).toHaveAttribute('href', '/search-experts');
   await expect(decline.getByRole('link', { name: 'Create a New Request' })).toHaveAttribute('href', '/student/posts');
   await expect(page.getByRole('status', { name: 'Guru AI is typing' })).toBeHidden();
+  await expectNoAxeViolations(page, "Guru AI's honest decline");
 
   // The model's text never becomes HTML.
   await question.fill('<img src=x onerror=alert(1)> <b>bold</b>');
@@ -104,6 +106,7 @@ test('a photo of a printed equation is read and solved, and Ask a tutor attaches
   await reply.getByRole('button', { name: 'Ask a tutor' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create New Request' });
   await expect(dialog.getByRole('list', { name: 'Attached files' })).toContainText('worksheet.png');
+  await expectNoAxeViolations(page, 'a request from Guru AI with its photo');
   await expect(dialog.getByLabel('Description')).toHaveValue(/^My question: My question is in the attached photo\./);
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
-import { expect, expectLive, test } from './fixtures.ts';
+import { expect, expectLive, expectNoAxeViolations, test } from './fixtures.ts';
 
 // Marketplace journeys: requests, jobs, bids, the bell, offers and accepting one.
 
@@ -20,6 +20,7 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await expect(teacherPage.getByRole('heading', { name: 'Available Jobs in Your Subjects' })).toBeVisible();
   await expect(teacherPage.getByText('No jobs available in your subjects.')).toBeVisible();
   await expectLive(teacherPage);
+  await expectNoAxeViolations(teacherPage, 'the empty jobs page');
 
   // The student posts a tutoring request through the step-by-step assistant.
   await signInAs('student');
@@ -34,11 +35,13 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await expect(dialog.getByRole('progressbar')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await expect(next).toBeDisabled();
+  await expectNoAxeViolations(page, 'the request assistant');
   await dialog.getByRole('radio', { name: /Find a Tutor/ }).click();
   await next.click();
   await dialog.getByRole('radio', { name: 'Undergraduate' }).click();
   await next.click();
   await expect(next).toBeDisabled();
+  await expectNoAxeViolations(page, "the request assistant's subject step");
   await dialog.getByLabel('Subject').selectOption({ label: subject.name });
   await next.click();
   await dialog.getByLabel('Topic').fill('Eigenvalues');
@@ -47,6 +50,7 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await next.click();
   await dialog.getByLabel('Preferred schedule').fill('Weekday evenings');
   await next.click();
+  await expectNoAxeViolations(page, "the request assistant's summary");
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expect(
     page.getByText('Your request has been created and teachers with matching specializations have been notified.'),
@@ -57,6 +61,7 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await expect(card).toContainText('0 Offers');
   await expect(card).toContainText('$8 - $15');
   await expect(card).toContainText(/Closes in 4[78] hours/);
+  await expectNoAxeViolations(page, 'My Requests with a request');
 
   // The teacher hears about it live, follows the toast, bids out of range, then in range.
   await expect(teacherPage.getByText('New Job Available!')).toBeVisible();
@@ -65,12 +70,14 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   const job = teacherPage.locator('[aria-current="true"]');
   await expect(job).toContainText(subject.name);
   await expect(teacherPage.getByRole('tab', { name: 'All Jobs (1)' })).toBeVisible();
+  await expectNoAxeViolations(teacherPage, 'the jobs page with a job');
   await job.getByRole('button', { name: 'Submit Bid' }).click();
   const bid = teacherPage.getByRole('dialog', { name: 'Submit Your Bid' });
   await expect(bid.getByRole('button', { name: 'Place Bid' })).toBeDisabled();
   await bid.getByLabel('Bid Amount (USD)').fill('20');
   await bid.getByRole('button', { name: 'Place Bid' }).click();
   await expect(bid.getByText('Your bid must be between 8 and 15.')).toBeVisible();
+  await expectNoAxeViolations(teacherPage, 'the bid dialog with its error');
   // A fraction of a cent is no amount: Place Bid stays disabled.
   await bid.getByLabel('Bid Amount (USD)').fill('12.505');
   await expect(bid.getByText('Please enter a valid bid amount.')).toBeVisible();
@@ -80,11 +87,14 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await bid.getByRole('button', { name: 'Place Bid' }).click();
   await expect(teacherPage.getByText('Bid submitted successfully')).toBeVisible();
   await expect(job.getByRole('button', { name: 'Already Bid' })).toBeDisabled();
+  await expectNoAxeViolations(teacherPage, 'the jobs page after a bid');
 
   // The student's bell counts it, and leads to the offers page.
   const bell = page.getByRole('button', { name: /^Notifications/ });
   await expect(bell.getByTestId('notification-count')).toHaveText('1');
   await bell.click();
+  await expect(page.getByRole('dialog', { name: 'Notifications' }).getByRole('button').first()).toBeVisible();
+  await expectNoAxeViolations(page, 'the open notifications');
   await page.getByRole('dialog', { name: 'Notifications' }).getByRole('button').filter({ hasText: /./ }).last().click();
   await expect(page).toHaveURL(/\/student\/offers\//);
   await expect(page.getByText('1 tutor notified')).toBeVisible();
@@ -93,15 +103,20 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await expect(offer).toContainText('$12.50');
   await expect(offer).toContainText('Happy to help with eigenvalues.');
   await expect(bell.getByTestId('notification-count')).toBeHidden();
+  await expectNoAxeViolations(page, 'the offers page');
 
   const visited: string[] = [];
   page.on('framenavigated', (frame) => frame === page.mainFrame() && visited.push(frame.url()));
   await offer.getByRole('button', { name: 'Accept Offer' }).click();
-  await page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }).click();
+  const accept = page.getByRole('dialog', { name: 'Accept this offer?' });
+  await expect(accept).toBeVisible();
+  await expectNoAxeViolations(page, 'the accept dialog');
+  await accept.getByRole('button', { name: 'Accept Offer' }).click();
   await expect(page.getByText('Bid Accepted!')).toBeVisible();
   // The chat opens the room with the tutor (and may then tidy tutorId out of the address).
   await expect.poll(() => visited.some((url) => url.endsWith(`/chat?tutorId=${teacher.id}`))).toBe(true);
   await expect(page.getByText(teacher.username).first()).toBeVisible();
+  await expectNoAxeViolations(page, 'the chat after accepting');
 });
 
 test('empty states of My Requests and the jobs page', async ({ page, db, signInAs, openBrowserAs }) => {
@@ -110,6 +125,7 @@ test('empty states of My Requests and the jobs page', async ({ page, db, signInA
   await expect(page.getByText('No live requests. Create one to get started!')).toBeVisible();
   await page.getByRole('tab', { name: 'Expired Requests' }).click();
   await expect(page.getByText('No expired requests yet.')).toBeVisible();
+  await expectNoAxeViolations(page, 'the empty expired requests');
 
   const [first, second] = [await createSubject(db), await createSubject(db)];
   const teacher = await createTeacher(db, { subjectIds: [first.id, second.id] });
@@ -120,6 +136,7 @@ test('empty states of My Requests and the jobs page', async ({ page, db, signInA
   await expect(other.page.getByText('No tutoring requests available.')).toBeVisible();
   // Two subjects: the filter is offered.
   await expect(other.page.getByLabel('Subject')).toContainText('All Subjects');
+  await expectNoAxeViolations(other.page, 'the empty tutoring jobs');
 });
 
 test('the standard form shows the validation messages, resets budgets by type and posts the cents typed', async ({
@@ -136,6 +153,7 @@ test('the standard form shows the validation messages, resets budgets by type an
   await dialog.getByRole('button', { name: 'Create Request' }).click();
   await expect(dialog.getByText('Please choose a subject')).toBeVisible();
   await expect(dialog.getByText('Description must be at least 10 characters')).toBeVisible();
+  await expectNoAxeViolations(page, 'the standard request form with its errors');
 
   await dialog.getByLabel('Request Type').selectOption('assignment');
   await expect(dialog.getByLabel('Minimum Budget ($)')).toHaveValue('5');
@@ -174,6 +192,7 @@ test('an unknown or foreign request shows "Request not found"', async ({ page, d
     await expect(page.getByRole('heading', { name: 'Request not found' })).toBeVisible();
     await expect(page.getByText("The request you're looking for doesn't exist or has been removed.")).toBeVisible();
   }
+  await expectNoAxeViolations(page, 'Request not found');
   await page.getByRole('link', { name: 'View My Requests' }).click();
   await expect(page).toHaveURL('/student/posts');
 });

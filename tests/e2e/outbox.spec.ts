@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Request } from '@playwright/test';
 import { messages as messageRows } from '../../src/server/db/schema/chat.ts';
 import { createUser } from '../support/factories.ts';
-import { expect, expectLive, test, type Page } from './fixtures.ts';
+import { expect, expectLive, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
 // The chat's outbox (features/chat/use-outbox.ts): a message shows at once as pending, is sent again with the same
 // clientId until the server answers, and is offered for Retry when it fails; the server stores it once whatever the
@@ -88,6 +88,7 @@ test('a refused message stays as Not sent, and Retry sends it once; the next one
   const retry = pending.getByRole('button', { name: 'Not sent — Retry' });
   await expect(retry).toBeVisible();
   await expect(page.getByText('Error sending message')).toBeVisible();
+  await expectNoAxeViolations(page, 'a message not sent');
   expect(await db.select().from(messageRows).where(eq(messageRows.content, text))).toHaveLength(0);
 
   await retry.click();

@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Role } from '#shared/constants.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import type { Page } from '@playwright/test';
-import { expandedStateOf, expect, expectLive, test } from './fixtures.ts';
+import { expandedStateOf, expect, expectLive, expectNoAxeViolations, test } from './fixtures.ts';
 
 // Every route of SPEC.md §2, each with the heading a visitor should see first, and who may see it
 // (guarded pages are seen signed in with that role; signed out they lead to sign-in, see accounts.spec.ts).
@@ -42,12 +42,14 @@ test.describe('every route', () => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
       await expect(page.getByRole('contentinfo')).toBeVisible();
+      await expectNoAxeViolations(page, path);
     });
   }
 
   test('an unknown path shows the not-found page', async ({ page }) => {
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/page not found/i);
+    await expectNoAxeViolations(page, 'the not-found page');
     await page.getByRole('link', { name: /home/i }).first().click();
     await expect(page).toHaveURL('/');
   });
@@ -104,6 +106,7 @@ test.describe('the top bar', () => {
     const signedInCookies = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
     await page.getByRole('button', { name: new RegExp(student.username) }).click();
     await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the open user menu');
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await expect(page.getByText('Logged out successfully')).toBeVisible();
     await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
@@ -130,6 +133,7 @@ test.describe('on a small screen', () => {
     const menu = page.locator('#mobile-menu');
     await expect(menu.getByRole('link', { name: 'About' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the open mobile menu');
     await menu.getByRole('link', { name: 'About' }).click();
     await expect(page).toHaveURL('/about');
     await expect(menu.getByRole('link', { name: 'About' })).toBeHidden();
@@ -174,6 +178,7 @@ test.describe('the contact form', () => {
     await expect(page.getByText('Invalid email address')).toBeVisible();
     await expect(page.getByText('Subject is required')).toBeVisible();
     await expect(page.getByText('Message is required')).toBeVisible();
+    await expectNoAxeViolations(page, 'the contact form with its errors');
 
     const subject = `Question ${Date.now()}`;
     await page.getByLabel('Name').fill('Grace Hopper');
@@ -183,6 +188,7 @@ test.describe('the contact form', () => {
     await page.getByRole('button', { name: /send/i }).click();
     await expect(page.getByText('Message Sent')).toBeVisible();
     await expect(page.getByLabel('Name')).toHaveValue('');
+    await expectNoAxeViolations(page, 'the contact form sent');
 
     const [stored] = await db
       .select()

@@ -1,6 +1,6 @@
 import { tutorBids } from '../../src/server/db/schema/requests.ts';
 import { createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 // Trust: finished jobs, ratings and reviews, and the tutor's public page.
 
@@ -23,6 +23,7 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   await page.goto(`/student/offers/${request.id}`);
   const offer = page.getByRole('article', { name: `Offer from ${tutor.username}` });
   await expect(offer.getByRole('link', { name: /No reviews yet.*0 jobs completed/ })).toBeVisible();
+  await expectNoAxeViolations(page, 'an offer from a new tutor');
   await offer.getByRole('button', { name: 'Accept Offer' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Accept Offer' }).click();
   await expect(page.getByRole('region', { name: `Conversation with ${tutor.username}` })).toBeVisible();
@@ -43,6 +44,7 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   }
   await page.keyboard.press('Space');
   await expect(rating.getByRole('radio', { name: '5 stars' })).toBeChecked();
+  await expectNoAxeViolations(page, 'the rating form');
   await page.getByLabel('Your review (optional)').fill('Explained p-values until they finally made sense.');
   await page.getByRole('button', { name: 'Submit review' }).click();
   await expect(page.getByText('Thank you for your review!')).toBeVisible();
@@ -54,6 +56,7 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   const review = tutorPage.getByRole('listitem', { name: `Review by ${student.username}` });
   await expect(review).toContainText('Explained p-values until they finally made sense.');
   await review.getByRole('button', { name: 'Reply' }).click();
+  await expectNoAxeViolations(tutorPage, "the tutor's page with the reply form");
   await review.getByLabel('Your public reply').fill('Thank you, it was a pleasure!');
   await review.getByRole('button', { name: 'Post reply' }).click();
   await expect(review.getByText('Thank you, it was a pleasure!')).toBeVisible();
@@ -74,4 +77,5 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   await expect(nextPage.getByRole('img', { name: 'Rated 5 out of 5' }).first()).toBeVisible();
   await expect(nextPage.getByText('Explained p-values until they finally made sense.')).toBeVisible();
   await expect(nextPage.getByText('Thank you, it was a pleasure!')).toBeVisible();
+  await expectNoAxeViolations(nextPage, "a rated tutor's page");
 });
