@@ -13,7 +13,7 @@ import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth, SESSION_COOKIE_NAME, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
 import { adminRoutes } from './features/admin/routes.ts';
-import { hasAdminRole } from './features/admin/service.ts';
+import { hasAdminRole, isSuperAdmin, recordSecondFactorChange } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/service.ts';
@@ -137,7 +137,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     db,
     secret: authSecret,
     onSessionEnded: endSessionSockets,
-    mayUseSecondFactor: (userId) => hasAdminRole(db, userId),
+    secondFactor: {
+      mayUse: (userId) => hasAdminRole(db, userId),
+      mustKeep: (userId) => isSuperAdmin(db, userId),
+      record: ({ userId, action }) => recordSecondFactorChange(db, { adminId: userId, action }),
+    },
   });
   const storage = createStorage(config.storage);
   const mailer = createMailer(config.mail, dependencies.onDevMail);

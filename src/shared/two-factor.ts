@@ -20,4 +20,8 @@ export const twoFactorMessages = {
   adminsOnly: 'Only admins can turn on two-factor sign-in.',
   required: 'Set up two-factor sign-in before using the admin panel.',
   enrolled: 'Two-factor sign-in is on.',
+  notEnabled: 'Two-factor sign-in is not on for this account.',
+  superAdminKeepsIt: 'The super-admin keeps two-factor sign-in on.',
+  turnedOff: 'Two-factor sign-in is off.',
+  newBackupCodes: 'New backup codes are ready. The earlier ones no longer work.',
 } as const;

@@ -1,4 +1,4 @@
-import { eq, exists, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, exists, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
 import { adminMessages, type AdminAccess, type AdminStats } from '#shared/schemas/admin.ts';
@@ -10,6 +10,7 @@ import { users } from '../../db/schema/auth.ts';
 import { chatRooms } from '../../db/schema/chat.ts';
 import { illegalContentFlags, userReports } from '../../db/schema/moderation.ts';
 import { AppError } from '../../http/errors.ts';
+import { recordAdminAction } from './audit.ts';
 import { requireUser } from '../../http/session.ts';
 
 /**
@@ -68,6 +69,18 @@ export async function hasAdminRole(db: Database, userId: string) {
     .from(users)
     .where(eq(users.id, userId));
   return row?.isAdmin ?? false;
+}
+
+/** Whether the user is the super-admin, who keeps the second factor once it is on (decision 0034). */
+export async function isSuperAdmin(db: Database, userId: string) {
+  return (
+    (await db.$count(adminRoles, and(eq(adminRoles.userId, userId), eq(adminRoles.roleName, SUPER_ADMIN_ROLE)))) > 0
+  );
+}
+
+/** Records a change an admin made to their own second factor (turned off, new backup codes) in the audit log. */
+export async function recordSecondFactorChange(db: Database, { adminId, action }: { adminId: string; action: string }) {
+  await recordAdminAction(db, { actor: { id: adminId }, action, objectType: 'user', objectId: adminId });
 }
 
 /** The signed-in admin's access, even before a required second factor is set up (the panel asks for it then). */

@@ -1,6 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { getSessionCookie } from 'better-auth/cookies';
 import { TWO_FACTOR_ERROR_CODES, twoFactor } from 'better-auth/plugins';
 import { and, eq, isNotNull } from 'drizzle-orm';
@@ -8,7 +8,13 @@ import { z } from 'zod';
 import { PASSWORD_MIN, RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
 import { errorMessages } from '#shared/errors.ts';
 import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared/schemas/auth.ts';
-import { backupCodeSchema, enableTwoFactorSchema, totpCodeSchema } from '#shared/schemas/two-factor.ts';
+import {
+  backupCodeSchema,
+  disableTwoFactorSchema,
+  enableTwoFactorSchema,
+  generateBackupCodesSchema,
+  totpCodeSchema,
+} from '#shared/schemas/two-factor.ts';
 import { TOTP_DIGITS, twoFactorMessages } from '#shared/two-factor.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -31,8 +37,26 @@ type AuthOptions = {
   secret: string;
   /** Told of every session that ends (sign-out, password reset, revocation), to close its sockets. */
   onSessionEnded?: (sessionId: string) => void;
-  /** Whether this user may turn on a second factor (admins: the sign-in forms of everyone else have no code prompt). */
-  mayUseSecondFactor: (userId: string) => Promise<boolean>;
+  secondFactor: SecondFactorRules;
+};
+
+/** A change an admin makes to their own second factor, recorded in the audit log. */
+export type SecondFactorChange = 'two_factor.disable' | 'two_factor.backup_codes';
+
+/** What the admin panel decides about second factors: auth knows no roles and writes no audit log. */
+export type SecondFactorRules = {
+  /** Whether this user may have a second factor (admins: the sign-in forms of everyone else have no code prompt). */
+  mayUse: (userId: string) => Promise<boolean>;
+  /** Whether this user must keep it once it is on (the super-admin). */
+  mustKeep: (userId: string) => Promise<boolean>;
+  record: (change: { userId: string; action: SecondFactorChange }) => Promise<void>;
+};
+
+/** The plugin's endpoints that change a second factor, and the audit action of those an admin makes once it is on. */
+const SECOND_FACTOR_CHANGES: Record<string, SecondFactorChange | null> = {
+  '/two-factor/enable': null,
+  '/two-factor/disable': 'two_factor.disable',
+  '/two-factor/generate-backup-codes': 'two_factor.backup_codes',
 };
 
 // better-auth takes these bodies loosely; they are checked first with the SPEC rules and messages.
@@ -43,6 +67,8 @@ const bodyRules: Record<string, z.ZodType> = {
   '/reset-password': z.object({ newPassword: strongPasswordSchema }),
   '/change-password': z.object({ newPassword: strongPasswordSchema }),
   '/two-factor/enable': enableTwoFactorSchema,
+  '/two-factor/disable': disableTwoFactorSchema,
+  '/two-factor/generate-backup-codes': generateBackupCodesSchema,
   '/two-factor/verify-totp': totpCodeSchema,
   '/two-factor/verify-backup-code': backupCodeSchema,
 };
@@ -68,7 +94,7 @@ async function isSuspended(db: Database, userId: string) {
   return (await db.$count(users, and(eq(users.id, userId), isNotNull(users.suspendedAt)))) > 0;
 }
 
-export function createAuth({ config, db, secret, onSessionEnded, mayUseSecondFactor }: AuthOptions) {
+export function createAuth({ config, db, secret, onSessionEnded, secondFactor }: AuthOptions) {
   // Answered exactly like a wrong password, so the address of a system account is not confirmed either.
   const refuseSystemSignIn = async (ctx: HookContext) => {
     const email = (ctx.body as { email?: unknown } | undefined)?.email;
@@ -78,13 +104,39 @@ export function createAuth({ config, db, secret, onSessionEnded, mayUseSecondFac
     }
   };
 
-  // Without a session the plugin answers 401 itself.
-  const refuseSecondFactorToNonAdmins = async (ctx: HookContext) => {
-    if (ctx.path !== '/two-factor/enable') return;
+  /**
+   * Changes to a second factor are for admins, and the super-admin cannot turn theirs off. Turning it off takes a code
+   * the app shows now besides the password (the plugin asks only the password), taken once like any other; the
+   * password is checked first, so a mistyped one does not spend the code. The changes to audit are remembered
+   * between the hooks before and after the request. Without a session the plugin answers 401 itself.
+   */
+  const changesToAudit = new WeakMap<Request, { userId: string; action: SecondFactorChange }>();
+  const guardSecondFactorChange = async (ctx: HookContext) => {
+    if (!(ctx.path in SECOND_FACTOR_CHANGES)) return;
     const session = await getSessionFromCtx(ctx);
-    if (session && !(await mayUseSecondFactor(session.user.id))) {
+    if (!session) return;
+    const userId = session.user.id;
+    if (!(await secondFactor.mayUse(userId))) {
       throw new APIError('FORBIDDEN', { code: 'FORBIDDEN', message: twoFactorMessages.adminsOnly });
     }
+    if (ctx.path === '/two-factor/disable') {
+      if (await secondFactor.mustKeep(userId)) {
+        throw new APIError('FORBIDDEN', { code: 'FORBIDDEN', message: twoFactorMessages.superAdminKeepsIt });
+      }
+      await ctx.context.password.checkPassword(userId, ctx);
+      const { code } = ctx.body as { code: string };
+      const use = await takeTotpCode({ db, key: ctx.context.secretConfig, userId, code });
+      if (use === 'none') throw APIError.from('BAD_REQUEST', TWO_FACTOR_ERROR_CODES.TWO_FACTOR_NOT_ENABLED);
+      if (use !== 'taken') throw APIError.from('UNAUTHORIZED', TWO_FACTOR_ERROR_CODES.INVALID_CODE);
+    }
+    const action = SECOND_FACTOR_CHANGES[ctx.path];
+    if (action && ctx.request) changesToAudit.set(ctx.request, { userId, action });
+  };
+  // After the plugin's writes, which it makes outside any transaction of ours: the record follows a change that
+  // succeeded, and a change that failed leaves none.
+  const auditSecondFactorChange = async (ctx: HookContext) => {
+    const change = ctx.request && changesToAudit.get(ctx.request);
+    if (change && !isAPIError(ctx.context.returned)) await secondFactor.record(change);
   };
 
   /**
@@ -183,7 +235,7 @@ export function createAuth({ config, db, secret, onSessionEnded, mayUseSecondFac
       before: createAuthMiddleware(async (ctx) => {
         await checkBody(ctx);
         await refuseSystemSignIn(ctx);
-        await refuseSecondFactorToNonAdmins(ctx);
+        await guardSecondFactorChange(ctx);
         await noteEnrolment(ctx);
         await refuseUsedCode(ctx);
         // Whoever changes the password ends every other session: one a thief holds included.
@@ -191,7 +243,10 @@ export function createAuth({ config, db, secret, onSessionEnded, mayUseSecondFac
           return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
         }
       }),
-      after: createAuthMiddleware(endSessionsOpenedBeforeEnrolment),
+      after: createAuthMiddleware(async (ctx) => {
+        await endSessionsOpenedBeforeEnrolment(ctx);
+        await auditSecondFactorChange(ctx);
+      }),
     },
     databaseHooks: {
       session: {

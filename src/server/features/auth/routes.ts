@@ -40,6 +40,7 @@ const betterAuthMessages: Record<string, string> = {
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: twoFactorMessages.tooManyAttempts,
   ACCOUNT_TEMPORARILY_LOCKED: twoFactorMessages.locked,
   TOTP_ALREADY_ENABLED: twoFactorMessages.alreadyEnabled,
+  TWO_FACTOR_NOT_ENABLED: twoFactorMessages.notEnabled,
 };
 
 /** better-auth's error answer in the API's `{ code, message, fields? }` shape, 5xx details hidden. */

@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewBackupCodes } from '#shared/schemas/two-factor.ts';
 import { twoFactorMessages } from '#shared/two-factor.ts';
+import { adminAuditLog } from '../../db/schema/admin.ts';
 import { sessions, twoFactors, users } from '../../db/schema/auth.ts';
 import {
   DEFAULT_TEST_PASSWORD,
@@ -10,6 +12,7 @@ import {
   TEST_TOTP_SECRET,
   createSessionCookie,
   createSubAdmin,
+  createSuperAdminCookie,
   createUser,
   enrolSecondFactor,
   freshClientAddress,
@@ -52,6 +55,13 @@ describe('an admin’s second factor', () => {
   const twoFactorRowsOf = (userId: string) => t.db.$count(twoFactors, eq(twoFactors.userId, userId));
   const signInWithPassword = (email: string, password = DEFAULT_TEST_PASSWORD) =>
     post('/sign-in/email', { email, password });
+  const isEnabledFor = async (userId: string) =>
+    (await t.db.select().from(users).where(eq(users.id, userId)))[0]!.twoFactorEnabled;
+  const auditedActionsOf = async (adminId: string) =>
+    (await t.db.select().from(adminAuditLog).where(eq(adminAuditLog.actorId, adminId))).map((row) => ({
+      action: row.action,
+      objectId: row.objectId,
+    }));
 
   /** Turns the second factor on as the enrolment screen does; answers the new session's cookie, the secret and the code. */
   async function enrol(cookie: string, password = DEFAULT_TEST_PASSWORD) {
@@ -252,5 +262,113 @@ describe('an admin’s second factor', () => {
     const enrolled = await enrol(cookie, TEST_ADMIN.password);
     expect((await get('/api/admin/stats', enrolled.cookie)).statusCode).toBe(200);
     expect(await twoFactorRowsOf(superAdmin!.id)).toBe(1);
+  });
+
+  it('turns off a sub-admin’s second factor with the password and a code from the app, recorded in the audit log', async () => {
+    const admin = await createSubAdmin(t.db, ['reports']);
+    await enrolSecondFactor(t.db, admin.id);
+    const { header: cookie } = await createSessionCookie(t.db, admin.id);
+    const code = totpCode(TEST_TOTP_SECRET);
+
+    expect((await post('/two-factor/disable', { password: DEFAULT_TEST_PASSWORD, code })).statusCode).toBe(401);
+    const refused = [
+      [
+        await post('/two-factor/disable', { password: DEFAULT_TEST_PASSWORD }, cookie),
+        400,
+        twoFactorMessages.codeRequired,
+      ],
+      [await post('/two-factor/disable', { code }, cookie), 400, twoFactorMessages.passwordRequired],
+      [
+        await post('/two-factor/disable', { password: 'Wrong-password-1', code }, cookie),
+        400,
+        twoFactorMessages.wrongPassword,
+      ],
+      [
+        await post(
+          '/two-factor/disable',
+          { password: DEFAULT_TEST_PASSWORD, code: wrongCodeFor(TEST_TOTP_SECRET) },
+          cookie,
+        ),
+        401,
+        twoFactorMessages.wrongCode,
+      ],
+    ] as const;
+    for (const [response, status, message] of refused) {
+      expect(response.statusCode).toBe(status);
+      expect(response.json().message).toBe(message);
+    }
+    expect(await isEnabledFor(admin.id)).toBe(true);
+    expect(await twoFactorRowsOf(admin.id)).toBe(1);
+    expect(await auditedActionsOf(admin.id)).toEqual([]);
+
+    // The wrong password did not spend the code.
+    const turnedOff = await post('/two-factor/disable', { password: DEFAULT_TEST_PASSWORD, code }, cookie);
+    expect(turnedOff.statusCode, turnedOff.body).toBe(200);
+    expect(await isEnabledFor(admin.id)).toBe(false);
+    expect(await twoFactorRowsOf(admin.id)).toBe(0);
+    expect(await auditedActionsOf(admin.id)).toEqual([{ action: 'two_factor.disable', objectId: admin.id }]);
+    // The password alone signs in again.
+    expect(cookiesSetBy(await signInWithPassword(admin.email))).toContain(`${SESSION_COOKIE}=`);
+  });
+
+  it('keeps the super-admin’s second factor on, and gives no one else a way to change one', async () => {
+    const { userId, header } = await createSuperAdminCookie(t.db);
+    const code = totpCode(TEST_TOTP_SECRET);
+    const kept = await post('/two-factor/disable', { password: TEST_ADMIN.password, code }, header);
+    expect(kept.statusCode).toBe(403);
+    expect(kept.json().message).toBe(twoFactorMessages.superAdminKeepsIt);
+    expect(await isEnabledFor(userId)).toBe(true);
+    expect(await auditedActionsOf(userId)).toEqual([]);
+
+    const student = await createUser(t.db, { role: 'student' });
+    const { header: studentCookie } = await createSessionCookie(t.db, student.id);
+    for (const [url, payload] of [
+      ['/two-factor/disable', { password: DEFAULT_TEST_PASSWORD, code }],
+      ['/two-factor/generate-backup-codes', { password: DEFAULT_TEST_PASSWORD }],
+    ] as const) {
+      const refused = await post(url, payload, studentCookie);
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json().message).toBe(twoFactorMessages.adminsOnly);
+    }
+  });
+
+  it('gives an admin ten new backup codes for the password; the earlier ones stop working', async () => {
+    const admin = await createSubAdmin(t.db, ['reports']);
+    await enrolSecondFactor(t.db, admin.id);
+    const { header: cookie } = await createSessionCookie(t.db, admin.id);
+    const storedCodes = async () =>
+      (await t.db.select().from(twoFactors).where(eq(twoFactors.userId, admin.id)))[0]!.backupCodes;
+    const before = await storedCodes();
+
+    expect((await post('/two-factor/generate-backup-codes', { password: DEFAULT_TEST_PASSWORD })).statusCode).toBe(401);
+    const empty = await post('/two-factor/generate-backup-codes', { password: '' }, cookie);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe(twoFactorMessages.passwordRequired);
+    const wrong = await post('/two-factor/generate-backup-codes', { password: 'Wrong-password-1' }, cookie);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe(twoFactorMessages.wrongPassword);
+    expect(await storedCodes()).toBe(before);
+    expect(await auditedActionsOf(admin.id)).toEqual([]);
+
+    const renewed = await post('/two-factor/generate-backup-codes', { password: DEFAULT_TEST_PASSWORD }, cookie);
+    expect(renewed.statusCode).toBe(200);
+    const { backupCodes } = renewed.json<NewBackupCodes>();
+    expect(backupCodes).toHaveLength(10);
+    expect(await auditedActionsOf(admin.id)).toEqual([{ action: 'two_factor.backup_codes', objectId: admin.id }]);
+
+    const challenge = () => signInWithPassword(admin.email).then(cookiesSetBy);
+    const old = await post('/two-factor/verify-backup-code', { code: TEST_BACKUP_CODES[0] }, await challenge());
+    expect(old.statusCode).toBe(401);
+    expect(old.json().message).toBe(twoFactorMessages.wrongBackupCode);
+    expect((await post('/two-factor/verify-backup-code', { code: backupCodes[0] }, await challenge())).statusCode).toBe(
+      200,
+    );
+
+    // Without a second factor there are no backup codes to renew.
+    const unenrolled = await createSubAdmin(t.db, ['reports']);
+    const { header: unenrolledCookie } = await createSessionCookie(t.db, unenrolled.id);
+    const none = await post('/two-factor/generate-backup-codes', { password: DEFAULT_TEST_PASSWORD }, unenrolledCookie);
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message).toBe(twoFactorMessages.notEnabled);
   });
 });

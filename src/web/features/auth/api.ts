@@ -1,7 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { Role } from '#shared/constants.ts';
 import type { Availability, ForgotPasswordInput, LoginInput, RegisterResponse } from '#shared/schemas/auth.ts';
-import type { TwoFactorEnrolment } from '#shared/schemas/two-factor.ts';
+import type { DisableTwoFactorInput, NewBackupCodes, TwoFactorEnrolment } from '#shared/schemas/two-factor.ts';
 import { paths } from '#shared/paths.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
@@ -33,6 +33,19 @@ export function verifyTotp(code: string) {
 /** A backup code instead of the app's, at sign-in; each works once. */
 export function verifyBackupCode(code: string) {
   return apiFetch<unknown>('/api/auth/two-factor/verify-backup-code', { method: 'POST', body: { code } });
+}
+
+/** Ten new backup codes for the password; the earlier ones stop working. */
+export function generateBackupCodes(password: string) {
+  return apiFetch<NewBackupCodes>('/api/auth/two-factor/generate-backup-codes', {
+    method: 'POST',
+    body: { password },
+  });
+}
+
+/** Turns the second factor off (not the super-admin's): the password and a code the app shows now. */
+export function disableTwoFactor(input: DisableTwoFactorInput) {
+  return apiFetch<unknown>('/api/auth/two-factor/disable', { method: 'POST', body: input });
 }
 
 export function useSignIn() {

@@ -1,13 +1,12 @@
 import { useState, type ReactNode, type SubmitEvent } from 'react';
 import { encode } from 'uqr';
 import type { TwoFactorEnrolment } from '#shared/schemas/two-factor.ts';
-import { TOTP_CODE_PATTERN, TOTP_DIGITS, twoFactorMessages } from '#shared/two-factor.ts';
+import { TOTP_CODE_PATTERN, twoFactorMessages } from '#shared/two-factor.ts';
 import { Button } from '#web/components/ui/button.tsx';
-import { FormField } from '#web/components/ui/form-field.tsx';
-import { Input } from '#web/components/ui/input.tsx';
-import { PasswordInput } from '#web/components/ui/password-input.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { enableTwoFactor, verifyTotp } from '../../auth/api.ts';
+import { BackupCodeList } from './backup-code-list.tsx';
+import { AppCodeField, CurrentPasswordField } from './second-factor-fields.tsx';
 
 /** The otpauth:// address as a QR code, drawn as one SVG path (no script or inline style the page's CSP refuses). */
 function QrCode({ text }: { text: string }) {
@@ -91,14 +90,7 @@ export function SecondFactorEnrolment({
           Two-factor sign-in asks for a code from an authenticator app on your phone after your password.
         </p>
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-          <FormField label="Password" error={error} required>
-            <PasswordInput
-              autoComplete="current-password"
-              maxLength={128}
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-            />
-          </FormField>
+          <CurrentPasswordField value={value} onChange={setValue} error={error} />
           <Button type="submit" className="self-start" loading={isBusy}>
             Continue
           </Button>
@@ -124,15 +116,7 @@ export function SecondFactorEnrolment({
           <code className="font-mono break-all text-foreground">{manualKeyOf(enrolment.totpURI)}</code>
         </p>
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-          <FormField label="Code from the app" error={error} required>
-            <Input
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              maxLength={TOTP_DIGITS}
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-            />
-          </FormField>
+          <AppCodeField value={value} onChange={setValue} error={error} />
           <Button type="submit" className="self-start" loading={isBusy}>
             Turn on two-factor sign-in
           </Button>
@@ -147,13 +131,7 @@ export function SecondFactorEnrolment({
         {twoFactorMessages.enrolled} Without your phone, each of these codes signs you in once. They are shown only now:
         keep them somewhere safe.
       </p>
-      <ul aria-label="Backup codes" className="grid grid-cols-2 gap-2 font-mono text-sm sm:max-w-sm">
-        {enrolment.backupCodes.map((code) => (
-          <li key={code} className="rounded-md border bg-muted px-3 py-1.5">
-            {code}
-          </li>
-        ))}
-      </ul>
+      <BackupCodeList codes={enrolment.backupCodes} />
       <Button className="self-start" onClick={() => void onDone()}>
         I have saved them
       </Button>
