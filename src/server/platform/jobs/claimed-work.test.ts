@@ -137,6 +137,31 @@ describe('claimed work', () => {
     expect(stored).toMatchObject({ result: 'fresh', claimToken: null, claimedUntil: null });
   });
 
+  it('records the rest of a batch when one row’s record fails, rather than leaving them claimed until they lapse', async () => {
+    const { ids, work } = await batchOf(3);
+    // Rows are worked in id order: the first one's record fails.
+    ids.sort();
+    const failingFirst = {
+      ...work,
+      record: async (options: Parameters<typeof work.record>[0]) => {
+        if (options.row.id === ids[0]) throw new Error('the database refused this one');
+        await work.record(options);
+      },
+    };
+    await expect(runClaimedWorkOnce({ db: database.db, work: failingFirst })).rejects.toThrow(
+      'the database refused this one',
+    );
+    const stored = await database.db
+      .select({ id: workItems.id, result: workItems.result, claimToken: workItems.claimToken })
+      .from(workItems)
+      .where(inArray(workItems.id, ids));
+    expect(stored.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))).toEqual([
+      { id: ids[0], result: null, claimToken: expect.any(String) },
+      { id: ids[1], result: `called ${ids[1]}`, claimToken: null },
+      { id: ids[2], result: `called ${ids[2]}`, claimToken: null },
+    ]);
+  });
+
   it('keeps the claim when recording fails, so the row is worked again once it lapses', async () => {
     const { ids, work } = await batchOf(1);
     const failing = {

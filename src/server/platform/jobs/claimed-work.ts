@@ -95,7 +95,11 @@ export async function recordWorkOutcome<T extends ClaimableTable, Value>({
   });
 }
 
-/** Claims one batch, calls for each row in turn and records each outcome; resolves with the number of rows claimed. */
+/**
+ * Claims one batch, calls for each row in turn and records each outcome; resolves with the number of rows claimed.
+ * A row whose record fails keeps its claim (it is worked again once that lapses) and the rest of the batch goes on,
+ * rather than wait out the lease too; the first such failure is thrown once the batch is done.
+ */
 export async function runClaimedWorkOnce<T extends ClaimableTable, Value>({
   db,
   work,
@@ -104,13 +108,15 @@ export async function runClaimedWorkOnce<T extends ClaimableTable, Value>({
   work: ClaimedWork<T, Value>;
 }) {
   const { token, rows } = await claimWork({ db, work });
+  const recordFailures: unknown[] = [];
   for (const row of rows) {
     const outcome = await work.call(row).then(
       (value): CallOutcome<Value> => ({ ok: true, value }),
       (error: unknown): CallOutcome<Value> => ({ ok: false, error }),
     );
-    await recordWorkOutcome({ db, work, token, row, outcome });
+    await recordWorkOutcome({ db, work, token, row, outcome }).catch((error: unknown) => recordFailures.push(error));
   }
+  if (recordFailures.length > 0) throw recordFailures[0];
   return rows.length;
 }
 
