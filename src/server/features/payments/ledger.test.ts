@@ -229,6 +229,34 @@ describe('the money ledger', () => {
     expect(await balance(p.held)).toBe(100);
   });
 
+  it('refuses entries added later to a posted transaction even when they balance: what was posted stays as posted', async () => {
+    const p = await parties();
+    const payment = (cents: number) => ({
+      idempotencyKey: uniqueKey(),
+      kind: 'payment' as const,
+      entries: [
+        { account: p.studentPayments, amountCents: -cents },
+        { account: p.held, amountCents: cents },
+      ],
+    });
+    // Two postings in one caller's transaction are each written whole, and commit.
+    const posting = await database.db.transaction(async (tx) => {
+      await postLedgerTransaction({ db: tx, ...payment(40) });
+      return postLedgerTransaction({ db: tx, ...payment(60) });
+    });
+    const [studentPayments, held] = posting.entries.map((entry) => entry.accountId);
+    await expect(
+      rawTransaction(async (client) => {
+        await client.query(
+          `insert into ledger_entries (transaction_id, line, account_id, amount_cents)
+             values ($1, 3, $2, -5000), ($1, 4, $3, 5000)`,
+          [posting.transaction.id, studentPayments, held],
+        );
+      }),
+    ).rejects.toMatchObject({ code: '23514' });
+    expect(await balance(p.held)).toBe(100);
+  });
+
   it('refuses every update, delete and truncate of entries, transactions and accounts', async () => {
     const p = await parties();
     const posting = await postLedgerTransaction({
