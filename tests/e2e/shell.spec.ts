@@ -115,6 +115,23 @@ test.describe('the top bar', () => {
     expect(withOldCookie.status()).toBe(401);
   });
 
+  test('a session ended on the server shows the open page signed out at once', async ({
+    page,
+    signInAs,
+    request,
+    baseURL,
+  }) => {
+    await signInAs('student');
+    await page.goto('/about');
+    await expectLive(page);
+    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    // The same session signed out from elsewhere: nothing in this page asks the server anything afterwards.
+    const signOut = await request.post('/api/auth/sign-out', { headers: { cookie, origin: baseURL! }, data: {} });
+    expect(signOut.status()).toBe(200);
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expect(page.locator('html')).not.toHaveAttribute('data-realtime', 'connected');
+  });
+
   test('a teacher sees Find Jobs', async ({ page, signInAs }) => {
     await signInAs('teacher');
     await page.goto('/about');

@@ -1,7 +1,8 @@
 import type { Role } from '#shared/constants.ts';
 import { useNotificationLiveUpdates } from '#web/features/notifications/live-updates.ts';
 import { useNewJobAlerts } from '#web/features/requests/live-updates.ts';
-import { useRealtimeConnection } from '#web/lib/socket.ts';
+import { queryClient, sessionQueryKey } from '#web/lib/query-client.ts';
+import { useRealtimeConnection, useSocketEvent } from '#web/lib/socket.ts';
 
 /**
  * The app's one realtime socket while someone is signed in, and the updates that must arrive on every screen: each
@@ -9,6 +10,9 @@ import { useRealtimeConnection } from '#web/lib/socket.ts';
  */
 export function LiveUpdates({ userId, role }: { userId: string; role: Role }) {
   useRealtimeConnection(userId);
+  // Signed out on another device, revoked or expired: the server says so before closing the socket, and the page
+  // shows itself signed out at once rather than at its next refused request.
+  useSocketEvent('session:ended', () => queryClient.setQueryData(sessionQueryKey, null));
   useNotificationLiveUpdates();
   useNewJobAlerts(role);
   return null;
