@@ -228,4 +228,36 @@ describe('migration 0016 (amounts in cents)', () => {
       rmSync(oldMigrations, { recursive: true, force: true });
     }
   });
+
+  it('rewrites each table it converts once, however large', async () => {
+    const handle = await openEmptyTestDatabase();
+    const oldMigrations = migrationsUpTo('0015_audit_log_append_only');
+    try {
+      await migrate(handle.db, { migrationsFolder: oldMigrations });
+      // Every rewrite of a table (a copy of all its rows, under a lock that stops readers too) is noted.
+      await handle.db.execute(
+        sql.raw(`
+        create table table_rewrites (table_name text not null);
+        create function note_table_rewrite() returns event_trigger language plpgsql as $$
+        begin
+          insert into table_rewrites values (pg_event_trigger_table_rewrite_oid()::regclass::text);
+        end;
+        $$;
+        create event trigger note_table_rewrites on table_rewrite execute function note_table_rewrite();`),
+      );
+
+      await migrateDatabase(handle.pool);
+
+      const rewrites = await handle.db.execute<{ table_name: string; rewrites: number }>(sql`
+        select table_name, count(*)::int as rewrites from table_rewrites group by table_name order by table_name`);
+      expect(rewrites.rows).toEqual([
+        { table_name: 'student_notifications', rewrites: 1 },
+        { table_name: 'tutor_bids', rewrites: 1 },
+        { table_name: 'tutoring_requests', rewrites: 1 },
+      ]);
+    } finally {
+      await handle.close();
+      rmSync(oldMigrations, { recursive: true, force: true });
+    }
+  });
 });
