@@ -20,6 +20,7 @@ import { createModeration } from './features/moderation/service.ts';
 import { orphanUploadsJob } from './features/chat/orphan-uploads.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { createAssistant } from './features/guru/assistant.ts';
+import { expiredQuestionTurnsJob } from './features/guru/question-turns.ts';
 import { guruRoutes } from './features/guru/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { mailAddressOf, meetingRemindersJob } from './features/meetings/service.ts';
@@ -164,6 +165,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         sessionLifetimeJob(endSessionSockets),
         orphanUploadsJob(storage),
         expiredUsageCountersJob,
+        expiredQuestionTurnsJob,
         meetingRemindersJob({
           realtime,
           ctx: { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) },

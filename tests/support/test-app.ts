@@ -18,6 +18,7 @@ export async function createTestApp(
     realtime: app.realtime,
     db: database.db,
     pool: database.pool,
+    database,
     async close() {
       await app.close();
       await database.close();
@@ -26,6 +27,16 @@ export async function createTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * A second app on the database of `first`, as a second server of a cluster has (its own process state, the same
+ * rows). Close it before `first`, which closes the database.
+ */
+export async function createTestAppBeside(first: TestApp) {
+  const app = await buildApp(first.config, { database: first.database });
+  await app.ready();
+  return { app, close: () => app.close() };
+}
 
 /** The test app listening on loopback, for real Socket.IO clients; its sockets close with it. */
 export async function createListeningTestApp(...args: Parameters<typeof createTestApp>) {

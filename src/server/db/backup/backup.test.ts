@@ -74,6 +74,11 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
     ],
     [`insert into socket_io_attachments (payload) values ('\\x00ff')`, []],
     [
+      `insert into guru_question_turns (student_id, client_id, expires_at)
+       values ($1, gen_random_uuid(), now() + interval '1 minute')`,
+      [student.id],
+    ],
+    [
       `with meeting as (
          insert into jitsi_meetings (creator_id, title, meeting_id, join_url, start_time)
          values ($1, 'Lesson', 'vh-backup', 'https://meet.jit.si/vh-backup', now() + interval '2 days') returning id)
@@ -149,10 +154,11 @@ describe(`backups (${onPostgres ? 'PostgreSQL' : 'embedded database'})`, () => {
 
   beforeAll(async () => {
     server = await startTestServerProcess();
+    // The embedded database takes two connections beyond the server's own pool, which its periodic jobs fill at start.
     pool = new pg.Pool(
       server.databaseUrl
         ? { connectionString: server.databaseUrl }
-        : { host: server.dataDir, port: 5432, user: 'postgres', database: 'postgres' },
+        : { host: server.dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 2 },
     );
   }, 180_000);
   afterAll(async () => {

@@ -13,3 +13,4 @@ export * from './realtime.ts';
 export * from './limits.ts';
 export * from './reviews.ts';
 export * from './payments.ts';
+export * from './guru.ts';

@@ -128,8 +128,8 @@ export function publishMessage({ realtime, message }: { realtime: Realtime; mess
  * Guru AI (features/guru): a question takes a turn before anything is written (or is refused in plain words), is told
  * to the assistant once stored, and is answered through `storeAssistantReply`.
  */
-export type Assistant = { takeTurn(studentId: string): AssistantTurn };
-type AssistantTurn = { answer(question: ChatMessage): void; release(): void };
+export type Assistant = { takeTurn(studentId: string, clientId: string): Promise<AssistantTurn> };
+type AssistantTurn = { answer(question: ChatMessage): void; release(): Promise<void> };
 
 /** The student's turn with Guru AI; a retry of a question already stored is answered as a retry, not refused. */
 async function takeAssistantTurn({
@@ -144,7 +144,7 @@ async function takeAssistantTurn({
   clientId: string;
 }): Promise<{ turn: AssistantTurn } | { retried: ChatMessage }> {
   try {
-    return { turn: assistant.takeTurn(senderId) };
+    return { turn: await assistant.takeTurn(senderId, clientId) };
   } catch (error) {
     const [earlier] = await selectMessages(db).where(
       and(eq(messages.clientId, clientId), eq(messages.senderId, senderId)),
@@ -292,11 +292,11 @@ export async function sendMessage({
   try {
     sent = await storeMessage({ db, storage, realtime, moderation, sender, input });
   } catch (error) {
-    asked?.turn.release();
+    await asked?.turn.release();
     throw error;
   }
   if (sent.created) asked?.turn.answer(sent.message);
-  else asked?.turn.release();
+  else await asked?.turn.release();
   return sent;
 }
 

@@ -39,6 +39,8 @@ const HISTORY_TURNS = 6;
  * half a minute for the engine; beyond it students are told Guru AI is busy.
  */
 const QUESTIONS_IN_FLIGHT = 10;
+/** A held turn outlasts the longest answer by this much before another server may give it to a new question. */
+const TURN_HOLD_MARGIN_MS = 10_000;
 
 /** The engine's answer as a reply: the result in math with its steps, or declined with the actions. */
 function formatOfflineAnswer(result: MathAnswer, { readFromPhoto }: { readFromPhoto?: string } = {}): GuruAnswer {
@@ -156,19 +158,28 @@ export function createAssistant({
       };
       const answered = await provider.answer(asked, (text) => realtime.toUsers([studentId], 'guru:delta', { text }));
       const reply: GuruReply = { ...answered, input: question.content };
-      turn.release(); // before the reply is out: the student may ask again as soon as they read it
+      await turn.release(); // before the reply is out: the student may ask again as soon as they read it
       await storeAssistantReply({ db, realtime, studentId, content: JSON.stringify(reply) });
     } finally {
       realtime.toUsers([studentId], 'guru:typing', { isTyping: false });
     }
   };
-  const turns = createQuestionTurns({ capacity: QUESTIONS_IN_FLIGHT });
+  const turns = createQuestionTurns({
+    db,
+    capacity: QUESTIONS_IN_FLIGHT,
+    // The longest answer: the model server's time, then the offline engine's as its fallback behind a full queue.
+    holdMs:
+      (config.modelServer?.timeoutMs ?? 0) +
+      QUESTIONS_IN_FLIGHT * (PHOTO_READ_TIMEOUT_MS + 2 * MATH_TIMEOUT_MS) +
+      TURN_HOLD_MARGIN_MS,
+    log,
+  });
   return {
     close: async () => {
       await Promise.all([photoReader.close(), mathSolver.close()]);
     },
-    takeTurn(studentId) {
-      const turn = turns.take(studentId);
+    async takeTurn(studentId, clientId) {
+      const turn = await turns.take(studentId, clientId);
       return {
         release: turn.release,
         answer(question) {

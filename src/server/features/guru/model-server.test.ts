@@ -10,7 +10,7 @@ import { messages } from '../../db/schema/chat.ts';
 import { TINY_PNG, formData } from '../../../../tests/support/files.ts';
 import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
 import { connectSocket, type TestSocket } from '../../../../tests/support/socket-client.ts';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { createTestApp, createTestAppBeside, type TestApp } from '../../../../tests/support/test-app.ts';
 import { CANNOT_SOLVE_OFFLINE } from './assistant.ts';
 import { EXPERT_HELP_MARKER, TUTOR_SYSTEM_PROMPT } from './model-server.ts';
 import { LINK_REMOVED } from '#shared/rules/moderation.ts';
@@ -263,6 +263,39 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
     for (const release of model.state.held.splice(0)) release();
     await answer;
     expect((await ask(first.cookie, 'and 2x + 3 = 9?')).statusCode).toBe(201);
+  });
+
+  it('refuses a student’s second question on another server while the first is answered, and takes a retry as one', async () => {
+    model.state.behaviour = 'hold';
+    const other = await createTestAppBeside(t);
+    try {
+      const first = await student();
+      const answer = nextAnswer(first.socket);
+      const clientId = randomUUID();
+      expect((await ask(first.cookie, 'solve 2x + 3 = 7', undefined, clientId)).statusCode).toBe(201);
+      await expect.poll(() => model.state.held.length).toBe(1);
+
+      const askOther = (content: string, questionId = randomUUID()) =>
+        other.app.inject({
+          method: 'POST',
+          url: '/api/chat/messages',
+          payload: { clientId: questionId, receiverId: AI_USER_ID, content },
+          headers: { cookie: first.cookie },
+        });
+      const refused = await askOther('and 2x + 3 = 9?');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toBe(guruMessages.oneAtATime);
+      const retried = await askOther('solve 2x + 3 = 7', clientId);
+      expect(retried.statusCode).toBe(200);
+      expect(retried.json<ChatMessage>().clientId).toBe(clientId);
+
+      for (const release of model.state.held.splice(0)) release();
+      await answer;
+      model.state.behaviour = 'stream';
+      expect((await askOther('and 2x + 3 = 9?')).statusCode).toBe(201);
+    } finally {
+      await other.close();
+    }
   });
 
   it("keeps everyone's link rule in what the model writes, streamed and stored", async () => {
