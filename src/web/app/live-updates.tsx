@@ -10,9 +10,9 @@ import { useRealtimeConnection, useSocketEvent } from '#web/lib/socket.ts';
  */
 export function LiveUpdates({ userId, role }: { userId: string; role: Role }) {
   useRealtimeConnection(userId);
-  // Signed out on another device, revoked or expired: the server says so before closing the socket, and the page
-  // shows itself signed out at once rather than at its next refused request.
-  useSocketEvent('session:ended', () => queryClient.setQueryData(sessionQueryKey, null));
+  // Signed out on another device, revoked or expired: the server says so before closing the socket, and the page asks
+  // for its session again at once rather than showing itself signed in until its next refused request.
+  useSocketEvent('session:ended', () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }));
   useNotificationLiveUpdates();
   useNewJobAlerts(role);
   return null;
