@@ -8,6 +8,7 @@ import { connectSocket, type TestSocket } from '../../tests/support/socket-clien
 import { TEST_AUTH_SECRET } from '../../tests/support/test-config.ts';
 import { withAdminClient } from '../../tests/support/test-database.ts';
 import { SERVER_COMMAND, startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts';
+import { uniqueWord } from '../../tests/support/words.ts';
 
 // The server process under chat load, killed with SIGKILL at random moments and started again: every message it
 // acknowledged must be stored exactly once, and it must come back each time (the data-directory lock of a dead
@@ -83,7 +84,7 @@ describe(`a server killed under chat load (${usesPostgres ? 'PostgreSQL' : 'embe
         try {
           const ack = await socket
             .timeout(5_000)
-            .emitWithAck('message:send', { clientId, receiverId, content: `load ${clientId}` });
+            .emitWithAck('message:send', { clientId, receiverId, content: `load ${uniqueWord()}` });
           if (ack.ok) acknowledged.push(clientId);
         } catch {
           return; // the server died with this one in flight: not acknowledged

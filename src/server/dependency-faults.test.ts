@@ -12,6 +12,7 @@ import {
 import type { ServerProcess } from '../../tests/support/server-process.ts';
 import { connectSocket, nextEvent, type TestSocket } from '../../tests/support/socket-client.ts';
 import { describeOnPostgres } from '../../tests/support/test-database.ts';
+import { uniqueWord } from '../../tests/support/words.ts';
 
 // Two server processes fanning out through a Redis server of the test's own, under chat load on both: Redis is
 // stopped and started again, and PostgreSQL ends every connection. Neither process may end, both must recover,
@@ -92,7 +93,7 @@ function faults(redisBinary: string) {
             const clientId = randomUUID();
             const ack = await socket
               .timeout(5_000)
-              .emitWithAck('message:send', { clientId, receiverId, content: `load ${clientId}` })
+              .emitWithAck('message:send', { clientId, receiverId, content: `load ${uniqueWord()}` })
               .catch(() => ({ ok: false }));
             if (ack.ok) {
               acknowledged.push(clientId);

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Request } from '@playwright/test';
 import { messages as messageRows } from '../../src/server/db/schema/chat.ts';
 import { createUser } from '../support/factories.ts';
+import { uniqueWord } from '../support/words.ts';
 import { expect, expectLive, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
 // The chat's outbox (features/chat/use-outbox.ts): a message shows at once as pending, is sent again with the same
@@ -12,12 +12,6 @@ import { expect, expectLive, expectNoAxeViolations, test, type Page } from './fi
 const SEND = '/api/chat/messages';
 const messageList = (page: Page) => page.getByRole('list', { name: 'Messages' });
 // A stored message says Sent (to a screen reader; then Delivered and Read); a pending one Sending… or Not sent.
-
-/** A word no other test sends, of letters only: hex digits ("04840331") could be refused as a phone number. */
-const uniqueWord = () =>
-  randomBytes(4)
-    .toString('hex')
-    .replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!);
 
 /** A student on /chat with a room open with a new teacher. */
 async function inARoom(
