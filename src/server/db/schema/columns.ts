@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { integer, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 // Column builders and constraint helpers shared by the schema files (not tables: not re-exported).
 
@@ -12,11 +12,13 @@ export const createdAt = () => timestamptz('created_at').notNull().defaultNow();
 
 /**
  * A work row's claim (platform/jobs/claimed-work.ts): the claimer's token and the lease's end. A row is free while
- * both are null or the lease has lapsed (its claimer died), and only the token's holder records the outcome.
+ * both are null or the lease has lapsed (its claimer died), and only the token's holder records the outcome. `claims`
+ * counts every claim, so a row whose outcome can never be recorded is given up rather than called forever.
  */
 export const claimColumns = () => ({
   claimToken: uuid('claim_token'),
   claimedUntil: timestamptz('claimed_until'),
+  claims: integer('claims').notNull().default(0),
 });
 
 /**

@@ -28,9 +28,12 @@ describe('claimed work', () => {
     database = await openTestDatabase();
     await database.db.execute(sql`create table claimed_work_test_items (
       id uuid primary key default gen_random_uuid(), batch text not null, result text, done_at timestamptz,
-      claim_token uuid, claimed_until timestamptz)`);
+      claim_token uuid, claimed_until timestamptz, claims integer not null default 0)`);
   });
   afterAll(() => database.close());
+
+  const errorsLogged: { fields: object; message: string }[] = [];
+  const log = { error: (fields: object, message: string) => errorsLogged.push({ fields, message }) };
 
   /** A batch of work rows and the work over them; `call` and `recorded` are the test's to set and read. */
   async function batchOf(size: number, options: { batchSize?: number; call?: (id: string) => Promise<string> } = {}) {
@@ -43,17 +46,25 @@ describe('claimed work', () => {
     ).map((row) => row.id);
     const recorded: { id: string; outcome: CallOutcome<string> }[] = [];
     const work: ClaimedWork<typeof workItems, string> = {
+      name: 'test items',
       table: workItems,
       due: and(eq(workItems.batch, batch), isNull(workItems.doneAt))!,
       order: workItems.id,
       batchSize: options.batchSize ?? 5,
       leaseMs: 60_000,
+      maxClaims: 3,
       call: async (row) => (options.call ? options.call(row.id) : `called ${row.id}`),
       async record({ db, row, outcome }) {
         recorded.push({ id: row.id, outcome });
         await db
           .update(workItems)
           .set({ doneAt: sql`now()`, result: outcome.ok ? outcome.value : String(outcome.error) })
+          .where(eq(workItems.id, row.id));
+      },
+      async giveUp({ db, row }) {
+        await db
+          .update(workItems)
+          .set({ doneAt: sql`now()`, result: 'given up' })
           .where(eq(workItems.id, row.id));
       },
     };
@@ -104,7 +115,7 @@ describe('claimed work', () => {
         return 'sent';
       },
     });
-    expect(await runClaimedWorkOnce({ db: database.db, work })).toBe(2);
+    expect(await runClaimedWorkOnce({ db: database.db, log, work })).toBe(2);
     expect(recorded).toHaveLength(2);
     const done = await database.db
       .select({ id: workItems.id, result: workItems.result, claimToken: workItems.claimToken })
@@ -148,7 +159,7 @@ describe('claimed work', () => {
         await work.record(options);
       },
     };
-    await expect(runClaimedWorkOnce({ db: database.db, work: failingFirst })).rejects.toThrow(
+    await expect(runClaimedWorkOnce({ db: database.db, log, work: failingFirst })).rejects.toThrow(
       'the database refused this one',
     );
     const stored = await database.db
@@ -170,11 +181,51 @@ describe('claimed work', () => {
         throw new Error('the database went away');
       },
     };
-    await expect(runClaimedWorkOnce({ db: database.db, work: failing })).rejects.toThrow('the database went away');
+    await expect(runClaimedWorkOnce({ db: database.db, log, work: failing })).rejects.toThrow('the database went away');
     expect((await claimWork({ db: database.db, work })).rows).toEqual([]);
     await lapse(ids[0]!);
-    expect(await runClaimedWorkOnce({ db: database.db, work })).toBe(1);
+    expect(await runClaimedWorkOnce({ db: database.db, log, work })).toBe(1);
     const [stored] = await database.db.select().from(workItems).where(eq(workItems.id, ids[0]!));
-    expect(stored).toMatchObject({ result: `called ${ids[0]}`, claimToken: null });
+    expect(stored).toMatchObject({ result: `called ${ids[0]}`, claimToken: null, claims: 2 });
+  });
+
+  it('calls a row whose record always fails at most maxClaims times, then gives it up uncalled, once', async () => {
+    const { ids, work } = await batchOf(1);
+    let calls = 0;
+    const unrecordable = {
+      ...work,
+      call: async () => `call ${++calls}`,
+      record: async () => {
+        throw new Error('the table refuses this outcome');
+      },
+    };
+    for (let claim = 1; claim <= work.maxClaims; claim++) {
+      await expect(runClaimedWorkOnce({ db: database.db, log, work: unrecordable })).rejects.toThrow('refuses');
+      await lapse(ids[0]!);
+    }
+    expect(calls).toBe(work.maxClaims);
+    const logged = errorsLogged.length;
+    expect(await runClaimedWorkOnce({ db: database.db, log, work: unrecordable })).toBe(1);
+    expect(calls).toBe(work.maxClaims);
+    const [stored] = await database.db.select().from(workItems).where(eq(workItems.id, ids[0]!));
+    expect(stored).toMatchObject({ result: 'given up', claimToken: null, claimedUntil: null, claims: 4 });
+    expect(errorsLogged.slice(logged)).toEqual([
+      { fields: { work: 'test items', rowId: ids[0], claims: 4 }, message: expect.stringMatching(/given up/) },
+    ]);
+    // Given up, the row is no longer due: nothing is claimed, called or logged again.
+    expect(await runClaimedWorkOnce({ db: database.db, log, work: unrecordable })).toBe(0);
+    expect(errorsLogged).toHaveLength(logged + 1);
+  });
+
+  it('counts each claim of a row worked normally, and gives none up', async () => {
+    const { ids, work, recorded } = await batchOf(2);
+    expect(await runClaimedWorkOnce({ db: database.db, log, work })).toBe(2);
+    expect(recorded.map((entry) => entry.outcome)).toEqual(ids.map(() => expect.objectContaining({ ok: true })));
+    const stored = await database.db
+      .select({ result: workItems.result, claims: workItems.claims })
+      .from(workItems)
+      .where(inArray(workItems.id, ids));
+    expect(stored.map((row) => row.claims)).toEqual([1, 1]);
+    expect(stored.map((row) => row.result)).not.toContain('given up');
   });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
 
 // Claim, then call, then record (docs/decisions/0040): work that calls out (a payment provider, SMTP, push) claims
@@ -10,14 +9,24 @@ import type { Database, Executor } from '../../db/client.ts';
 // requests, and a node that dies mid-call leaves rows whose lease lapses and that another node claims again.
 
 /** A table of work rows: an id and the claim columns of `claimColumns()`. */
-export type ClaimableTable = PgTable & { id: AnyPgColumn; claimToken: AnyPgColumn; claimedUntil: AnyPgColumn };
+export type ClaimableTable = PgTable & {
+  id: AnyPgColumn;
+  claimToken: AnyPgColumn;
+  claimedUntil: AnyPgColumn;
+  claims: AnyPgColumn;
+};
 
-type RowOf<T extends ClaimableTable> = T['$inferSelect'] & { id: string };
+type RowOf<T extends ClaimableTable> = T['$inferSelect'] & { id: string; claims: number };
+
+/** Where failures and given-up rows are told: the server's logger, or a test's list. */
+type ClaimLog = { error(fields: object, message: string): void };
 
 /** How a call ended: its value, or what it threw. */
 export type CallOutcome<Value> = { ok: true; value: Value } | { ok: false; error: unknown };
 
 export type ClaimedWork<T extends ClaimableTable, Value> = {
+  /** Names the work in the log. */
+  name: string;
   table: T;
   /** Which rows want work, besides being free (e.g. pending and due). */
   due: SQL;
@@ -26,10 +35,17 @@ export type ClaimedWork<T extends ClaimableTable, Value> = {
   batchSize: number;
   /** How long a claim holds: longer than a call can take, since a row is claimed again once it lapses. */
   leaseMs: number;
+  /**
+   * How many times a row is called at most: claimed once more, it is given up uncalled. A row whose record always
+   * fails (an outcome the table refuses) would otherwise be called again after every lease, forever.
+   */
+  maxClaims: number;
   /** The slow part, with no transaction open; it may run again for a row whose claim lapsed. */
   call(row: RowOf<T>): Promise<Value>;
   /** Writes the outcome in the transaction that ends the claim; runs once per claim, and only for its holder. */
   record(options: { db: Executor; row: RowOf<T>; outcome: CallOutcome<Value> }): Promise<void>;
+  /** Writes the outcome of a row claimed past maxClaims, in the transaction that ends its claim; nothing is called. */
+  giveUp(options: { db: Executor; row: RowOf<T> }): Promise<void>;
 };
 
 /**
@@ -55,7 +71,11 @@ export async function claimWork<T extends ClaimableTable, Value>({
     .orderBy(work.order)
     .limit(work.batchSize)
     .for('update', { skipLocked: true });
-  const claim = { claimToken: token, claimedUntil: sql`now() + make_interval(secs => ${work.leaseMs / 1000})` };
+  const claim = {
+    claimToken: token,
+    claimedUntil: sql`now() + make_interval(secs => ${work.leaseMs / 1000})`,
+    claims: sql`${table.claims} + 1`,
+  };
   // Drizzle resolves no row type for a table known only by its constraint: these are the table's own rows.
   const rows = (await db
     .update(table)
@@ -66,10 +86,39 @@ export async function claimWork<T extends ClaimableTable, Value>({
 }
 
 /**
+ * Ends the claim and writes in one transaction, if the claim is still the token's: false (and nothing written) when
+ * it was ended already, or lapsed and was claimed by another.
+ */
+function endClaim<T extends ClaimableTable>({
+  db,
+  table,
+  token,
+  row,
+  write,
+}: {
+  db: Database;
+  table: T;
+  token: string;
+  row: RowOf<T>;
+  write: (tx: Executor) => Promise<void>;
+}) {
+  return db.transaction(async (tx) => {
+    const ended = await tx
+      .update(table)
+      .set({ claimToken: null, claimedUntil: null } as PgUpdateSetSource<T>)
+      .where(and(eq(table.id, row.id), eq(table.claimToken, token)))
+      .returning({ id: table.id });
+    if (ended.length === 0) return false;
+    await write(tx);
+    return true;
+  });
+}
+
+/**
  * Ends the claim and records the outcome in one transaction, if the claim is still the token's: false (and nothing
  * written) when it was recorded already, or lapsed and was claimed by another.
  */
-export async function recordWorkOutcome<T extends ClaimableTable, Value>({
+export function recordWorkOutcome<T extends ClaimableTable, Value>({
   db,
   work,
   token,
@@ -82,34 +131,54 @@ export async function recordWorkOutcome<T extends ClaimableTable, Value>({
   row: RowOf<T>;
   outcome: CallOutcome<Value>;
 }) {
-  const { table } = work;
-  return db.transaction(async (tx) => {
-    const ended = await tx
-      .update(table)
-      .set({ claimToken: null, claimedUntil: null } as PgUpdateSetSource<T>)
-      .where(and(eq(table.id, row.id), eq(table.claimToken, token)))
-      .returning({ id: table.id });
-    if (ended.length === 0) return false;
-    await work.record({ db: tx, row, outcome });
-    return true;
-  });
+  return endClaim({ db, table: work.table, token, row, write: (tx) => work.record({ db: tx, row, outcome }) });
+}
+
+/** Gives up a row claimed past maxClaims without calling, and says so once in the log. */
+async function giveUpWork<T extends ClaimableTable, Value>({
+  db,
+  work,
+  token,
+  row,
+  log,
+}: {
+  db: Database;
+  work: ClaimedWork<T, Value>;
+  token: string;
+  row: RowOf<T>;
+  log: ClaimLog;
+}) {
+  const givenUp = await endClaim({ db, table: work.table, token, row, write: (tx) => work.giveUp({ db: tx, row }) });
+  if (givenUp) {
+    log.error(
+      { work: work.name, rowId: row.id, claims: row.claims },
+      'claimed work given up: claimed more times than it may be called, its outcome could not be recorded',
+    );
+  }
 }
 
 /**
  * Claims one batch, calls for each row in turn and records each outcome; resolves with the number of rows claimed.
  * A row whose record fails keeps its claim (it is worked again once that lapses) and the rest of the batch goes on,
- * rather than wait out the lease too; the first such failure is thrown once the batch is done.
+ * rather than wait out the lease too; the first such failure is thrown once the batch is done. A row claimed past
+ * maxClaims is given up instead of called.
  */
 export async function runClaimedWorkOnce<T extends ClaimableTable, Value>({
   db,
   work,
+  log,
 }: {
   db: Database;
   work: ClaimedWork<T, Value>;
+  log: ClaimLog;
 }) {
   const { token, rows } = await claimWork({ db, work });
   const recordFailures: unknown[] = [];
   for (const row of rows) {
+    if (row.claims > work.maxClaims) {
+      await giveUpWork({ db, work, token, row, log }).catch((error: unknown) => recordFailures.push(error));
+      continue;
+    }
     const outcome = await work.call(row).then(
       (value): CallOutcome<Value> => ({ ok: true, value }),
       (error: unknown): CallOutcome<Value> => ({ ok: false, error }),
@@ -129,14 +198,11 @@ export function startClaimedWork<T extends ClaimableTable, Value>({
   work,
   intervalMs,
   log,
-  name,
 }: {
   db: Database;
   work: ClaimedWork<T, Value>;
   intervalMs: number;
-  log: Pick<FastifyBaseLogger, 'error'>;
-  /** Names the work in the log. */
-  name: string;
+  log: ClaimLog;
 }) {
   let running: Promise<void> | undefined;
   let wokenWhileRunning = false;
@@ -144,7 +210,7 @@ export function startClaimedWork<T extends ClaimableTable, Value>({
 
   async function drain() {
     for (;;) {
-      const claimed = await runClaimedWorkOnce({ db, work });
+      const claimed = await runClaimedWorkOnce({ db, work, log });
       if (claimed < work.batchSize || stopped) return;
     }
   }
@@ -162,7 +228,7 @@ export function startClaimedWork<T extends ClaimableTable, Value>({
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- wake() and stop() set these while drain() awaits
       } while (wokenWhileRunning && !stopped);
     })()
-      .catch((error: unknown) => log.error({ err: error, work: name }, 'claimed work could not be processed'))
+      .catch((error: unknown) => log.error({ err: error, work: work.name }, 'claimed work could not be processed'))
       .finally(() => {
         running = undefined;
       });

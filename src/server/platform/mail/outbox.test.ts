@@ -7,7 +7,8 @@ import { createUser, freshClientAddress } from '../../../../tests/support/factor
 import { linkIn } from '../../../../tests/support/mailbox.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
-import { enqueueMail } from './outbox.ts';
+import { createMailer } from './mailer.ts';
+import { enqueueMail, mailDelivery } from './outbox.ts';
 
 let created = 0;
 const uniqueAddress = () => `mail${Date.now().toString(36)}${++created}@example.com`;
@@ -140,6 +141,42 @@ describe('mail over SMTP through the outbox', () => {
     await sink.waitForMail(later);
     expect(sink.mails.some((mail) => mail.to.includes(held))).toBe(false);
     expect(await outboxRow(t, held)).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
+  it('gives up unsent a mail claimed more often than it may be sent, its sending never recorded', async () => {
+    const to = uniqueAddress();
+    // Claimed 10 times already, by nodes that each sent it and failed to record that; the last claim has lapsed.
+    await t.db.insert(mailOutbox).values({
+      toAddress: to,
+      subject: 'Unrecordable',
+      textBody: 'Sent too often',
+      claims: 10,
+      claimToken: randomUUID(),
+      claimedUntil: sql`now() - interval '1 second'`,
+    });
+    await waitUntil(async () => (await outboxRow(t, to))!.status === 'failed');
+    expect(await outboxRow(t, to)).toMatchObject({
+      attempts: 0,
+      claims: 11,
+      claimToken: null,
+      lastError: 'its sending could not be recorded after 10 claims',
+    });
+    expect(sink.mails.some((mail) => mail.to.includes(to))).toBe(false);
+  });
+
+  it('stores a provider error PostgreSQL text cannot hold: without NUL characters, cut to 1,000 characters', async () => {
+    const to = uniqueAddress();
+    // Not due for an hour: the running outbox leaves it to this test.
+    const [row] = await t.db
+      .insert(mailOutbox)
+      .values({ toAddress: to, subject: 'Odd reply', textBody: 'x', nextAttemptAt: sql`now() + interval '1 hour'` })
+      .returning();
+    const delivery = mailDelivery({ mailer: createMailer(t.config.mail), log: t.app.log, retryBaseMs: 10 });
+    const error = new Error(`550 no\0such\0user ${'é'.repeat(2000)}`);
+    await t.db.transaction((db) => delivery.record({ db, row: row!, outcome: { ok: false, error } }));
+    const stored = await outboxRow(t, to);
+    expect(stored).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(stored!.lastError).toBe(`550 nosuchuser ${'é'.repeat(1000 - '550 nosuchuser '.length)}`);
   });
 
   it('sends a mail queued in a transaction only once the transaction commits, and never one rolled back', async () => {

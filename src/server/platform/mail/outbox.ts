@@ -6,6 +6,11 @@ import { startClaimedWork, type ClaimedWork } from '../jobs/claimed-work.ts';
 import type { Mail, Mailer } from './mailer.ts';
 
 const MAX_ATTEMPTS = 8;
+// A mail claimed this often was sent without its outcome being recorded; two spare claims let a record lost to a
+// passing database failure not cost the mail an attempt.
+const MAX_CLAIMS = MAX_ATTEMPTS + 2;
+// last_error is for people reading the outbox: a provider's reply is cut to this many characters.
+const MAX_ERROR_LENGTH = 1000;
 const BATCH_SIZE = 10;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 // A claimed mail is held this long; if the process dies while sending, it is claimed again afterwards.
@@ -60,6 +65,12 @@ export async function enqueueMails({ db, mails }: { db: Executor; mails: Mail[] 
       ${sql.param(mails.map((mail) => mail.calendar ?? null))}::text[])`);
 }
 
+/** What a send threw, as text PostgreSQL stores: no NUL character (text refuses it), and bounded in length. */
+function storableError(error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  return Array.from(message.replaceAll('\0', '')).slice(0, MAX_ERROR_LENGTH).join('');
+}
+
 export type MailOutboxTiming = {
   /** How often due mail is looked for, besides the wake-ups after each enqueue. */
   intervalMs: number;
@@ -82,11 +93,13 @@ type MailOutboxOptions = MailOutboxTiming & {
  */
 export function mailDelivery({ mailer, log, retryBaseMs }: Omit<MailOutboxOptions, 'db' | 'intervalMs'>) {
   return {
+    name: 'mail outbox',
     table: mailOutbox,
     due: and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, sql`now()`))!,
     order: mailOutbox.nextAttemptAt,
     batchSize: BATCH_SIZE,
     leaseMs: LEASE_MS,
+    maxClaims: MAX_CLAIMS,
     call: (row) =>
       mailer.send({
         to: row.toAddress,
@@ -113,7 +126,7 @@ export function mailDelivery({ mailer, log, retryBaseMs }: Omit<MailOutboxOption
           .where(eq(mailOutbox.id, row.id));
         return;
       }
-      const lastError = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+      const lastError = storableError(outcome.error);
       const status = attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
       const delay = Math.min(retryBaseMs * 2 ** (attempts - 1), MAX_RETRY_DELAY_MS);
       await db
@@ -121,6 +134,12 @@ export function mailDelivery({ mailer, log, retryBaseMs }: Omit<MailOutboxOption
         .set({ status, attempts, lastError, nextAttemptAt: fromNow(delay) })
         .where(eq(mailOutbox.id, row.id));
       log.warn({ mailId: row.id, attempts, status, error: lastError }, 'sending a mail failed');
+    },
+    async giveUp({ db, row }) {
+      await db
+        .update(mailOutbox)
+        .set({ status: 'failed', lastError: `its sending could not be recorded after ${row.claims - 1} claims` })
+        .where(eq(mailOutbox.id, row.id));
     },
   } satisfies ClaimedWork<typeof mailOutbox, void>;
 }
@@ -132,7 +151,6 @@ export function startMailOutbox({ db, intervalMs, ...delivery }: MailOutboxOptio
     work: mailDelivery(delivery),
     intervalMs,
     log: delivery.log,
-    name: 'mail outbox',
   });
   wakers.add(worker.wake);
   return {
