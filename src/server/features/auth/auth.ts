@@ -21,6 +21,12 @@ import type { Database } from '../../db/client.ts';
 import { accounts, rateLimits, sessions, twoFactors, users, verifications } from '../../db/schema/auth.ts';
 import { validationFailure } from '../../http/errors.ts';
 import { toSessionUser, type SessionResolver } from '../../http/session.ts';
+import {
+  SECOND_FACTOR_LOCKOUT,
+  clearWrongSecondFactorCodes,
+  countWrongSecondFactorCode,
+  refuseWhileSecondFactorLocked,
+} from './second-factor-lockout.ts';
 import { clearFailedSignIns } from './sign-in-lockout.ts';
 import { TOTP_PERIOD_SECONDS, takeTotpCode } from './totp-once.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail, sendResetPasswordMail } from './mails.ts';
@@ -95,6 +101,20 @@ async function isSuspended(db: Database, userId: string) {
 }
 
 export function createAuth({ config, db, secret, onSessionEnded, secondFactor }: AuthOptions) {
+  /**
+   * Takes an authenticator code under the second factor's lock, which every route that takes a code shares. The plugin
+   * counts the wrong codes of a sign-in itself (`signingIn`); every other refused code is counted here: a wrong one
+   * sent with a session, which the plugin lets through uncounted, and a used one anywhere.
+   */
+  const takeCodeUnderLock = async (ctx: HookContext, { userId, signingIn }: { userId: string; signingIn: boolean }) => {
+    await refuseWhileSecondFactorLocked(db, userId);
+    const { code } = ctx.body as { code: string };
+    const use = await takeTotpCode({ db, key: ctx.context.secretConfig, userId, code });
+    if (use === 'taken') await clearWrongSecondFactorCodes(db, userId);
+    if (use === 'used' || (use === 'wrong' && !signingIn)) await countWrongSecondFactorCode(db, userId);
+    return use;
+  };
+
   // Answered exactly like a wrong password, so the address of a system account is not confirmed either.
   const refuseSystemSignIn = async (ctx: HookContext) => {
     const email = (ctx.body as { email?: unknown } | undefined)?.email;
@@ -124,8 +144,7 @@ export function createAuth({ config, db, secret, onSessionEnded, secondFactor }:
         throw new APIError('FORBIDDEN', { code: 'FORBIDDEN', message: twoFactorMessages.superAdminKeepsIt });
       }
       await ctx.context.password.checkPassword(userId, ctx);
-      const { code } = ctx.body as { code: string };
-      const use = await takeTotpCode({ db, key: ctx.context.secretConfig, userId, code });
+      const use = await takeCodeUnderLock(ctx, { userId, signingIn: false });
       if (use === 'none') throw APIError.from('BAD_REQUEST', TWO_FACTOR_ERROR_CODES.TWO_FACTOR_NOT_ENABLED);
       if (use !== 'taken') throw APIError.from('UNAUTHORIZED', TWO_FACTOR_ERROR_CODES.INVALID_CODE);
     }
@@ -152,25 +171,48 @@ export function createAuth({ config, db, secret, onSessionEnded, secondFactor }:
   /** The user an authenticator code is for: the signed-in one (enrolment), or the one whose sign-in waits for it. */
   const userOfCode = async (ctx: HookContext) => {
     const session = await getSessionFromCtx(ctx);
-    if (session) return session.user.id;
+    if (session) return { userId: session.user.id, signingIn: false };
     const challengeCookie = ctx.context.createAuthCookie(SECOND_FACTOR_CHALLENGE_COOKIE).name;
     const challenge = await ctx.getSignedCookie(challengeCookie, ctx.context.secret);
     if (!challenge) return null;
-    return (await ctx.context.internalAdapter.findVerificationValue(challenge))?.value ?? null;
+    const userId = (await ctx.context.internalAdapter.findVerificationValue(challenge))?.value;
+    return userId ? { userId, signingIn: true } : null;
   };
 
   /**
    * A code is accepted once (the plugin keeps no record of used ones): a code already accepted, or an older one, gets
    * the plugin's own wrong-code answer. A wrong code, or a request without a user, goes on to the plugin, which
-   * counts the failure or answers that the sign-in expired.
+   * answers it (counting a sign-in's failure) or answers that the sign-in expired.
    */
   const refuseUsedCode = async (ctx: HookContext) => {
     if (ctx.path !== '/two-factor/verify-totp') return;
-    const userId = await userOfCode(ctx);
-    if (!userId) return;
-    const { code } = ctx.body as { code: string };
-    if ((await takeTotpCode({ db, key: ctx.context.secretConfig, userId, code })) === 'used') {
+    const user = await userOfCode(ctx);
+    if (!user) return;
+    if ((await takeCodeUnderLock(ctx, user)) === 'used') {
       throw APIError.from('UNAUTHORIZED', TWO_FACTOR_ERROR_CODES.INVALID_CODE);
+    }
+  };
+
+  /**
+   * The plugin neither checks the lock nor counts a backup code sent with a session (only at sign-in), so both are done
+   * around it, a right code ending the run of wrong ones; the account is remembered between the hooks before and after
+   * the request.
+   */
+  const backupCodesWithSession = new WeakMap<Request, string>();
+  const lockBackupCodeWithSession = async (ctx: HookContext) => {
+    if (ctx.path !== '/two-factor/verify-backup-code' || !ctx.request) return;
+    const session = await getSessionFromCtx(ctx);
+    if (!session) return;
+    await refuseWhileSecondFactorLocked(db, session.user.id);
+    backupCodesWithSession.set(ctx.request, session.user.id);
+  };
+  const countBackupCodeWithSession = async (ctx: HookContext) => {
+    const userId = ctx.request && backupCodesWithSession.get(ctx.request);
+    if (!userId) return;
+    const answer = ctx.context.returned;
+    if (!isAPIError(answer)) await clearWrongSecondFactorCodes(db, userId);
+    else if (answer.body?.code === TWO_FACTOR_ERROR_CODES.INVALID_BACKUP_CODE.code) {
+      await countWrongSecondFactorCode(db, userId);
     }
   };
 
@@ -201,7 +243,16 @@ export function createAuth({ config, db, secret, onSessionEnded, secondFactor }:
       },
     }),
     // Admins' second factor (decision 0034): an authenticator app's code, or a backup code once each.
-    plugins: [twoFactor({ issuer: 'Virtual Help', totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS } })],
+    plugins: [
+      twoFactor({
+        issuer: 'Virtual Help',
+        totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS },
+        accountLockout: {
+          maxFailedAttempts: SECOND_FACTOR_LOCKOUT.maxWrongCodes,
+          durationSeconds: SECOND_FACTOR_LOCKOUT.durationSeconds,
+        },
+      }),
+    ],
     // Accounts are created and edited only through /api/accounts and /api/profile, which own the
     // username, role, VH number and avatar rules.
     disabledPaths: ['/sign-up/email', '/update-user'],
@@ -238,6 +289,7 @@ export function createAuth({ config, db, secret, onSessionEnded, secondFactor }:
         await guardSecondFactorChange(ctx);
         await noteEnrolment(ctx);
         await refuseUsedCode(ctx);
+        await lockBackupCodeWithSession(ctx);
         // Whoever changes the password ends every other session: one a thief holds included.
         if (ctx.path === '/change-password') {
           return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
@@ -246,6 +298,7 @@ export function createAuth({ config, db, secret, onSessionEnded, secondFactor }:
       after: createAuthMiddleware(async (ctx) => {
         await endSessionsOpenedBeforeEnrolment(ctx);
         await auditSecondFactorChange(ctx);
+        await countBackupCodeWithSession(ctx);
       }),
     },
     databaseHooks: {

@@ -311,6 +311,44 @@ describe('an admin’s second factor', () => {
     expect(cookiesSetBy(await signInWithPassword(admin.email))).toContain(`${SESSION_COOKIE}=`);
   });
 
+  it('counts wrong codes sent with a session toward the lock sign-in has: ten lock every route for the account', async () => {
+    const admin = await createSubAdmin(t.db, ['reports']);
+    await enrolSecondFactor(t.db, admin.id);
+    const { header: cookie } = await createSessionCookie(t.db, admin.id);
+    const wrong = wrongCodeFor(TEST_TOTP_SECRET);
+    const factorOf = async () => (await t.db.select().from(twoFactors).where(eq(twoFactors.userId, admin.id)))[0]!;
+    const { backupCodes } = await factorOf();
+
+    const wrongAttempts = [
+      () => post('/two-factor/verify-totp', { code: wrong }, cookie),
+      () => post('/two-factor/disable', { password: DEFAULT_TEST_PASSWORD, code: wrong }, cookie),
+      () => post('/two-factor/verify-backup-code', { code: 'aaaaa-aaaaa' }, cookie),
+    ];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const refused = await wrongAttempts[attempt % wrongAttempts.length]!();
+      expect(refused.statusCode, `attempt ${attempt}`).toBe(401);
+      expect([twoFactorMessages.wrongCode, twoFactorMessages.wrongBackupCode]).toContain(refused.json().message);
+    }
+
+    const right = totpCode(TEST_TOTP_SECRET);
+    const lockedAnswers = [
+      await post('/two-factor/verify-totp', { code: right }, cookie),
+      await post('/two-factor/disable', { password: DEFAULT_TEST_PASSWORD, code: right }, cookie),
+      await post('/two-factor/verify-backup-code', { code: TEST_BACKUP_CODES[0] }, cookie),
+      await post('/two-factor/verify-totp', { code: right }, cookiesSetBy(await signInWithPassword(admin.email))),
+    ];
+    for (const locked of lockedAnswers) {
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toEqual({ code: 'ACCOUNT_TEMPORARILY_LOCKED', message: twoFactorMessages.locked });
+      expect(cookiesSetBy(locked)).not.toContain(`${SESSION_COOKIE}=`);
+    }
+    // The right codes were not taken, the factor stays on, and no session or audit record was made.
+    expect(await factorOf()).toMatchObject({ failedVerificationCount: 10, lastAcceptedTotpStep: null, backupCodes });
+    expect(await isEnabledFor(admin.id)).toBe(true);
+    expect(await t.db.$count(sessions, eq(sessions.userId, admin.id))).toBe(1);
+    expect(await auditedActionsOf(admin.id)).toEqual([]);
+  });
+
   it('keeps the super-admin’s second factor on, and gives no one else a way to change one', async () => {
     const { userId, header } = await createSuperAdminCookie(t.db);
     const code = totpCode(TEST_TOTP_SECRET);
