@@ -28,11 +28,16 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   await page.getByRole('dialog').getByRole('button', { name: 'Accept Offer' }).click();
   await expect(page.getByRole('region', { name: `Conversation with ${tutor.username}` })).toBeVisible();
 
-  // Marks it completed in the chat header, then rates it 5 stars with the keyboard and a review.
-  // By keyboard: the acceptance's toast still lies over the header's right end.
-  await page.getByRole('button', { name: 'Mark as completed' }).focus();
+  // Back on the offers page, marks it completed with the keyboard (the chat's own button is the accessibility
+  // journey's): the link to rate it replaces the button and takes its focus, and leads to the rating form.
+  await page.goto(`/student/offers/${request.id}`);
+  await offer.getByRole('button', { name: 'Mark as completed' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByText('Job marked as completed')).toBeVisible();
+  await expect(offer.getByRole('link', { name: 'Rate in chat' })).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  // Rates it 5 stars with the keyboard and a review.
   const rating = page.getByRole('radiogroup', { name: 'Your rating' });
   await rating.getByRole('radio', { name: '1 star' }).focus();
   await page.keyboard.press('Space');

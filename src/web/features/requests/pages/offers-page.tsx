@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, CircleAlert, FileQuestion, MessageSquare, RotateCw, Users } from 'lucide-react';
+import { CheckCircle2, CircleAlert, FileQuestion, MessageSquare, RotateCw, Star, Users } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
 import { formatBudget } from '#shared/rules/budget.ts';
 import { formatCents } from '#shared/rules/money.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
+import type { RequestStatus } from '#shared/constants.ts';
 import type { Offer, RequestCard, RequestDetail } from '#shared/schemas/requests.ts';
 import { paths } from '#shared/paths.ts';
 import { TutorTrustLink } from '#web/components/tutor-trust.tsx';
@@ -92,6 +93,53 @@ function RequestSummary({
   );
 }
 
+/** The link to rate the tutor in the chat, where the rating form is. `takeFocus`: it replaced the button just pressed. */
+function RateInChatLink({ tutorId, takeFocus }: { tutorId: string; takeFocus: boolean }) {
+  const link = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (takeFocus) link.current?.focus();
+  }, [takeFocus]);
+  return (
+    <Button asChild size="sm">
+      <Link ref={link} to={paths.chat.getHref(tutorId)}>
+        <Star aria-hidden="true" />
+        Rate in chat
+      </Link>
+    </Button>
+  );
+}
+
+/**
+ * The student's step of an accepted job: "Mark as completed" while it is in progress, then a link to rate the tutor.
+ * Once the student marks it completed here, the link that replaces the button takes focus, rather than letting it fall
+ * to the top of the page.
+ */
+function JobCompletion({ requestId, status, tutorId }: { requestId: string; status: RequestStatus; tutorId: string }) {
+  const complete = useCompleteJob();
+  const [isRateLinkFocused, setRateLinkFocused] = useState(false);
+  if (status === 'completed') return <RateInChatLink tutorId={tutorId} takeFocus={isRateLinkFocused} />;
+  if (status !== 'accepted') return null;
+  return (
+    <Button
+      size="sm"
+      variant="outline"
+      loading={complete.isPending}
+      onClick={() =>
+        complete.mutate(requestId, {
+          onSuccess: () => {
+            toast.success('Job marked as completed', { description: 'You can now rate your tutor in the chat.' });
+            setRateLinkFocused(true);
+          },
+          onError: (error) => toast.error(errorMessage(error)),
+        })
+      }
+    >
+      <CheckCircle2 aria-hidden="true" />
+      Mark as completed
+    </Button>
+  );
+}
+
 function OfferCard({
   offer,
   canAccept,
@@ -101,7 +149,7 @@ function OfferCard({
   offer: Offer;
   canAccept: boolean;
   onAccept: () => void;
-  /** The accepted offer's "Mark as completed" while the job is in progress. */
+  /** The accepted offer's step of the job: "Mark as completed", then "Rate in chat". */
   completion?: ReactNode;
 }) {
   const isAccepted = offer.status === 'accepted';
@@ -161,7 +209,6 @@ export function OffersPage() {
   const detail = useRequestDetail(requestId);
   const offers = useOffers(requestId, { enabled: detail.isSuccess });
   const accept = useAcceptBid();
-  const complete = useCompleteJob();
   const [confirming, setConfirming] = useState<Offer | null>(null);
   const redirectTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
@@ -281,27 +328,7 @@ export function OffersPage() {
                 offer={offer}
                 canAccept={canAccept}
                 onAccept={() => setConfirming(offer)}
-                completion={
-                  request.status === 'accepted' && (
-                    <Button
-                      size="sm"
-                      variant="outline"
-                      loading={complete.isPending}
-                      onClick={() =>
-                        complete.mutate(requestId, {
-                          onSuccess: () =>
-                            toast.success('Job marked as completed', {
-                              description: 'You can now rate your tutor in the chat.',
-                            }),
-                          onError: (error) => toast.error(errorMessage(error)),
-                        })
-                      }
-                    >
-                      <CheckCircle2 aria-hidden="true" />
-                      Mark as completed
-                    </Button>
-                  )
-                }
+                completion={<JobCompletion requestId={requestId} status={request.status} tutorId={offer.tutorId} />}
               />
             ))}
           </ul>
