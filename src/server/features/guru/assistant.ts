@@ -167,7 +167,8 @@ export function createAssistant({
   const turns = createQuestionTurns({
     db,
     capacity: QUESTIONS_IN_FLIGHT,
-    // The longest answer: the model server's time, then the offline engine's as its fallback behind a full queue.
+    // The longest answer: the model server's whole answer (its timeout ends a stream that trickles on), then the
+    // offline engine's as its fallback behind a full queue.
     holdMs:
       (config.modelServer?.timeoutMs ?? 0) +
       QUESTIONS_IN_FLIGHT * (PHOTO_READ_TIMEOUT_MS + 2 * MATH_TIMEOUT_MS) +

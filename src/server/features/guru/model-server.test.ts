@@ -9,16 +9,19 @@ import { guruMessages, guruReplySchema, type GuruReply } from '#shared/schemas/g
 import { messages } from '../../db/schema/chat.ts';
 import { TINY_PNG, formData } from '../../../../tests/support/files.ts';
 import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
-import { connectSocket, type TestSocket } from '../../../../tests/support/socket-client.ts';
-import { createTestApp, createTestAppBeside, type TestApp } from '../../../../tests/support/test-app.ts';
+import type { TestSocket } from '../../../../tests/support/socket-client.ts';
+import { createListeningTestApp, createTestAppBeside } from '../../../../tests/support/test-app.ts';
 import { CANNOT_SOLVE_OFFLINE } from './assistant.ts';
 import { EXPERT_HELP_MARKER, TUTOR_SYSTEM_PROMPT } from './model-server.ts';
 import { LINK_REMOVED } from '#shared/rules/moderation.ts';
 
 // Guru AI with a model server: a small chat-completions server speaking the OpenAI streaming protocol, started here.
 
-/** hold: the answer starts only when the test releases it (the stream is kept alive meanwhile). */
-type Behaviour = 'stream' | 'fail' | 'stall' | 'hold';
+/**
+ * hold: the answer starts only when the test releases it (the stream is kept alive meanwhile); trickle: a piece every
+ * 50 ms, never ending, until the client goes away.
+ */
+type Behaviour = 'stream' | 'fail' | 'stall' | 'hold' | 'trickle';
 type Received = { headers: IncomingMessage['headers']; body: Record<string, unknown> };
 
 const STREAMED_PIECES = ['Subtract 3 from both sides: ', '$2x = 4$', ', so $x = 2$.', `\n${EXPERT_HELP_MARKER}`];
@@ -29,6 +32,8 @@ function startModelServer() {
     pieces: STREAMED_PIECES,
     received: [] as Received[],
     held: [] as (() => void)[],
+    /** Trickling answers whose client went away. */
+    tricklesEnded: 0,
   };
   /** One event per piece, written apart so that they reach the student as separate pieces. */
   const stream = (response: ServerResponse) => {
@@ -45,6 +50,14 @@ function startModelServer() {
     };
     next();
   };
+  const trickle = (response: ServerResponse) => {
+    const event = { id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'and so ' } }] };
+    const pieces = setInterval(() => response.write(`data: ${JSON.stringify(event)}\n\n`), 50);
+    response.on('close', () => {
+      clearInterval(pieces);
+      state.tricklesEnded += 1;
+    });
+  };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let raw = '';
     request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -56,6 +69,7 @@ function startModelServer() {
       }
       if (state.behaviour === 'stall') return; // never answers: the client's timeout must end it
       response.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (state.behaviour === 'trickle') return trickle(response);
       if (state.behaviour !== 'hold') return stream(response);
       const keepAlive = setInterval(() => response.write(': thinking\n\n'), 100);
       state.held.push(() => {
@@ -80,45 +94,55 @@ function startModelServer() {
   });
 }
 
+/** A server asking the model server, listening for the students' sockets. */
+const startGuruApp = (modelUrl: string, timeoutSeconds: string) =>
+  createListeningTestApp({
+    AI_BASE_URL: modelUrl,
+    AI_API_KEY: 'sk-test-key',
+    AI_MODEL: 'tutor-model',
+    AI_TIMEOUT_SECONDS: timeoutSeconds,
+  });
+type GuruApp = Awaited<ReturnType<typeof startGuruApp>>;
+
 describe('Guru AI with an OpenAI-compatible model server', () => {
   let model: Awaited<ReturnType<typeof startModelServer>>;
-  let t: TestApp;
-  let url: string;
-  const sockets: TestSocket[] = [];
+  /** Its timeout outlasts any answer a test holds back. */
+  let t: GuruApp;
+  /** Its timeout, 0.5 s, ends the answers of a model that stays silent or writes on. */
+  let quick: GuruApp;
 
   beforeAll(async () => {
     model = await startModelServer();
-    t = await createTestApp({
-      AI_BASE_URL: model.url,
-      AI_API_KEY: 'sk-test-key',
-      AI_MODEL: 'tutor-model',
-      AI_TIMEOUT_SECONDS: '0.5',
-    });
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t = await startGuruApp(model.url, '60');
+    quick = await startGuruApp(model.url, '0.5');
   });
   afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await t.close();
+    await Promise.all([t.close(), quick.close()]);
     await model.close();
   });
   beforeEach(() => {
     model.state.behaviour = 'stream';
     model.state.pieces = STREAMED_PIECES;
     model.state.received.length = 0;
+    model.state.tricklesEnded = 0;
   });
   afterEach(() => {
     for (const release of model.state.held.splice(0)) release();
   });
 
-  const student = async () => {
-    const user = await createUser(t.db, { role: 'student' });
-    const cookie = (await createSessionCookie(t.db, user.id)).header;
-    const socket = await connectSocket(url, { cookie });
-    sockets.push(socket);
-    return { user, cookie, socket };
+  const student = async (on = t) => {
+    const user = await createUser(on.db, { role: 'student' });
+    const cookie = (await createSessionCookie(on.db, user.id)).header;
+    return { user, cookie, socket: await on.connect(cookie) };
   };
-  const ask = (cookie: string, content: string, attachment?: { fileKey: string }, clientId = randomUUID()) =>
-    t.app.inject({
+  const ask = (
+    cookie: string,
+    content: string,
+    attachment?: { fileKey: string },
+    clientId = randomUUID(),
+    on: GuruApp = t,
+  ) =>
+    on.app.inject({
       method: 'POST',
       url: '/api/chat/messages',
       payload: { clientId, receiverId: AI_USER_ID, content, ...(attachment ? { attachment } : {}) },
@@ -202,19 +226,36 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
     expect(content.reply).toContain('**Answer:** x = 2');
   });
 
-  it('answers offline when the model server does not answer in time', async () => {
-    model.state.behaviour = 'stall';
-    const { cookie, socket } = await student();
+  /** Asks a question the offline engine cannot solve of a model that goes on past the quick server's timeout. */
+  async function askPastTheTimeout(behaviour: Behaviour) {
+    model.state.behaviour = behaviour;
+    const { cookie, socket } = await student(quick);
     const answer = nextAnswer(socket);
     const started = Date.now();
-    await ask(cookie, 'Who painted the Mona Lisa?');
-    const { content } = await answer;
+    await ask(cookie, 'Who painted the Mona Lisa?', undefined, undefined, quick);
+    const { deltas, content } = await answer;
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(content).toEqual({
       reply: CANNOT_SOLVE_OFFLINE,
       actionType: 'expert_help',
       input: 'Who painted the Mona Lisa?',
     });
+    return { cookie, socket, deltas };
+  }
+
+  it('answers offline when the model server does not answer in time', async () => {
+    await askPastTheTimeout('stall');
+  });
+
+  it('ends an answer still streaming at the timeout and answers offline, within the student’s turn', async () => {
+    const { cookie, socket, deltas } = await askPastTheTimeout('trickle');
+    // Pieces kept coming faster than the timeout: only the deadline of the whole answer ended it.
+    expect(deltas.length).toBeGreaterThan(1);
+    await expect.poll(() => model.state.tricklesEnded).toBe(1);
+    model.state.behaviour = 'stream';
+    const next = nextAnswer(socket);
+    expect((await ask(cookie, 'solve 2x + 3 = 7', undefined, undefined, quick)).statusCode).toBe(201);
+    expect((await next).content.reply).toBe('Subtract 3 from both sides: $2x = 4$, so $x = 2$.');
   });
 
   it('gives the model the earlier turns of the conversation, oldest first', async () => {

@@ -13,7 +13,10 @@ export type ChatCompletionsConfig = {
   baseUrl: string;
   apiKey?: string | undefined;
   model: string;
-  /** Longest wait for the answer to start and between two of its pieces. */
+  /**
+   * Longest time for the whole answer, from the request to its last piece: a stream that keeps trickling is ended too,
+   * so whoever waits for the answer (a student's turn) knows when it ends.
+   */
   timeoutMs: number;
 };
 
@@ -32,11 +35,10 @@ class ModelServerError extends Error {
 }
 
 /** The text pieces of a streamed completion, from the `data:` lines of its events. */
-async function* completionPieces(body: ReadableStream<Uint8Array>, onChunk: () => void): AsyncGenerator<string> {
+async function* completionPieces(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffered = '';
   for await (const chunk of body) {
-    onChunk();
     buffered += decoder.decode(chunk, { stream: true });
     const lines = buffered.split(/\r?\n/);
     buffered = lines.pop() ?? '';
@@ -59,8 +61,8 @@ async function* completionPieces(body: ReadableStream<Uint8Array>, onChunk: () =
 
 /**
  * Asks for a completion and hands each piece to `onDelta` as it arrives; resolves with the whole text, cut at
- * `bounds.maxChars`. Rejects with
- * ModelServerError on an HTTP error, a timeout (no piece for `timeoutMs`), a broken stream or an empty answer.
+ * `bounds.maxChars`. Rejects with ModelServerError on an HTTP error, a timeout (the whole answer not ended within
+ * `timeoutMs`), a broken stream or an empty answer.
  */
 export async function streamChatCompletion({
   config,
@@ -74,12 +76,7 @@ export async function streamChatCompletion({
   onDelta: (text: string) => void;
 }): Promise<string> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const restartTimer = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(), config.timeoutMs);
-  };
-  restartTimer();
+  const timer = setTimeout(() => controller.abort(), config.timeoutMs);
   try {
     const response = await fetch(`${config.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
@@ -96,7 +93,7 @@ export async function streamChatCompletion({
       throw new ModelServerError(`the model server answered HTTP ${response.status}`, response.status);
     }
     let text = '';
-    for await (const piece of completionPieces(response.body, restartTimer)) {
+    for await (const piece of completionPieces(response.body)) {
       const kept = piece.slice(0, bounds.maxChars - text.length);
       text += kept;
       if (kept) onDelta(kept);
@@ -107,7 +104,7 @@ export async function streamChatCompletion({
   } catch (error) {
     if (error instanceof ModelServerError) throw error;
     if (controller.signal.aborted)
-      throw new ModelServerError(`no answer from the model server within ${config.timeoutMs} ms`);
+      throw new ModelServerError(`the model server's answer did not end within ${config.timeoutMs} ms`);
     throw new ModelServerError(`the model server could not be reached (${(error as Error).message})`);
   } finally {
     clearTimeout(timer);
