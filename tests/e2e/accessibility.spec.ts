@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { tutorBids } from '../../src/server/db/schema/requests.ts';
-import { createRequest, createSubject, createTeacher, createUser, enrolledSuperAdminId } from '../support/factories.ts';
+import {
+  createBid,
+  createRequest,
+  createSubject,
+  createTeacher,
+  createUser,
+  enrolledSuperAdminId,
+} from '../support/factories.ts';
 import { fromNow, HOUR_MS } from '../support/time.ts';
 import { expect, expectLive, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 import type { Locator } from '@playwright/test';
@@ -46,9 +52,7 @@ test.describe('dark and at 375 px', () => {
     const tutor = await createTeacher(db, { subjectIds: [subject.id] });
     const student = await signInAs('student');
     const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-    await db
-      .insert(tutorBids)
-      .values({ requestId: request.id, tutorId: tutor.id, amountCents: 1200, message: 'Glad to help.' });
+    await createBid(db, { requestId: request.id, tutorId: tutor.id, message: 'Glad to help.' });
     const sent = await page.request.post('/api/chat/messages', {
       data: { clientId: randomUUID(), receiverId: tutor.id, content: 'Could we start with the basics?' },
     });

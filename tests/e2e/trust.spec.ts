@@ -1,5 +1,4 @@
-import { tutorBids } from '../../src/server/db/schema/requests.ts';
-import { createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
+import { createBid, createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 // Trust: finished jobs, ratings and reviews, and the tutor's public page.
@@ -15,9 +14,7 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   const tutor = await createTeacher(db, { subjectIds: [subject.id] });
   const student = await signInAs('student');
   const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-  await db
-    .insert(tutorBids)
-    .values({ requestId: request.id, tutorId: tutor.id, amountCents: 1200, message: 'Glad to help.' });
+  await createBid(db, { requestId: request.id, tutorId: tutor.id, message: 'Glad to help.' });
 
   // The student accepts the offer and lands in the chat with the tutor.
   await page.goto(`/student/offers/${request.id}`);
@@ -70,7 +67,7 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   // A second student sees the rating on the tutor's next offer and opens the profile with the review.
   const next = await createUser(db, { role: 'student' });
   const nextRequest = await createRequest(db, { studentId: next.id, subjectId: subject.id });
-  await db.insert(tutorBids).values({ requestId: nextRequest.id, tutorId: tutor.id, amountCents: 1000 });
+  await createBid(db, { requestId: nextRequest.id, tutorId: tutor.id, amountCents: 1000 });
   const nextPage = (await openBrowserAs(next.id)).page;
   await nextPage.goto(`/student/offers/${nextRequest.id}`);
   const trust = nextPage

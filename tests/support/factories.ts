@@ -104,6 +104,18 @@ export async function createRequest(
   return request!;
 }
 
+/** A tutor's offer on a request: pending, $12 unless said otherwise. */
+export async function createBid(
+  db: Executor,
+  overrides: Partial<typeof tutorBids.$inferInsert> & { requestId: string; tutorId: string },
+) {
+  const [bid] = await db
+    .insert(tutorBids)
+    .values({ amountCents: 1200, ...overrides })
+    .returning();
+  return bid!;
+}
+
 /**
  * A completed job between a new student and a new teacher with the student's review of it, written straight to the
  * database with the teacher's counters as the service would leave them.
@@ -113,17 +125,14 @@ export async function createReviewedJob(db: Executor, { rating = 4 }: { rating?:
   const student = await createUser(db, { role: 'student' });
   const tutor = await createTeacher(db, { subjectIds: [subject.id] });
   const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-  const [bid] = await db
-    .insert(tutorBids)
-    .values({ requestId: request.id, tutorId: tutor.id, amountCents: 1000, status: 'accepted' })
-    .returning();
+  const bid = await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 1000, status: 'accepted' });
   await db
     .update(tutoringRequests)
-    .set({ status: 'completed', acceptedBidId: bid!.id, completedAt: new Date() })
+    .set({ status: 'completed', acceptedBidId: bid.id, completedAt: new Date() })
     .where(eq(tutoringRequests.id, request.id));
   const [review] = await db
     .insert(reviews)
-    .values({ requestId: request.id, studentId: student.id, bidId: bid!.id, tutorId: tutor.id, rating })
+    .values({ requestId: request.id, studentId: student.id, bidId: bid.id, tutorId: tutor.id, rating })
     .returning();
   await db
     .update(users)
