@@ -148,6 +148,8 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
       payload: { clientId, receiverId: AI_USER_ID, content, ...(attachment ? { attachment } : {}) },
       headers: { cookie },
     });
+  const messagesBetween = (senderId: string, receiverId: string) =>
+    t.db.$count(messages, and(eq(messages.senderId, senderId), eq(messages.receiverId, receiverId)));
   /** The pieces streamed and the stored reply of the next answer on this socket. */
   const nextAnswer = (socket: TestSocket) =>
     new Promise<{ deltas: string[]; content: GuruReply; deltasBeforeReply: number }>((resolve, reject) => {
@@ -291,19 +293,22 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
 
     // The others are taken meanwhile, up to the bound; beyond it a student is told Guru AI is busy.
     const others = await Promise.all(Array.from({ length: 9 }, () => student()));
+    const answersToOthers = others.map((other) => nextAnswer(other.socket));
     for (const other of others) expect((await ask(other.cookie, 'solve x + 1 = 2')).statusCode).toBe(201);
     const late = await student();
     const busy = await ask(late.cookie, 'solve x + 1 = 2');
     expect(busy.statusCode).toBe(503);
     expect(busy.json().message).toBe(guruMessages.busy);
-    const questionsOf = (userId: string) =>
-      t.db.$count(messages, and(eq(messages.senderId, userId), eq(messages.receiverId, AI_USER_ID)));
-    expect(await questionsOf(first.user.id)).toBe(1);
-    expect(await questionsOf(late.user.id)).toBe(0);
+    expect(await messagesBetween(first.user.id, AI_USER_ID)).toBe(1);
+    expect(await messagesBetween(late.user.id, AI_USER_ID)).toBe(0);
 
     for (const release of model.state.held.splice(0)) release();
     await answer;
+    model.state.behaviour = 'stream';
+    const nextOfFirst = nextAnswer(first.socket);
     expect((await ask(first.cookie, 'and 2x + 3 = 9?')).statusCode).toBe(201);
+    // Every model request this test made ends within it, so that none reaches the model server during a later test.
+    await Promise.all([nextOfFirst, ...answersToOthers]);
   });
 
   it('refuses a student’s second question on another server while the first is answered, and takes a retry as one', async () => {
@@ -334,6 +339,8 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
       await answer;
       model.state.behaviour = 'stream';
       expect((await askOther('and 2x + 3 = 9?')).statusCode).toBe(201);
+      // The other server answers it, to a socket this test has not opened: its stored reply tells that it ended.
+      await expect.poll(() => messagesBetween(AI_USER_ID, first.user.id)).toBe(2);
     } finally {
       await other.close();
     }
