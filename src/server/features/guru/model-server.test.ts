@@ -340,7 +340,7 @@ describe('Guru AI with an OpenAI-compatible model server', () => {
       model.state.behaviour = 'stream';
       expect((await askOther('and 2x + 3 = 9?')).statusCode).toBe(201);
       // The other server answers it, to a socket this test has not opened: its stored reply tells that it ended.
-      await expect.poll(() => messagesBetween(AI_USER_ID, first.user.id)).toBe(2);
+      await expect.poll(() => messagesBetween(AI_USER_ID, first.user.id), { timeout: 20_000 }).toBe(2);
     } finally {
       await other.close();
     }
