@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type {
   LEDGER_JOB_ACCOUNT_KINDS,
   LEDGER_PLATFORM_ACCOUNT_KINDS,
@@ -48,16 +48,35 @@ const isAccount = (account: LedgerAccountRef) => {
   );
 };
 
+type AccountOwner = { kind: string; ownerUserId: string | null; ownerRequestId: string | null };
+const accountKey = ({ kind, ownerUserId, ownerRequestId }: AccountOwner) =>
+  `${kind}/${ownerUserId ?? ''}/${ownerRequestId ?? ''}`;
+
+/**
+ * The accounts' ids in the order given, each created on first use (racing first uses get the same one): two
+ * statements however many accounts a posting names.
+ */
+export async function ensureLedgerAccounts({ db, accounts }: { db: Executor; accounts: LedgerAccountRef[] }) {
+  const wanted = accounts.map((account) => ({ kind: account.kind, ...ownerOf(account) }));
+  const distinct = [...new Map(wanted.map((account) => [accountKey(account), account])).values()];
+  await db.insert(ledgerAccounts).values(distinct).onConflictDoNothing();
+  const found = await db
+    .select({
+      id: ledgerAccounts.id,
+      kind: ledgerAccounts.kind,
+      ownerUserId: ledgerAccounts.ownerUserId,
+      ownerRequestId: ledgerAccounts.ownerRequestId,
+    })
+    .from(ledgerAccounts)
+    .where(or(...accounts.map(isAccount)));
+  const idOf = new Map(found.map((account) => [accountKey(account), account.id]));
+  return wanted.map((account) => idOf.get(accountKey(account))!);
+}
+
 /** The account's id, created on first use (racing first uses get the same one). */
 export async function ensureLedgerAccount({ db, account }: { db: Executor; account: LedgerAccountRef }) {
-  const [created] = await db
-    .insert(ledgerAccounts)
-    .values({ kind: account.kind, ...ownerOf(account) })
-    .onConflictDoNothing()
-    .returning({ id: ledgerAccounts.id });
-  if (created) return created.id;
-  const [existing] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(isAccount(account));
-  return existing!.id;
+  const [id] = await ensureLedgerAccounts({ db, accounts: [account] });
+  return id!;
 }
 
 /** The account's balance in cents: the sum of its entries (0 for an account never used). */
@@ -114,15 +133,13 @@ export async function postLedgerTransaction({
       .onConflictDoNothing({ target: ledgerTransactions.idempotencyKey })
       .returning();
     if (!transaction) return findPosting(tx, idempotencyKey);
-    const rows = [];
-    for (const [index, entry] of entries.entries()) {
-      rows.push({
-        transactionId: transaction.id,
-        line: index + 1,
-        accountId: await ensureLedgerAccount({ db: tx, account: entry.account }),
-        amountCents: entry.amountCents,
-      });
-    }
+    const accountIds = await ensureLedgerAccounts({ db: tx, accounts: entries.map((entry) => entry.account) });
+    const rows = entries.map((entry, index) => ({
+      transactionId: transaction.id,
+      line: index + 1,
+      accountId: accountIds[index]!,
+      amountCents: entry.amountCents,
+    }));
     await tx.insert(ledgerEntries).values(rows);
     return {
       transaction,
