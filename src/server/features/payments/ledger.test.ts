@@ -42,6 +42,17 @@ describe('the money ledger', () => {
     } satisfies Record<string, LedgerAccountRef | object>;
   }
 
+  /** A student's payment of these cents into the job's held funds, posted through the code. */
+  const payment = (p: Awaited<ReturnType<typeof parties>>, cents: number, idempotencyKey = uniqueKey()) => ({
+    db: database.db,
+    idempotencyKey,
+    kind: 'payment' as const,
+    entries: [
+      { account: p.studentPayments, amountCents: -cents },
+      { account: p.held, amountCents: cents },
+    ],
+  });
+
   const balance = (account: LedgerAccountRef) => ledgerAccountBalance({ db: database.db, account });
   const transactionCount = async () => (await database.db.select({ n: count() }).from(ledgerTransactions))[0]!.n;
   const entryCount = async () => (await database.db.select({ n: count() }).from(ledgerEntries))[0]!.n;
@@ -81,16 +92,7 @@ describe('the money ledger', () => {
 
   it('posts a payment, a release and a commission as balanced entries, each balance the sum of its entries', async () => {
     const p = await parties();
-    const paid = await postLedgerTransaction({
-      db: database.db,
-      idempotencyKey: uniqueKey(),
-      kind: 'payment',
-      requestId: p.request.id,
-      entries: [
-        { account: p.studentPayments, amountCents: -2_000 },
-        { account: p.held, amountCents: 2_000 },
-      ],
-    });
+    const paid = await postLedgerTransaction({ ...payment(p, 2_000), requestId: p.request.id });
     expect(paid.posted).toBe(true);
     expect(paid.transaction).toMatchObject({ kind: 'payment', requestId: p.request.id });
     await postLedgerTransaction({
@@ -113,23 +115,9 @@ describe('the money ledger', () => {
   it('posts a repeated idempotency key once and answers the repeat with the first posting', async () => {
     const p = await parties();
     const idempotencyKey = uniqueKey();
-    const entries = (cents: number): LedgerEntryInput[] => [
-      { account: p.studentPayments, amountCents: -cents },
-      { account: p.held, amountCents: cents },
-    ];
-    const first = await postLedgerTransaction({
-      db: database.db,
-      idempotencyKey,
-      kind: 'payment',
-      entries: entries(500),
-    });
+    const first = await postLedgerTransaction(payment(p, 500, idempotencyKey));
     const [transactionsBefore, entriesBefore] = [await transactionCount(), await entryCount()];
-    const repeat = await postLedgerTransaction({
-      db: database.db,
-      idempotencyKey,
-      kind: 'payment',
-      entries: entries(900),
-    });
+    const repeat = await postLedgerTransaction(payment(p, 900, idempotencyKey));
     expect(repeat).toEqual({ ...first, posted: false });
     expect([await transactionCount(), await entryCount()]).toEqual([transactionsBefore, entriesBefore]);
     expect(await balance(p.held)).toBe(500);
@@ -139,17 +127,7 @@ describe('the money ledger', () => {
     const p = await parties();
     const idempotencyKey = uniqueKey();
     const postings = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        postLedgerTransaction({
-          db: database.db,
-          idempotencyKey,
-          kind: 'payment',
-          entries: [
-            { account: p.studentPayments, amountCents: -700 },
-            { account: p.held, amountCents: 700 },
-          ],
-        }),
-      ),
+      Array.from({ length: 5 }, () => postLedgerTransaction(payment(p, 700, idempotencyKey))),
     );
     expect(postings.filter((posting) => posting.posted)).toHaveLength(1);
     expect(new Set(postings.map((posting) => posting.transaction.id)).size).toBe(1);
@@ -209,18 +187,10 @@ describe('the money ledger', () => {
 
   it('refuses entries added later to a posted transaction, one that unbalances it or a pair that does not', async () => {
     const p = await parties();
-    const payment = (cents: number) => ({
-      idempotencyKey: uniqueKey(),
-      kind: 'payment' as const,
-      entries: [
-        { account: p.studentPayments, amountCents: -cents },
-        { account: p.held, amountCents: cents },
-      ],
-    });
     // Two postings in one caller's transaction are each written whole, and commit.
     const posting = await database.db.transaction(async (tx) => {
-      await postLedgerTransaction({ db: tx, ...payment(40) });
-      return postLedgerTransaction({ db: tx, ...payment(60) });
+      await postLedgerTransaction({ ...payment(p, 40), db: tx });
+      return postLedgerTransaction({ ...payment(p, 60), db: tx });
     });
     const [studentPayments, held] = posting.entries.map((entry) => entry.accountId);
     const added = (values: string, accounts: string[]) =>
@@ -239,15 +209,7 @@ describe('the money ledger', () => {
 
   it('refuses every update, delete and truncate of entries, transactions and accounts', async () => {
     const p = await parties();
-    const posting = await postLedgerTransaction({
-      db: database.db,
-      idempotencyKey: uniqueKey(),
-      kind: 'payment',
-      entries: [
-        { account: p.studentPayments, amountCents: -100 },
-        { account: p.held, amountCents: 100 },
-      ],
-    });
+    const posting = await postLedgerTransaction(payment(p, 100));
     const { id: transactionId } = posting.transaction;
     const refusals = [
       sql`update ledger_entries set amount_cents = 1000 where transaction_id = ${transactionId}`,
