@@ -233,6 +233,7 @@ export const ADMIN_PERMISSIONS = [
   'users',
   'patterns',
   'messages',
+  'payments',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 /** What an admin decides about a pending report or flag. */

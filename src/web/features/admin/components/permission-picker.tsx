@@ -12,6 +12,7 @@ const permissionLabels: Record<AdminPermission, string> = {
   users: 'Users (suspend, reinstate)',
   patterns: 'Moderation Patterns',
   messages: 'Contact Messages',
+  payments: 'Payments',
 };
 
 /** Checkboxes of the sub-admin permissions, in a fieldset with its error. */

@@ -1,0 +1,2 @@
+ALTER TABLE "admin_permissions" DROP CONSTRAINT "admin_permissions_permission_check";--> statement-breakpoint
+ALTER TABLE "admin_permissions" ADD CONSTRAINT "admin_permissions_permission_check" CHECK ("admin_permissions"."permission" in ('dashboard', 'reports', 'content', 'meetings', 'users', 'patterns', 'messages', 'payments'));
