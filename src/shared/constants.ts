@@ -189,6 +189,34 @@ export const LEDGER_TRANSACTION_KINDS = [
   'provider_fee',
   'adjustment',
 ] as const;
+/**
+ * A checkout: accepting an offer waits for the student's payment of the bid. Awaiting payment it holds the request;
+ * paid, the offer is accepted; lapsed or cancelled, the offer is open again.
+ */
+export const CHECKOUT_STATUSES = ['awaiting_payment', 'paid', 'lapsed', 'cancelled'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+/** The providers that take payments (with `none` nothing is charged and no checkout is made). */
+export const CHECKOUT_PROVIDERS = ['test', 'manual'] as const;
+export type CheckoutProvider = (typeof CHECKOUT_PROVIDERS)[number];
+/** How long a checkout holds the request: a card is paid at once, a bank transfer takes days. */
+export const CHECKOUT_HOLD_MS: Record<CheckoutProvider, number> = {
+  test: 30 * 60 * 1000,
+  manual: 5 * 24 * 60 * 60 * 1000,
+};
+/**
+ * A job's money as screens show it: not charged (no checkout: accepted before payments, or under `none`), awaiting
+ * payment, held for the job, frozen by an open refund request, released to the tutor, refunded, or partly both.
+ */
+export const JOB_PAYMENT_STATES = [
+  'not_charged',
+  'awaiting_payment',
+  'held',
+  'frozen',
+  'released',
+  'refunded',
+  'partially_refunded',
+] as const;
+export type JobPaymentState = (typeof JOB_PAYMENT_STATES)[number];
 /** The platform's default commission on released cents: 1,500 basis points, 15 %. */
 export const DEFAULT_COMMISSION_BASIS_POINTS = 1_500;
 

@@ -1,14 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, smallint, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
+  CHECKOUT_PROVIDERS,
+  CHECKOUT_STATUSES,
   LEDGER_ACCOUNT_KINDS,
   LEDGER_JOB_ACCOUNT_KINDS,
   LEDGER_TRANSACTION_KINDS,
   LEDGER_USER_ACCOUNT_KINDS,
 } from '#shared/constants.ts';
 import { users } from './auth.ts';
-import { createdAt, id, inList } from './columns.ts';
-import { tutoringRequests } from './requests.ts';
+import { claimColumns, createdAt, id, inList, timestamptz } from './columns.ts';
+import { tutorBids, tutoringRequests } from './requests.ts';
 
 // The double-entry ledger (docs/decisions/0039). Money history is kept: a user or request with ledger rows cannot
 // be deleted (the foreign keys restrict), and the migration's triggers refuse updates and deletes of the ledger.
@@ -79,3 +81,53 @@ export const ledgerEntries = pgTable(
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
 export type LedgerTransaction = typeof ledgerTransactions.$inferSelect;
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+
+/**
+ * Accepting an offer under a paying provider: the student pays the bid's cents (read on the server), and only the
+ * paid checkout accepts the offer. One awaiting or paid checkout per request, so of racing accepts one holds it.
+ */
+export const checkouts = pgTable(
+  'checkouts',
+  {
+    id: id(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => tutoringRequests.id, { onDelete: 'cascade' }),
+    bidId: uuid('bid_id')
+      .notNull()
+      .references(() => tutorBids.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tutorId: uuid('tutor_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    provider: text('provider', { enum: CHECKOUT_PROVIDERS }).notNull(),
+    status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('awaiting_payment'),
+    // The provider's id of the confirmed payment.
+    providerPaymentId: text('provider_payment_id'),
+    // Held while the provider is called for this checkout, so two pays charge once.
+    ...claimColumns(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    paidAt: timestamptz('paid_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('checkouts_amount_check', sql`${t.amountCents} > 0`),
+    check('checkouts_provider_check', inList(t.provider, CHECKOUT_PROVIDERS)),
+    check('checkouts_status_check', inList(t.status, CHECKOUT_STATUSES)),
+    check('checkouts_paid_check', sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),
+    uniqueIndex('checkouts_one_live_per_request_key')
+      .on(t.requestId)
+      .where(sql`${t.status} in ('awaiting_payment', 'paid')`),
+    // The student's payments, newest first.
+    index('checkouts_student_created_idx').on(t.studentId, t.createdAt.desc().nullsFirst()),
+    // The lapse job: awaiting checkouts past their hold.
+    index('checkouts_awaiting_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'awaiting_payment'`),
+  ],
+);
+
+export type Checkout = typeof checkouts.$inferSelect;

@@ -1,4 +1,5 @@
-// The payments feature's public entry: the double-entry ledger that every money flow posts to.
+// The payments feature's public entry: the double-entry ledger that every money flow posts to, and each job's
+// money state.
 export {
   ensureLedgerAccount,
   ledgerAccountBalance,
@@ -8,3 +9,4 @@ export {
   type LedgerPosting,
   type PostLedgerTransactionOptions,
 } from './ledger.ts';
+export { isJobPaid, jobPaymentState, jobPaymentStates } from './job-payment-state.ts';
