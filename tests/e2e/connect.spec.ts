@@ -176,11 +176,15 @@ test.describe('meetings across time zones', () => {
     await expect(teacherCard).toContainText('Scheduled');
     await expect(teacherCard).toContainText(/Starts in \d+ minutes?/);
     await expect(teacherCard.getByRole('button', { name: 'Join meeting' })).toBeEnabled();
-    // Join opens the video service in a new tab, the name filled in and its own chat off (the service is stubbed).
+    // Join records the join, then opens the video service in a new tab, the name filled in and its own chat off (the
+    // service is stubbed).
     await page.context().route('https://meet.jit.si/**', (route) => route.fulfill({ body: 'video service' }));
     const popup = page.waitForEvent('popup');
+    const recorded = page.waitForResponse((response) => /\/api\/chat\/meetings\/[^/]+\/join$/.test(response.url()));
     await teacherCard.getByRole('button', { name: 'Join meeting' }).click();
+    expect((await recorded).status()).toBe(201);
     const videoTab = await popup;
+    await videoTab.waitForURL('https://meet.jit.si/**');
     const joined = new URL(videoTab.url());
     expect(joined.origin).toBe('https://meet.jit.si');
     expect(decodeURIComponent(joined.hash)).toContain(`userInfo.displayName="${teacher.username}"`);

@@ -14,7 +14,7 @@ import {
 import { formData, TINY_PNG } from '../../../tests/support/files.ts';
 import { signIn, type Caller } from '../../../tests/support/callers.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
-import { fromNow, HOUR_MS } from '../../../tests/support/time.ts';
+import { fromNow, HOUR_MS, MINUTE_MS } from '../../../tests/support/time.ts';
 
 // Every route of the OpenAPI document × every kind of caller, with the status each must get. A route added without
 // a row here fails the first test. The owners come last in each row, so a success that changes state (accepting a
@@ -41,6 +41,8 @@ type World = {
   messageId: string;
   /** A meeting `teacher` scheduled in the room (cancelled by the teacher's row, which comes last). */
   meetingId: string;
+  /** A meeting of the same room starting in 5 minutes, which its participants can join. */
+  startingMeetingId: string;
   notificationId: string;
   avatarName: string;
   /** Jobs of `student` with `teacher` as the tutor: accepted (two), completed, and completed with a review. */
@@ -339,6 +341,10 @@ const MATRIX: Record<string, Row> = {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 403, teacher: 200 },
     call: (w) => ({ url: `/api/chat/meetings/${w.meetingId}/cancel`, payload: {} }),
   },
+  'POST /api/chat/meetings/{meetingId}/join': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 201, teacher: 201 },
+    call: (w) => ({ url: `/api/chat/meetings/${w.startingMeetingId}/join`, payload: {} }),
+  },
   'GET /api/chat/rooms/{roomId}': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
     call: (w) => ({ url: `/api/chat/rooms/${w.roomId}` }),
@@ -422,6 +428,12 @@ describe('the authorization matrix', () => {
         payload: { title: 'Matrix meeting', startTime: fromNow(2 * HOUR_MS).toISOString() },
       }),
     );
+    const startingMeeting = await ok(
+      await send(callers.teacher, {
+        url: `/api/chat/rooms/${message.roomId}/meetings`,
+        payload: { title: 'Starting meeting', startTime: fromNow(5 * MINUTE_MS).toISOString() },
+      }),
+    );
     /** A request of `student` whose offer from `teacher` is accepted, then completed (and reviewed) when asked. */
     const jobWithTeacher = async (stage: 'accepted' | 'completed' | 'reviewed') => {
       const job = await createRequest(t.db, { studentId: callers.student.user.id, subjectId });
@@ -461,6 +473,7 @@ describe('the authorization matrix', () => {
       roomId: message.roomId,
       messageId: message.id,
       meetingId: meeting.meeting.id,
+      startingMeetingId: startingMeeting.meeting.id,
       notificationId: notification!.id,
       avatarName: avatar.image.split('/').pop(),
       jobs,

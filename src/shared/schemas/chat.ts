@@ -125,6 +125,9 @@ const meetingSchema = z.object({
 
 export const meetingParamsSchema = z.object({ meetingId: z.uuid() });
 
+/** A recorded press of Join. */
+export const meetingJoinSchema = z.object({ meetingId: z.uuid(), joinedAt: isoDateTime });
+
 export const meetingDetailSchema = meetingSchema.extend({ status: z.enum(MEETING_STATUSES) });
 
 /** A stored meeting as the API answers it. */
@@ -224,6 +227,7 @@ export const chatErrorSchema = z.object({
 
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 export type CreateMeetingInput = z.infer<typeof createMeetingSchema>;
+export type MeetingJoin = z.infer<typeof meetingJoinSchema>;
 export type ChatMessage = z.infer<typeof messageSchema>;
 export type MessagePage = z.infer<typeof messagePageSchema>;
 export type ChatRoomSummary = z.infer<typeof roomSchema>;

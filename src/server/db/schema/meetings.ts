@@ -4,6 +4,7 @@ import { MEETING_REMINDER_KINDS } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { chatRooms, messages } from './chat.ts';
 import { createdAt, id, inList, timestamptz } from './columns.ts';
+import { tutoringRequests } from './requests.ts';
 
 /** Video meetings scheduled by teachers in a chat (SQL name kept from SPEC: jitsi_meetings). */
 export const meetings = pgTable(
@@ -23,6 +24,9 @@ export const meetings = pgTable(
     // Set null rather than cascade: admin meeting statistics outlive the chat.
     chatRoomId: uuid('chat_room_id').references(() => chatRooms.id, { onDelete: 'set null' }),
     chatMessageId: uuid('chat_message_id').references(() => messages.id, { onDelete: 'set null' }),
+    // The job (accepted request) of the chat's student and tutor the meeting is a session of, when they have one: a
+    // refund for a missed session names one of its job's meetings.
+    requestId: uuid('request_id').references(() => tutoringRequests.id, { onDelete: 'set null' }),
     // Set when the teacher who created it cancels it; its reminders are then never sent.
     cancelledAt: timestamptz('cancelled_at'),
     createdAt: createdAt(),
@@ -31,7 +35,27 @@ export const meetings = pgTable(
     index('jitsi_meetings_creator_id_idx').on(t.creatorId),
     index('jitsi_meetings_chat_message_id_idx').on(t.chatMessageId),
     index('jitsi_meetings_start_time_idx').on(t.startTime),
+    index('jitsi_meetings_request_id_idx').on(t.requestId),
   ],
+);
+
+/**
+ * Each press of Join by a participant, recorded before the meeting opens: whether the tutor joined within 15
+ * minutes of the start decides a refund for a missed session.
+ */
+export const meetingJoins = pgTable(
+  'meeting_joins',
+  {
+    id: id(),
+    meetingId: uuid('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    joinedAt: timestamptz('joined_at').notNull().defaultNow(),
+  },
+  (t) => [index('meeting_joins_meeting_user_idx').on(t.meetingId, t.userId, t.joinedAt)],
 );
 
 /**
@@ -59,3 +83,4 @@ export const meetingReminders = pgTable(
 );
 
 export type Meeting = typeof meetings.$inferSelect;
+export type MeetingJoin = typeof meetingJoins.$inferSelect;

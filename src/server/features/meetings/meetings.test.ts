@@ -3,10 +3,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEETINGS_PER_CHAT } from '#shared/constants.ts';
 import { messages } from '../../db/schema/chat.ts';
-import { meetingReminders, meetings } from '../../db/schema/meetings.ts';
+import { meetingJoins, meetingReminders, meetings } from '../../db/schema/meetings.ts';
+import { tutoringRequests } from '../../db/schema/requests.ts';
 import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
-import { createUser } from '../../../../tests/support/factories.ts';
+import { createBid, createRequest, createSubject, createUser } from '../../../../tests/support/factories.ts';
 import { call, signIn, type Caller } from '../../../../tests/support/callers.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
@@ -259,5 +260,94 @@ describe('meetings', () => {
       409,
       'This meeting has already started and can no longer be cancelled.',
     ]);
+  });
+
+  /** A job of this student with this tutor: accepted, or completed. */
+  async function jobOf(studentId: string, tutorId: string, status: 'accepted' | 'completed' = 'accepted') {
+    const subject = await createSubject(t.db);
+    const request = await createRequest(t.db, { studentId, subjectId: subject.id });
+    const bid = await createBid(t.db, { requestId: request.id, tutorId, status: 'accepted' });
+    await t.db
+      .update(tutoringRequests)
+      .set({ status, acceptedBidId: bid.id, completedAt: status === 'completed' ? new Date() : null })
+      .where(eq(tutoringRequests.id, request.id));
+    return request.id;
+  }
+
+  it("belongs to the newest job of the chat's student and tutor that is not completed, or to none", async () => {
+    const teacher = await signIn(t, await createUser(t.db, { role: 'teacher' }));
+    const student = await signIn(t, await createUser(t.db, { role: 'student' }));
+    const roomId: string = (await call(t, teacher, 'POST', '/api/chat/rooms', { partnerId: student.user.id })).json()
+      .room.id;
+    const schedule = async () => {
+      const created = await call(t, teacher, 'POST', `/api/chat/rooms/${roomId}/meetings`, {
+        title: 'Session',
+        startTime: new Date(Date.now() + 2 * HOUR_MS).toISOString(),
+      });
+      const [row] = await t.db.select().from(meetings).where(eq(meetings.id, created.json().meeting.id));
+      return row!.requestId;
+    };
+    expect(await schedule()).toBeNull();
+
+    const older = await jobOf(student.user.id, teacher.user.id);
+    const newer = await jobOf(student.user.id, teacher.user.id);
+    await jobOf(student.user.id, teacher.user.id, 'completed');
+    // Another tutor's job with the same student is not this chat's.
+    await jobOf(student.user.id, (await createUser(t.db, { role: 'teacher' })).id);
+    expect(await schedule()).toBe(newer);
+
+    await t.db
+      .update(tutoringRequests)
+      .set({ status: 'completed', completedAt: new Date() })
+      .where(eq(tutoringRequests.id, newer));
+    expect(await schedule()).toBe(older);
+  });
+
+  it('records each Join of a participant, in the window the button is offered, before the meeting opens', async () => {
+    const { teacher, student, meetingId } = await scheduled(5 * MINUTE_MS, 'Starting soon');
+    const outsider = await signIn(t, await createUser(t.db, { role: 'student' }));
+    const join = (caller: Caller | undefined, id = meetingId) =>
+      call(t, caller, 'POST', `/api/chat/meetings/${id}/join`, {});
+    const joinsOf = () => t.db.select().from(meetingJoins).where(eq(meetingJoins.meetingId, meetingId));
+
+    expect((await join(undefined)).statusCode).toBe(401);
+    expect((await join(outsider)).statusCode).toBe(404);
+    expect((await join(teacher, randomUUID())).statusCode).toBe(404);
+    expect((await call(t, teacher, 'POST', '/api/chat/meetings/not-a-uuid/join', {})).statusCode).toBe(400);
+    expect(await joinsOf()).toEqual([]);
+
+    const joined = await join(teacher);
+    expect(joined.statusCode).toBe(201);
+    expect(joined.json()).toEqual({ meetingId, joinedAt: expect.any(String) });
+    expect((await join(student)).statusCode).toBe(201);
+    // Joining again (a dropped call) is another record.
+    expect((await join(teacher)).statusCode).toBe(201);
+    const rows = await joinsOf();
+    expect(rows.map((row) => row.userId).sort()).toEqual([teacher.user.id, teacher.user.id, student.user.id].sort());
+    expect(rows.find((row) => row.userId === teacher.user.id)!.joinedAt.toISOString()).toBe(joined.json().joinedAt);
+  });
+
+  it('refuses a Join too early, after the meeting, or of a cancelled meeting, and records nothing', async () => {
+    const early = await scheduled(2 * HOUR_MS, 'Later');
+    const refusal = async (caller: Caller, meetingId: string) => {
+      const response = await call(t, caller, 'POST', `/api/chat/meetings/${meetingId}/join`, {});
+      return [response.statusCode, response.json().message];
+    };
+    expect(await refusal(early.student, early.meetingId)).toEqual([
+      409,
+      'This meeting opens 10 minutes before its start.',
+    ]);
+    await call(t, early.teacher, 'POST', `/api/chat/meetings/${early.meetingId}/cancel`, {});
+    expect(await refusal(early.teacher, early.meetingId)).toEqual([409, 'This meeting was cancelled.']);
+
+    const over = await scheduled(HOUR_MS, 'Long ago');
+    await t.db
+      .update(meetings)
+      .set({ startTime: sql`now() - interval '11 hours'` })
+      .where(eq(meetings.id, over.meetingId));
+    expect(await refusal(over.teacher, over.meetingId)).toEqual([409, 'This meeting is over.']);
+    expect(
+      await t.db.$count(meetingJoins, sql`${meetingJoins.meetingId} in (${early.meetingId}, ${over.meetingId})`),
+    ).toBe(0);
   });
 });

@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { MEETING_REMINDERS, MEETING_REMINDERS_INTERVAL_MS } from '#shared/constants.ts';
+import { MEETING_JOIN_WINDOW, MEETING_REMINDERS, MEETING_REMINDERS_INTERVAL_MS } from '#shared/constants.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import { chatRooms } from '../../db/schema/chat.ts';
-import { meetingReminders, meetings, type Meeting } from '../../db/schema/meetings.ts';
+import { meetingJoins, meetingReminders, meetings, type Meeting } from '../../db/schema/meetings.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
@@ -114,6 +114,33 @@ export async function getMeeting({ db, userId, meetingId }: { db: Executor; user
   const { creatorId, otherId } = await participantsOf(db, meeting);
   if (userId !== creatorId && userId !== otherId) throw new AppError('NOT_FOUND');
   return meeting;
+}
+
+/**
+ * A participant presses Join: the press is recorded (who, when) before the client opens the meeting, since a refund
+ * for a missed session asks whether the tutor joined. Only a meeting that is not cancelled, in the window the Join
+ * button is offered (10 minutes before to 10 hours after the start), can be joined.
+ */
+export async function recordMeetingJoin({
+  db,
+  userId,
+  meetingId,
+}: {
+  db: Database;
+  userId: string;
+  meetingId: string;
+}) {
+  return db.transaction(async (tx) => {
+    const meeting = await getMeeting({ db: tx, userId, meetingId });
+    if (meeting.cancelledAt) throw new AppError('CONFLICT', { message: 'This meeting was cancelled.' });
+    const start = meeting.startTime.getTime();
+    if (Date.now() < start - MEETING_JOIN_WINDOW.beforeMs)
+      throw new AppError('CONFLICT', { message: 'This meeting opens 10 minutes before its start.' });
+    if (Date.now() > start + MEETING_JOIN_WINDOW.afterMs)
+      throw new AppError('CONFLICT', { message: 'This meeting is over.' });
+    const [join] = await tx.insert(meetingJoins).values({ meetingId, userId }).returning();
+    return join!;
+  });
 }
 
 /**

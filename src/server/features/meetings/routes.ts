@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   chatErrorSchema,
   createMeetingSchema,
+  meetingJoinSchema,
   meetingDetailSchema,
   meetingParamsSchema,
   messageSchema,
@@ -13,7 +14,7 @@ import type { Database } from '../../db/client.ts';
 import { requireUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Moderation } from '../moderation/service.ts';
-import { cancelMeeting, followUpNewMeeting, getMeeting, mailAddressOf } from './meetings.ts';
+import { cancelMeeting, followUpNewMeeting, getMeeting, mailAddressOf, recordMeetingJoin } from './meetings.ts';
 import { createMeeting } from './scheduling.ts';
 
 // Meetings live in chat rooms, so their routes stay under /api/chat.
@@ -92,6 +93,25 @@ export const meetingsRoutes: FastifyPluginAsyncZod<{
       const user = await requireUser(request);
       await cancelMeeting({ db, realtime, ctx: meetingMail, user, meetingId: request.params.meetingId });
       return toMeetingDetail(await getMeeting({ db, userId: user.id, meetingId: request.params.meetingId }));
+    },
+  );
+
+  app.post(
+    '/api/chat/meetings/:meetingId/join',
+    {
+      schema: {
+        summary: 'Record that the signed-in participant joins a meeting (call before opening its link)',
+        description:
+          'Each call records a join (user, meeting, time): whether the tutor joined decides a refund for a missed session. A third user: 404; cancelled, more than 10 minutes before the start or over: 409.',
+        tags,
+        params: meetingParamsSchema,
+        response: { 201: meetingJoinSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const join = await recordMeetingJoin({ db, userId: user.id, meetingId: request.params.meetingId });
+      return reply.status(201).send({ meetingId: join.meetingId, joinedAt: join.joinedAt.toISOString() });
     },
   );
 };

@@ -9,6 +9,7 @@ import { enforceLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { getMeetingMessage, getRoom, insertMessage, partnerOf, publishMessage } from '../chat/service.ts';
 import type { Moderation } from '../moderation/service.ts';
+import { findOpenJobOfPair } from '../requests/service.ts';
 
 // Video meetings scheduled in a chat: the meeting row and the chat message that carries it.
 
@@ -18,7 +19,8 @@ const MEETING_MESSAGE_PREFIX = '📹 Scheduled meeting: ';
  * A teacher schedules a video meeting in a room: the jitsi_meetings row and a chat message that carries it, in
  * one transaction. The join URL names a random room on the video service; the client adds the display name and
  * disables the service's own chat with URL config parameters. A chat gets at most MEETINGS_PER_CHAT a day, counted in
- * the transaction: a meeting refused for any reason neither counts nor leaves a trace.
+ * the transaction: a meeting refused for any reason neither counts nor leaves a trace. The meeting belongs to the
+ * newest job of the pair not yet completed, if any.
  */
 export async function createMeeting({
   db,
@@ -68,6 +70,7 @@ export async function createMeeting({
         meetingId,
         joinUrl: `https://${jitsiDomain}/${meetingId}`,
         startTime: new Date(input.startTime),
+        requestId: await findOpenJobOfPair({ db: tx, studentId: partnerOf(room, user.id), tutorId: user.id }),
         chatRoomId: roomId,
         chatMessageId: stored!.id,
       })

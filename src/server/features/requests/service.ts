@@ -11,4 +11,4 @@ export { acceptBid, listOffers } from './offers.ts';
 export { listJobs, placeBid } from './jobs.ts';
 export { askToCompleteJob, completeJob } from './completion.ts';
 export { closeExpiredRequests, requestExpiryJob } from './expiry.ts';
-export { listSharedJobs } from './shared-jobs.ts';
+export { findOpenJobOfPair, listSharedJobs } from './shared-jobs.ts';

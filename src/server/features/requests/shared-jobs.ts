@@ -46,3 +46,32 @@ export async function listSharedJobs({
     review: jobReviews.find((review) => review.requestId === row.requestId) ?? null,
   }));
 }
+
+/**
+ * The newest job of this student with this tutor that is not completed yet, or null: the job a meeting the tutor
+ * schedules in their chat is a session of.
+ */
+export async function findOpenJobOfPair({
+  db,
+  studentId,
+  tutorId,
+}: {
+  db: Executor;
+  studentId: string;
+  tutorId: string;
+}): Promise<string | null> {
+  const [job] = await db
+    .select({ requestId: tutoringRequests.id })
+    .from(tutoringRequests)
+    .innerJoin(tutorBids, eq(tutorBids.id, tutoringRequests.acceptedBidId))
+    .where(
+      and(
+        eq(tutoringRequests.studentId, studentId),
+        eq(tutorBids.tutorId, tutorId),
+        eq(tutoringRequests.status, 'accepted'),
+      ),
+    )
+    .orderBy(desc(tutoringRequests.createdAt), desc(tutoringRequests.id))
+    .limit(1);
+  return job?.requestId ?? null;
+}

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ChatMessage, CreateMeetingInput } from '#shared/schemas/chat.ts';
+import type { ChatMessage, CreateMeetingInput, MeetingJoin } from '#shared/schemas/chat.ts';
 import { apiFetch } from '#web/lib/api.ts';
 import { chatQueryKey, upsertMessage } from '#web/features/chat/api.ts';
 
@@ -27,5 +27,13 @@ export function useCreateMeeting() {
   return useMutation({
     mutationFn: createMeeting,
     onSuccess: (message) => upsertMessage(queryClient, message),
+  });
+}
+
+/** Records the signed-in user's Join of a meeting; the card opens the meeting once it is recorded. */
+export function useRecordMeetingJoin() {
+  return useMutation({
+    mutationFn: (meetingId: string) =>
+      apiFetch<MeetingJoin>(`/api/chat/meetings/${encodeURIComponent(meetingId)}/join`, { method: 'POST', body: {} }),
   });
 }

@@ -8,7 +8,7 @@ import type { ChatMessage } from '#shared/schemas/chat.ts';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { errorMessage } from '#web/lib/api.ts';
-import { useCancelMeeting } from '../api.ts';
+import { useCancelMeeting, useRecordMeetingJoin } from '../api.ts';
 
 type Meeting = NonNullable<ChatMessage['meeting']>;
 
@@ -42,6 +42,7 @@ export function MeetingCard({
   userId: string;
 }) {
   const cancel = useCancelMeeting();
+  const recordJoin = useRecordMeetingJoin();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -69,6 +70,24 @@ export function MeetingCard({
     });
   };
 
+  // The join is recorded before the meeting opens (it decides a refund for a missed session). The tab is opened at
+  // once, while the click still allows it, and sent to the meeting when the server has recorded the join.
+  const onJoin = () => {
+    const tab = window.open('', '_blank');
+    if (tab) tab.opener = null;
+    recordJoin.mutate(meeting.id, {
+      onSuccess: () => {
+        const href = meetingJoinHref(meeting.joinUrl, displayName);
+        if (tab) tab.location.href = href;
+        else window.open(href, '_blank', 'noopener,noreferrer');
+      },
+      onError: (error) => {
+        tab?.close();
+        toast.error('Could not join the meeting', { description: errorMessage(error) });
+      },
+    });
+  };
+
   return (
     <div className="flex min-w-56 flex-col gap-2 rounded-md bg-background/90 p-3 text-foreground">
       <p className="flex items-center gap-2 font-semibold">
@@ -83,11 +102,7 @@ export function MeetingCard({
       <p className="text-sm font-medium" aria-live="off">
         {status}
       </p>
-      <Button
-        size="sm"
-        disabled={!canJoin}
-        onClick={() => window.open(meetingJoinHref(meeting.joinUrl, displayName), '_blank', 'noopener,noreferrer')}
-      >
+      <Button size="sm" disabled={!canJoin} loading={recordJoin.isPending} onClick={onJoin}>
         Join meeting
       </Button>
       {canCancel && (
