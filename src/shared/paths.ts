@@ -76,6 +76,7 @@ export const paths = {
     patterns: { path: '/admin/patterns', getHref: () => '/admin/patterns' },
     contactMessages: { path: '/admin/contact-messages', getHref: () => '/admin/contact-messages' },
     auditLog: { path: '/admin/audit-log', getHref: () => '/admin/audit-log' },
+    payments: { path: '/admin/payments', getHref: () => '/admin/payments' },
     security: { path: '/admin/security', getHref: () => '/admin/security' },
   },
 } as const;

@@ -180,6 +180,14 @@ const MATRIX: Record<string, Row> = {
     call: () => ({ url: `/api/admin/contact-messages/${randomUUID()}/handled`, payload: { handled: true } }),
   },
   'GET /api/admin/audit-log': { expected: signedIn(403), call: () => ({ url: '/api/admin/audit-log' }) },
+  'GET /api/admin/payments/ledger': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/payments/ledger?q=${w.requestId}` }),
+  },
+  'GET /api/admin/payments/ledger.csv': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/payments/ledger.csv?q=${w.requestId}` }),
+  },
   'GET /api/admin/reviews': { expected: signedIn(403), call: () => ({ url: '/api/admin/reviews' }) },
   'POST /api/admin/reviews/{id}/hide': {
     expected: signedIn(403),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatDollars, MAX_AMOUNT_CENTS, parseCents } from './money.ts';
+import { formatCents, formatDollars, formatLedgerCents, MAX_AMOUNT_CENTS, parseCents } from './money.ts';
 
 describe('typed dollar amounts', () => {
   it.each([
@@ -73,7 +73,19 @@ describe('amounts shown', () => {
     expect(formatCents(cents)).toBe(shown);
   });
 
+  it.each([
+    [1250, '$12.50'],
+    [800, '$8.00'],
+    [5, '$0.05'],
+    [0, '$0.00'],
+    [-88, '-$0.88'],
+    [-100_000_001, '-$1000000.01'],
+  ])('shows %d cents in a ledger as %s', (cents, shown) => {
+    expect(formatLedgerCents(cents)).toBe(shown);
+  });
+
   it('refuses a fraction of a cent rather than rounding it', () => {
     expect(() => formatDollars(10.5)).toThrow(RangeError);
+    expect(() => formatLedgerCents(10.5)).toThrow(RangeError);
   });
 });

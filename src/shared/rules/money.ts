@@ -22,17 +22,23 @@ export function parseCents(typed: string): number | null {
   return cents <= MAX_AMOUNT_CENTS ? cents : null;
 }
 
-/** "12.50" or "8": the dollars of a cents amount as a form field or a message shows them. */
-export function formatDollars(cents: number) {
+/** "-12.50", "8.00": the dollars of a cents amount with both decimals, as a ledger and a spreadsheet show them. */
+export function formatLedgerDollars(cents: number) {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`Not a whole number of cents: ${cents}`);
   const digits = String(Math.abs(cents)).padStart(3, '0');
-  const dollars = digits.slice(0, -2);
-  const decimals = digits.slice(-2);
-  return `${cents < 0 ? '-' : ''}${decimals === '00' ? dollars : `${dollars}.${decimals}`}`;
+  return `${cents < 0 ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
+/** "12.50" or "8": the dollars of a cents amount as a form field or a message shows them. */
+export function formatDollars(cents: number) {
+  const dollars = formatLedgerDollars(cents);
+  return dollars.endsWith('.00') ? dollars.slice(0, -3) : dollars;
+}
+
+const withDollarSign = (dollars: string) => (dollars.startsWith('-') ? `-$${dollars.slice(1)}` : `$${dollars}`);
+
 /** "$12.50" or "$8" (whole dollars without decimals, as budgets and bids have always looked). */
-export const formatCents = (cents: number) => {
-  const dollars = formatDollars(cents);
-  return dollars.startsWith('-') ? `-$${dollars.slice(1)}` : `$${dollars}`;
-};
+export const formatCents = (cents: number) => withDollarSign(formatDollars(cents));
+
+/** "-$12.50", "$8.00": a ledger amount with its sign, both decimals and the dollar sign. */
+export const formatLedgerCents = (cents: number) => withDollarSign(formatLedgerDollars(cents));

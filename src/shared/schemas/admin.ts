@@ -12,6 +12,7 @@ import {
   REQUEST_TYPES,
   ROLES,
 } from '#shared/constants.ts';
+import { paymentTotalsSchema } from './admin-payments.ts';
 import { cursorSchema } from './cursor.ts';
 
 // The admin panel (SPEC.md §2 "Admin panel", §8 admin texts), shared by the pages and the API.
@@ -76,6 +77,8 @@ export const adminStatsSchema = z.object({
   totalUsers: z.number().int(),
   activeReports: z.number().int(),
   flaggedContent: z.number().int(),
+  /** Revenue and held funds, for admins with the payments permission (null for the others). */
+  payments: paymentTotalsSchema.nullable(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 

@@ -202,6 +202,12 @@ const pageRoutes: RouteObject[] = [
         }),
       },
       {
+        path: paths.admin.payments.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-payments-page.tsx')).AdminPaymentsPage,
+        }),
+      },
+      {
         path: paths.admin.security.path,
         lazy: async () => ({
           Component: (await import('#web/features/admin/pages/admin-security-page.tsx')).AdminSecurityPage,

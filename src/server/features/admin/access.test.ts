@@ -165,6 +165,16 @@ describe('every admin route checks the caller’s admin permission', () => {
         },
       },
       'GET /api/admin/audit-log': { area: SUPER_ADMIN_ROLE, ok: 200, call: () => ({ url: '/api/admin/audit-log' }) },
+      'GET /api/admin/payments/ledger': {
+        area: 'payments',
+        ok: 200,
+        call: () => ({ url: `/api/admin/payments/ledger?q=${encodeURIComponent(reported.email)}` }),
+      },
+      'GET /api/admin/payments/ledger.csv': {
+        area: 'payments',
+        ok: 200,
+        call: () => ({ url: `/api/admin/payments/ledger.csv?q=${reported.vhNumber}` }),
+      },
     };
   });
   afterAll(() => t.close());

@@ -100,6 +100,7 @@ describe('admin access and dashboard', () => {
       totalUsers: before.totalUsers + 3,
       activeReports: before.activeReports + 1,
       flaggedContent: before.flaggedContent + 1,
+      payments: null,
     });
   });
 });

@@ -8,6 +8,7 @@ import { adminDashboardRoutes } from './routes/dashboard.ts';
 import { adminIllegalContentRoutes } from './routes/illegal-content.ts';
 import { adminMeetingStatsRoutes } from './routes/meeting-stats.ts';
 import { adminPatternsRoutes } from './routes/patterns.ts';
+import { adminPaymentsRoutes } from './routes/payments.ts';
 import { adminReportsRoutes } from './routes/reports.ts';
 import { adminSubAdminsRoutes } from './routes/sub-admins.ts';
 import { adminUsersRoutes } from './routes/users.ts';
@@ -34,4 +35,5 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realti
   await app.register(adminPatternsRoutes, { db, moderation });
   await app.register(adminContactMessagesRoutes, { db });
   await app.register(adminAuditLogRoutes, { db });
+  await app.register(adminPaymentsRoutes, { db });
 };

@@ -12,6 +12,7 @@ import { illegalContentFlags, userReports } from '../../db/schema/moderation.ts'
 import { AppError } from '../../http/errors.ts';
 import { recordAdminAction } from './audit.ts';
 import { requireUser } from '../../http/session.ts';
+import { paymentTotals } from '../payments/service.ts';
 
 /**
  * The user's admin role, permissions and second factor, or null for everyone else. The super-admin must have a second
@@ -113,13 +114,17 @@ export async function requireAdmin(request: FastifyRequest, db: Database, area?:
   return { user, access };
 }
 
-/** The dashboard counters, each one aggregate count (no rows are loaded). */
-export async function getAdminStats(db: Database): Promise<AdminStats> {
-  const [totalChats, totalUsers, activeReports, flaggedContent] = await Promise.all([
+/**
+ * The dashboard counters, each one aggregate (no rows are loaded); the money counters only for an admin who may see
+ * payments.
+ */
+export async function getAdminStats(db: Database, access: AdminAccess): Promise<AdminStats> {
+  const [totalChats, totalUsers, activeReports, flaggedContent, payments] = await Promise.all([
     db.$count(chatRooms),
     db.$count(users, eq(users.isSystem, false)),
     db.$count(userReports, eq(userReports.status, 'pending')),
     db.$count(illegalContentFlags, eq(illegalContentFlags.status, 'pending')),
+    access.permissions.includes('payments') ? paymentTotals(db) : null,
   ]);
-  return { totalChats, totalUsers, activeReports, flaggedContent };
+  return { totalChats, totalUsers, activeReports, flaggedContent, payments };
 }

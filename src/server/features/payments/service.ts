@@ -1,5 +1,5 @@
-// The payments feature's public entry: the double-entry ledger that every money flow posts to, and each job's
-// money state.
+// The payments feature's public entry: the double-entry ledger that every money flow posts to, each job's money
+// state, and the admin's search of the ledger.
 export {
   ensureLedgerAccount,
   ledgerAccountBalance,
@@ -10,3 +10,4 @@ export {
   type PostLedgerTransactionOptions,
 } from './ledger.ts';
 export { isJobPaid, jobPaymentState, jobPaymentStates } from './job-payment-state.ts';
+export { LEDGER_SEARCH_LIMIT, ledgerCsv, paymentTotals, searchLedger } from './ledger-search.ts';

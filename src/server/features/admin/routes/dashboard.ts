@@ -26,14 +26,14 @@ export const adminDashboardRoutes: FastifyPluginAsyncZod<{ db: Database }> = asy
       schema: {
         summary: 'Dashboard counters',
         description:
-          'Total Chats (chat rooms), Total Users (accounts, without system accounts), Active Reports (pending user reports), Flagged Content (pending illegal-content flags). Needs the dashboard permission.',
+          'Total Chats (chat rooms), Total Users (accounts, without system accounts), Active Reports (pending user reports), Flagged Content (pending illegal-content flags); with the payments permission too, revenue (the commission account) and the money held for jobs. Needs the dashboard permission.',
         tags,
         response: { 200: adminStatsSchema },
       },
     },
     async (request) => {
-      await requireAdmin(request, db, 'dashboard');
-      return getAdminStats(db);
+      const { access } = await requireAdmin(request, db, 'dashboard');
+      return getAdminStats(db, access);
     },
   );
 };

@@ -1,4 +1,15 @@
-import { BarChart3, Filter, Flag, KeyRound, LayoutDashboard, Mail, ScrollText, ShieldAlert, Users } from 'lucide-react';
+import {
+  BarChart3,
+  Filter,
+  Flag,
+  KeyRound,
+  LayoutDashboard,
+  Mail,
+  ScrollText,
+  ShieldAlert,
+  Users,
+  Wallet,
+} from 'lucide-react';
 import type { ComponentType } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { SUPER_ADMIN_ROLE, type AdminPermission } from '#shared/constants.ts';
@@ -32,6 +43,7 @@ const menu: {
   { label: 'Sub-Admin Management', href: paths.admin.subAdmins.getHref(), permission: SUPER_ADMIN_ROLE, icon: Users },
   { label: 'Moderation Patterns', href: paths.admin.patterns.getHref(), permission: 'patterns', icon: Filter },
   { label: 'Contact Messages', href: paths.admin.contactMessages.getHref(), permission: 'messages', icon: Mail },
+  { label: 'Payments', href: paths.admin.payments.getHref(), permission: 'payments', icon: Wallet },
   { label: 'Audit Log', href: paths.admin.auditLog.getHref(), permission: SUPER_ADMIN_ROLE, icon: ScrollText },
   { label: 'Two-Factor Sign-In', href: paths.admin.security.getHref(), icon: KeyRound },
 ];

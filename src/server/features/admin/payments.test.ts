@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminPaymentsMessages } from '#shared/schemas/admin-payments.ts';
+import {
+  createRequest,
+  createSessionCookie,
+  createSubAdmin,
+  createSubject,
+  createUser,
+} from '../../../../tests/support/factories.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { LEDGER_SEARCH_LIMIT, postLedgerTransaction } from '../payments/service.ts';
+
+describe('the admin Payments section', () => {
+  let t: TestApp;
+  let paymentsAdmin: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    paymentsAdmin = (await createSessionCookie(t.db, (await createSubAdmin(t.db, ['payments'])).id)).header;
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+  const ledger = (q: string, cookie = paymentsAdmin) =>
+    get(`/api/admin/payments/ledger?q=${encodeURIComponent(q)}`, cookie);
+  const csv = (q: string) => get(`/api/admin/payments/ledger.csv?q=${encodeURIComponent(q)}`, paymentsAdmin);
+
+  /** A job whose student paid 20.00 (0.88 provider fee) and whose tutor was released it, 15 % commission. */
+  async function paidAndReleasedJob({
+    topic = 'Fractions',
+    studentName,
+  }: { topic?: string; studentName?: string } = {}) {
+    const [student, tutor, subject] = [
+      await createUser(t.db, studentName ? { username: studentName } : {}),
+      await createUser(t.db, { role: 'teacher' }),
+      await createSubject(t.db),
+    ];
+    const request = await createRequest(t.db, { studentId: student.id, subjectId: subject.id, topic });
+    const payment = await postLedgerTransaction({
+      db: t.db,
+      idempotencyKey: `payment:${randomUUID()}`,
+      kind: 'payment',
+      requestId: request.id,
+      entries: [
+        { account: { kind: 'student_payments', userId: student.id }, amountCents: -2_000 },
+        { account: { kind: 'held_funds', requestId: request.id }, amountCents: 2_000 },
+        { account: { kind: 'provider_fees' }, amountCents: 88 },
+        { account: { kind: 'platform_commission' }, amountCents: -88 },
+      ],
+    });
+    const release = await postLedgerTransaction({
+      db: t.db,
+      idempotencyKey: `release:${request.id}`,
+      kind: 'release',
+      requestId: request.id,
+      entries: [
+        { account: { kind: 'held_funds', requestId: request.id }, amountCents: -2_000 },
+        { account: { kind: 'tutor_earnings_available', userId: tutor.id }, amountCents: 1_700 },
+        { account: { kind: 'platform_commission' }, amountCents: 300 },
+      ],
+    });
+    return { student, tutor, subject, request, payment, release };
+  }
+
+  it('refuses the signed out, admins without the payments permission, and searches that name nothing', async () => {
+    const job = await paidAndReleasedJob();
+    expect((await get(`/api/admin/payments/ledger?q=${job.request.id}`)).statusCode).toBe(401);
+    const dashboardOnly = (await createSessionCookie(t.db, (await createSubAdmin(t.db, ['dashboard'])).id)).header;
+    expect((await ledger(job.request.id, dashboardOnly)).statusCode).toBe(403);
+    for (const q of ['', 'algebra', '12', '1234', 'a@', `${job.request.id}x`]) {
+      const refused = await ledger(q);
+      expect(refused.statusCode, q).toBe(400);
+      expect(refused.json().message, q).toBe(adminPaymentsMessages.searchInvalid);
+    }
+    expect((await get('/api/admin/payments/ledger', paymentsAdmin)).statusCode).toBe(400);
+    const unknownJob = await ledger(randomUUID());
+    expect(unknownJob.statusCode).toBe(404);
+    expect(unknownJob.json().message).toBe(adminPaymentsMessages.searchNotFound);
+    expect((await ledger('nobody-here@example.com')).statusCode).toBe(404);
+    expect((await csv(randomUUID())).statusCode).toBe(404);
+  });
+
+  it('shows a job’s transactions newest first with every entry, and what it holds', async () => {
+    const { student, tutor, subject, request, payment, release } = await paidAndReleasedJob();
+    const response = await ledger(request.id.toUpperCase());
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const answer = response.json();
+    const title = `${subject.name}: Fractions`;
+    expect(answer.subject).toEqual({ kind: 'job', requestId: request.id, title });
+    expect(answer.balances).toEqual([
+      {
+        account: expect.objectContaining({
+          kind: 'held_funds',
+          owner: { type: 'job', id: request.id, title },
+        }),
+        balanceCents: 0,
+      },
+    ]);
+    expect(answer.truncated).toBe(false);
+    expect(answer.transactions.map((transaction: { id: string }) => transaction.id)).toEqual([
+      release.transaction.id,
+      payment.transaction.id,
+    ]);
+    const [released, paid] = answer.transactions;
+    expect(paid.kind).toBe('payment');
+    expect(
+      paid.entries.map((entry: { account: { kind: string; owner: object }; amountCents: number }) => [
+        entry.account.kind,
+        entry.account.owner,
+        entry.amountCents,
+      ]),
+    ).toEqual([
+      [
+        'student_payments',
+        { type: 'user', id: student.id, username: student.username, vhNumber: student.vhNumber },
+        -2_000,
+      ],
+      ['held_funds', { type: 'job', id: request.id, title }, 2_000],
+      ['provider_fees', { type: 'platform' }, 88],
+      ['platform_commission', { type: 'platform' }, -88],
+    ]);
+    expect(released.entries.map((entry: { amountCents: number }) => entry.amountCents)).toEqual([-2_000, 1_700, 300]);
+    expect(released.entries[1].account.owner).toMatchObject({ type: 'user', id: tutor.id });
+  });
+
+  it('finds a user by e-mail address or VH number, with their balances', async () => {
+    const { student, tutor, payment, release } = await paidAndReleasedJob();
+    const byEmail = (await ledger(` ${student.email.toUpperCase()} `)).json();
+    expect(byEmail.subject).toEqual({
+      kind: 'users',
+      users: [{ id: student.id, username: student.username, vhNumber: student.vhNumber, email: student.email }],
+    });
+    expect(byEmail.balances).toEqual([
+      { account: expect.objectContaining({ kind: 'student_payments' }), balanceCents: -2_000 },
+    ]);
+    expect(byEmail.transactions.map((transaction: { id: string }) => transaction.id)).toEqual([payment.transaction.id]);
+    // A VH number may be shared: every user who has it is listed, the tutor among them.
+    const byVh = (await ledger(String(tutor.vhNumber))).json();
+    expect(byVh.subject.users.map((user: { id: string }) => user.id)).toContain(tutor.id);
+    expect(byVh.transactions.map((transaction: { id: string }) => transaction.id)).toContain(release.transaction.id);
+    expect(byVh.balances).toContainEqual({
+      account: expect.objectContaining({
+        kind: 'tutor_earnings_available',
+        owner: expect.objectContaining({ id: tutor.id }),
+      }),
+      balanceCents: 1_700,
+    });
+  });
+
+  it('exports the search as CSV, one line per entry, oldest first, with text that cannot run as a formula', async () => {
+    const { subject, request } = await paidAndReleasedJob({
+      topic: 'Say "hi", then',
+      studentName: `=HYPERLINK(${randomUUID().slice(0, 8)})`,
+    });
+    const response = await csv(request.id);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="ledger.csv"');
+    const lines = response.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('date,transaction,kind,key,job,account,owner,amount_cents,amount_usd');
+    expect(lines).toHaveLength(1 + 4 + 3);
+    expect(lines[1]).toContain(',payment,');
+    // A name that would run as a formula is prefixed; a comma or a quote is quoted.
+    expect(lines[1]).toMatch(/,student_payments,'=HYPERLINK\(\w+\) \(VH \d{3}\),-2000,-20\.00$/);
+    expect(lines[2]).toContain(`,held_funds,"${subject.name}: Say ""hi"", then",2000,20.00`);
+    expect(lines[3]).toMatch(/,provider_fees,Platform,88,0\.88$/);
+    expect(lines[7]).toMatch(/,release,.*,platform_commission,Platform,300,3\.00$/);
+  });
+
+  it('shows the newest transactions of a long history, and the CSV has them all', async () => {
+    const { student, request } = await paidAndReleasedJob();
+    for (let index = 0; index < LEDGER_SEARCH_LIMIT; index++) {
+      await postLedgerTransaction({
+        db: t.db,
+        idempotencyKey: `adjustment:${randomUUID()}`,
+        kind: 'adjustment',
+        requestId: request.id,
+        entries: [
+          { account: { kind: 'refunds', userId: student.id }, amountCents: 1 },
+          { account: { kind: 'platform_commission' }, amountCents: -1 },
+        ],
+      });
+    }
+    const answer = (await ledger(request.id)).json();
+    expect(answer.transactions).toHaveLength(LEDGER_SEARCH_LIMIT);
+    expect(answer.truncated).toBe(true);
+    expect(answer.transactions.every((transaction: { kind: string }) => transaction.kind === 'adjustment')).toBe(true);
+    const lines = (await csv(request.id)).body.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(1 + 4 + 3 + 2 * LEDGER_SEARCH_LIMIT);
+  });
+
+  it('counts revenue and held funds on the dashboard only for admins with the payments permission', async () => {
+    const both = (await createSessionCookie(t.db, (await createSubAdmin(t.db, ['dashboard', 'payments'])).id)).header;
+    const dashboardOnly = (await createSessionCookie(t.db, (await createSubAdmin(t.db, ['dashboard'])).id)).header;
+    expect((await get('/api/admin/stats', dashboardOnly)).json().payments).toBeNull();
+    const before = (await get('/api/admin/stats', both)).json().payments;
+    const { student, request } = await paidAndReleasedJob();
+    await postLedgerTransaction({
+      db: t.db,
+      idempotencyKey: `payment:${randomUUID()}`,
+      kind: 'payment',
+      requestId: request.id,
+      entries: [
+        { account: { kind: 'student_payments', userId: student.id }, amountCents: -1_250 },
+        { account: { kind: 'held_funds', requestId: request.id }, amountCents: 1_250 },
+      ],
+    });
+    expect((await get('/api/admin/stats', both)).json().payments).toEqual({
+      revenueCents: before.revenueCents - 88 + 300,
+      heldCents: before.heldCents + 1_250,
+    });
+  });
+});

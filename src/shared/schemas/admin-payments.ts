@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { LEDGER_ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '#shared/constants.ts';
+
+// The admin Payments section: the ledger searched by job or user, its CSV, and the money counters.
+
+export const adminPaymentsMessages = {
+  searchInvalid: 'Enter a job id, a VH number (3 digits) or an e-mail address.',
+  searchNotFound: 'No job or user matches this search.',
+  ledgerFailed: 'Failed to fetch the ledger',
+} as const;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const VH_PATTERN = /^[0-9]{3}$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+/** What a ledger search names: a job by its request id, users by VH number, or a user by e-mail address. */
+export type LedgerSearchTarget =
+  { kind: 'job'; requestId: string } | { kind: 'vh'; vhNumber: number } | { kind: 'email'; email: string };
+
+/** The target a typed search names, or null when it is none of a job id, a VH number and an e-mail address. */
+export function ledgerSearchTarget(typed: string): LedgerSearchTarget | null {
+  const q = typed.trim();
+  if (UUID_PATTERN.test(q)) return { kind: 'job', requestId: q.toLowerCase() };
+  if (VH_PATTERN.test(q)) return { kind: 'vh', vhNumber: Number(q) };
+  if (EMAIL_PATTERN.test(q) && q.length <= 254) return { kind: 'email', email: q.toLowerCase() };
+  return null;
+}
+
+export const ledgerSearchQuerySchema = z.object({
+  q: z
+    .string({ error: adminPaymentsMessages.searchInvalid })
+    .trim()
+    .refine((q) => ledgerSearchTarget(q) !== null, adminPaymentsMessages.searchInvalid),
+});
+export type LedgerSearchQuery = z.infer<typeof ledgerSearchQuerySchema>;
+
+const isoDate = z.iso.datetime({ offset: true });
+
+/** An account as the admin reads it: its kind and whose it is (a user, a job, or the platform's own). */
+const ledgerAccountSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(LEDGER_ACCOUNT_KINDS),
+  owner: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('user'), id: z.uuid(), username: z.string(), vhNumber: z.number().int() }),
+    z.object({ type: z.literal('job'), id: z.uuid(), title: z.string() }),
+    z.object({ type: z.literal('platform') }),
+  ]),
+});
+export type AdminLedgerAccount = z.infer<typeof ledgerAccountSchema>;
+
+const ledgerTransactionSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(LEDGER_TRANSACTION_KINDS),
+  idempotencyKey: z.string(),
+  requestId: z.uuid().nullable(),
+  createdAt: isoDate,
+  entries: z.array(z.object({ account: ledgerAccountSchema, amountCents: z.number().int() })),
+});
+export type AdminLedgerTransaction = z.infer<typeof ledgerTransactionSchema>;
+
+export const ledgerSearchAnswerSchema = z.object({
+  /** The job or users found. */
+  subject: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('job'), requestId: z.uuid(), title: z.string() }),
+    z.object({
+      kind: z.literal('users'),
+      users: z.array(z.object({ id: z.uuid(), username: z.string(), vhNumber: z.number().int(), email: z.string() })),
+    }),
+  ]),
+  /** The subject's accounts with their balances (sums of their entries). */
+  balances: z.array(z.object({ account: ledgerAccountSchema, balanceCents: z.number().int() })),
+  /** The transactions touching them, newest first, at most LEDGER_SEARCH_LIMIT. */
+  transactions: z.array(ledgerTransactionSchema),
+  /** True when there are more transactions than shown (the CSV has them all). */
+  truncated: z.boolean(),
+});
+export type LedgerSearchAnswer = z.infer<typeof ledgerSearchAnswerSchema>;
+
+/** The money counters of the dashboard, for admins with the payments permission. */
+export const paymentTotalsSchema = z.object({
+  /** The platform's commission account: commissions on released money less the providers' fees. */
+  revenueCents: z.number().int(),
+  /** The money held for jobs, not yet released or refunded. */
+  heldCents: z.number().int(),
+});
+export type PaymentTotals = z.infer<typeof paymentTotalsSchema>;

@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import type { LedgerSearchAnswer } from '#shared/schemas/admin-payments.ts';
+import { apiFetch } from '#web/lib/api.ts';
+
+// The admin Payments section's queries.
+
+/** Where the CSV of a ledger search downloads from. */
+export const ledgerCsvHref = (q: string) => `/api/admin/payments/ledger.csv?q=${encodeURIComponent(q)}`;
+
+/** The ledger of a job or user, once a search was typed (the server names a search it cannot read, 400). */
+export function useLedgerSearch(q: string) {
+  return useQuery({
+    queryKey: ['admin', 'payments', 'ledger', q],
+    queryFn: ({ signal }) =>
+      apiFetch<LedgerSearchAnswer>(`/api/admin/payments/ledger?q=${encodeURIComponent(q)}`, { signal }),
+    enabled: q !== '',
+    retry: false,
+  });
+}
