@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { userReports } from '../../src/server/db/schema/moderation.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import type { Executor } from '../../src/server/db/client.ts';
+import { postLedgerTransaction } from '../../src/server/features/payments/service.ts';
 import {
   DEFAULT_TEST_PASSWORD,
   TEST_TOTP_SECRET,
+  createRequest,
   createSubAdmin,
+  createSubject,
   createUser,
   enrolledSuperAdminId,
 } from '../support/factories.ts';
@@ -346,4 +350,63 @@ test('a sub-admin turns on two-factor sign-in, signs in with the app’s code an
   await page.getByLabel('Backup code').fill(laterBackupCode!);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText('This backup code is not right or has been used.')).toBeVisible();
+});
+
+test('an admin with the payments permission finds a paid job in the ledger, by its id and by the student, and downloads it', async ({
+  page,
+  db,
+  signInAsUser,
+}) => {
+  const [student, subject] = [await createUser(db), await createSubject(db)];
+  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id, topic: 'Fractions' });
+  await postLedgerTransaction({
+    db,
+    idempotencyKey: `payment:${request.id}`,
+    kind: 'payment',
+    requestId: request.id,
+    entries: [
+      { account: { kind: 'student_payments', userId: student.id }, amountCents: -2_000 },
+      { account: { kind: 'held_funds', requestId: request.id }, amountCents: 2_000 },
+      { account: { kind: 'provider_fees' }, amountCents: 88 },
+      { account: { kind: 'platform_commission' }, amountCents: -88 },
+    ],
+  });
+  await signInAsUser((await createSubAdmin(db, ['dashboard', 'payments'])).id);
+  await page.goto('/admin');
+  await expect(page.getByRole('term').filter({ hasText: 'Held Funds' })).toBeVisible();
+  await expect(page.getByRole('term').filter({ hasText: 'Revenue' })).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Payments' }).click();
+  await expect(page.getByRole('heading', { name: 'Search the ledger' })).toBeVisible();
+  const search = page.getByRole('search', { name: 'Ledger' });
+  await search.getByLabel('Job id, VH number or e-mail').fill('fractions');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await expect(search.getByText('Enter a job id, a VH number (3 digits) or an e-mail address.')).toBeVisible();
+
+  await search.getByLabel('Job id, VH number or e-mail').fill(request.id);
+  await search.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('heading', { name: `Job: ${subject.name}: Fractions` })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Balances' })).toContainText('$20.00');
+  const payment = page.getByRole('region', { name: 'Transactions' }).getByRole('listitem');
+  await expect(payment).toHaveCount(1);
+  await expect(payment).toContainText('Payment');
+  await expect(payment.getByRole('row').filter({ hasText: student.username })).toContainText('-$20.00');
+  await expect(payment.getByRole('row').filter({ hasText: 'Provider fees' })).toContainText('$0.88');
+  await expectNoAxeViolations(page, 'the ledger of a paid job');
+  await screenshots(page, 'payments-ledger');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download CSV' }).click();
+  const lines = readFileSync(await (await download).path(), 'utf8')
+    .trimEnd()
+    .split('\r\n');
+  expect(lines).toHaveLength(5);
+  expect(lines[1]).toMatch(/,payment,payment:[0-9a-f-]+,[0-9a-f-]+,student_payments,.*,-2000,-20\.00$/);
+
+  // The student, by e-mail address: their own account only.
+  await search.getByLabel('Job id, VH number or e-mail').fill(student.email);
+  await search.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('heading', { name: `User: ${student.username}` })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Balances' })).toContainText('-$20.00');
+  await expect(page).toHaveURL(/tab=ledger&q=/);
 });
