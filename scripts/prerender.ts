@@ -22,7 +22,7 @@ await build({
   logLevel: 'warn',
   build: { ssr: 'entry-server.tsx', outDir: `../../${SSR_DIR}`, emptyOutDir: true, manifest: false },
 });
-const { renderPage, renderFrame, renderPageFrame, framedPages } = (await import(
+const { renderPage, renderFrame, renderPageFrame, framedPages, holdBeforeBootScript } = (await import(
   pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href
 )) as typeof EntryServer;
 
@@ -47,10 +47,12 @@ if (/<script|<noscript|as="fetch"/.test(wholePageShell)) {
 }
 // A page with a form names one script, the boot script (src/web/boot/boot.ts), which loads the app's entry when the
 // visitor first uses the page; the entry loads its imports itself, then the page's chunk, and hydrates the page from
-// the settings in the head (the server fills them in, as in the page).
+// the settings in the head (the server fills them in, as in the page). Before it, inline, the script that holds a
+// submit made before the boot script runs (src/web/page-contract/hold-before-boot.ts); the CSP admits it by its hash.
+if (/<\/script|<!--/i.test(holdBeforeBootScript)) throw new Error('The inline script would end its <script> element');
 const formPageShell = wholePageShell.replace(
   '</head>',
-  `${settingsMetaTags()}<script type="module" crossorigin src="/${manifest['boot/boot.ts']!.file}" data-app="${appEntry}"></script></head>`,
+  `${settingsMetaTags()}<script>${holdBeforeBootScript}</script><script type="module" crossorigin src="/${manifest['boot/boot.ts']!.file}" data-app="${appEntry}"></script></head>`,
 );
 
 /**

@@ -40,7 +40,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { warnOfUntrustedProxy } from './http/loopback.ts';
 import { createSessionCache, registerSession, toHeaders } from './http/session.ts';
-import { registerSpa } from './http/spa.ts';
+import { readWebBuild, registerSpa } from './http/spa.ts';
 import { registerStorableTextRule } from './http/storable-text.ts';
 import { registerUncachedAnswers } from './http/uncached-answers.ts';
 import { registerLostDatabaseAnswer } from './http/lost-database.ts';
@@ -178,11 +178,12 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     await intervalJobs?.stop();
   });
 
+  const webBuild = readWebBuild(dependencies.webDir ?? defaultWebDir, config.publicSettings);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...webBuild.inlineScriptHashes],
         // No <style> element is added at run time (see vite.config.ts); style attributes set through the CSSOM are allowed.
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
@@ -269,8 +270,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     if (!config.mail.smtpUrl) warnOfDevOutboxBeyondLoopback(app);
   }
 
-  await registerSpa(app, dependencies.webDir ?? defaultWebDir, {
-    publicSettings: config.publicSettings,
+  await registerSpa(app, webBuild, {
     hasSessionCookie: (request) => Boolean(sessionCookieOf(toHeaders(request.headers))),
     sessionRole: async (request) => (await request.getSessionUser())?.role ?? null,
   });

@@ -14,8 +14,13 @@ import { routes } from './app/router.tsx';
 import { queryClient, sessionQueryKey } from './lib/query-client.ts';
 import { publicSettingsQueryOptions } from './lib/settings.ts';
 import { DocumentTitleSink } from './lib/use-document-title.ts';
+import { holdBeforeBoot } from './page-contract/hold-before-boot.ts';
+import { MAIN_CONTENT_ID } from './page-contract/takeover.ts';
 
 export type RenderedPage = { body: string; title: string };
+
+/** The inline script of a page with a form, as its source: it holds a submit made before the boot script runs. */
+export const holdBeforeBootScript = `(${holdBeforeBoot.toString()})(${JSON.stringify(MAIN_CONTENT_ID)});`;
 
 /**
  * A public page, whole: as a signed-out visitor sees it once the app has started (the top bar's Log in and Sign up,

@@ -185,6 +185,34 @@ test("a visitor whose clock is in another year than the build's keeps what they 
   await expect(page.getByLabel('Email')).toHaveValue('someone@example.com');
 });
 
+test('a form filled in and sent before even the boot script has arrived is held, and sent once the app has', async ({
+  page,
+  db,
+}) => {
+  const subject = `Sent very early ${randomBytes(4).toString('hex')}`;
+  let releaseBoot!: () => void;
+  const bootReleased = new Promise<void>((resolve) => (releaseBoot = resolve));
+  await page.route('**/assets/boot-*.js', async (route) => {
+    await bootReleased;
+    await route.continue();
+  });
+  await page.goto('/contact', { waitUntil: 'commit' });
+
+  await page.getByLabel('Name').fill('Very Early Visitor');
+  await page.getByLabel('Email').fill('very.early@example.com');
+  await page.getByLabel('Subject').fill(subject);
+  await page.getByLabel('Message').fill('Typed and sent before any script had run.');
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  // Not posted natively, which would leave the page and lose what was typed.
+  await expect(page.getByLabel('Subject')).toHaveValue(subject);
+  await expect(page).toHaveURL('/contact');
+
+  releaseBoot();
+  await expect(page.getByText('Message Sent')).toBeVisible();
+  await expect(page.getByLabel('Subject')).toHaveValue('');
+  expect(await db.select().from(contactMessages).where(eq(contactMessages.subject, subject))).toHaveLength(1);
+});
+
 test('Enter on the sign-in form before the app arrives signs in once it has', async ({ page, db }) => {
   const user = await createUser(db, { role: 'student' });
   await page.goto('/auth/login');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -163,7 +164,8 @@ describe('a whole page', () => {
     settingsPlaceholders.supportPhone,
   )}">${settingsPlaceholders.supportPhone}</a></footer>`;
   // A page with a form: the app that hydrates it reads the settings from its head.
-  const SIGN_IN = `<!doctype html><title>Sign in</title>${settingsMetaTags()}<script type="module" src="/assets/boot.js"></script><form></form>`;
+  const HOLD = `document.title = 'held';`;
+  const SIGN_IN = `<!doctype html><title>Sign in</title>${settingsMetaTags()}<script>${HOLD}</script><script type="module" src="/assets/boot.js"></script><form></form>`;
   let t: TestApp;
   beforeAll(async () => {
     const webDir = mkdtempSync(path.join(os.tmpdir(), 'vh-web-'));
@@ -252,6 +254,14 @@ describe('a whole page', () => {
       ['/auth/login', { cookie: `${SESSION_COOKIE}=anything` }],
     ] as const) {
       expect((await t.app.inject({ method: 'GET', url, headers })).body, url).toBe(APP);
+    }
+  });
+
+  it("admits the pages' inline script by its hash, and no other inline script", async () => {
+    const hash = createHash('sha256').update(HOLD).digest('base64');
+    for (const url of ['/auth/login', '/', '/chat']) {
+      const csp = (await t.app.inject({ method: 'GET', url })).headers['content-security-policy'];
+      expect(String(csp).match(/script-src ([^;]*)/)?.[1], url).toBe(`'self' 'sha256-${hash}'`);
     }
   });
 });

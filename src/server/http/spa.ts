@@ -68,10 +68,35 @@ function readWholePages(webDir: string, files: Set<string>, settings: PublicSett
   return pages;
 }
 
+/** The CSP source that admits an inline script: its SHA-256. */
+const scriptHashSource = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+
+/**
+ * What the web build wrote, read once at start-up: whether there is one, its prerendered pages and frames, the
+ * public pages among them ready to send, and the hashes of their inline scripts, which the CSP admits (the one that
+ * holds a form's submit until the boot script runs: src/web/page-contract/hold-before-boot.ts).
+ */
+export function readWebBuild(webDir: string, publicSettings: PublicSettings) {
+  const prerenderedPages = listPrerenderedPages(webDir);
+  const wholePages = readWholePages(webDir, prerenderedPages, publicSettings);
+  const inlineScripts = new Set<string>();
+  for (const { html } of wholePages.values()) {
+    for (const [, script] of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) inlineScripts.add(script!);
+  }
+  return {
+    webDir,
+    hasBuild: existsSync(path.join(webDir, 'index.html')),
+    prerenderedPages,
+    wholePages,
+    inlineScriptHashes: [...inlineScripts].map(scriptHashSource),
+  };
+}
+
+export type WebBuild = ReturnType<typeof readWebBuild>;
+
 const encodings = new Negotiator<Encoding>({ supportedValues: ['br', 'gzip'] });
 
 export type SpaOptions = {
-  publicSettings: PublicSettings;
   /** Whether the request carries a session cookie (valid or not: the app finds out). */
   hasSessionCookie: (request: FastifyRequest) => boolean;
   /** The signed-in visitor's role, for a page whose frame differs by role; null when signed out. */
@@ -87,12 +112,9 @@ export type SpaOptions = {
  */
 export async function registerSpa(
   app: FastifyInstance,
-  webDir: string,
-  { publicSettings, hasSessionCookie, sessionRole }: SpaOptions,
+  { webDir, hasBuild, prerenderedPages, wholePages }: WebBuild,
+  { hasSessionCookie, sessionRole }: SpaOptions,
 ) {
-  const hasBuild = existsSync(path.join(webDir, 'index.html'));
-  const prerenderedPages = listPrerenderedPages(webDir);
-  const wholePages = readWholePages(webDir, prerenderedPages, publicSettings);
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDir,

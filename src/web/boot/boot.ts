@@ -282,6 +282,13 @@ if (app) {
   }
   document.body.append(status);
   for (const [type, listener] of listeners) document.addEventListener(type, listener as EventListener, true);
+  // What the page's inline script held before this script ran (hold-before-boot.ts): a press, then maybe the submit.
+  const heldBeforeBoot = window.takeHeldBeforeBoot?.() ?? [];
+  for (const event of heldBeforeBoot) {
+    if (event instanceof SubmitEvent) onSubmit(event);
+    else if (event instanceof MouseEvent) onClick(event);
+  }
+  if (heldBeforeBoot.length > 0) loadApp();
   document.addEventListener(TAKEOVER.formReady, handOver, { once: true });
   document.addEventListener(TAKEOVER.failed, () => void failed());
 }
