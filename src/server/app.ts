@@ -12,6 +12,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth, SESSION_COOKIE_NAME, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
+import { DEFAULT_COMMISSION_BASIS_POINTS } from '#shared/constants.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { hasAdminRole, isSuperAdmin, recordSecondFactorChange } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
@@ -26,6 +27,8 @@ import { healthRoutes } from './features/health/routes.ts';
 import { mailAddressOf, meetingRemindersJob } from './features/meetings/service.ts';
 import { meetingsRoutes } from './features/meetings/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
+import { refundRoutes } from './features/payments/refund-routes.ts';
+import { refundWork, unansweredRefundRequestsJob, type RefundContext } from './features/payments/service.ts';
 import { profilesRoutes } from './features/profiles/routes.ts';
 import { notificationsRoutes } from './features/notifications/routes.ts';
 import { requestsRoutes } from './features/requests/routes.ts';
@@ -53,6 +56,7 @@ import {
   startMailOutbox,
   type MailOutboxTiming,
 } from './platform/mail/outbox.ts';
+import { startClaimedWork } from './platform/jobs/claimed-work.ts';
 import { startIntervalJobs } from './platform/jobs/interval-jobs.ts';
 import { expiredUsageCountersJob } from './platform/limits/usage-limits.ts';
 import { createMetrics, registerMetrics } from './platform/metrics/metrics.ts';
@@ -154,6 +158,20 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     await outbox?.stop();
     mailer.close();
   });
+  // Decided refunds are made at once by the request that decides them; this makes any that could not be (a crash, a
+  // provider error) once their claim lapses.
+  const refunds: RefundContext = {
+    publicUrl: config.publicUrl,
+    commissionBasisPoints: DEFAULT_COMMISSION_BASIS_POINTS,
+    log: app.log,
+  };
+  let refundWorker: ReturnType<typeof startClaimedWork> | undefined;
+  app.addHook('onReady', async () => {
+    refundWorker = startClaimedWork({ db, work: refundWork({ db, ctx: refunds }), intervalMs: 60_000, log: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await refundWorker?.stop();
+  });
   // Periodic database jobs (one node at a time runs each, see interval-jobs.ts).
   let intervalJobs: ReturnType<typeof startIntervalJobs> | undefined;
   app.addHook('onReady', async () => {
@@ -166,6 +184,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         orphanUploadsJob(storage),
         expiredUsageCountersJob,
         expiredQuestionTurnsJob,
+        unansweredRefundRequestsJob,
         meetingRemindersJob({
           realtime,
           ctx: { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) },
@@ -248,7 +267,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // One moderation for every text users show each other: chat, requests, bids, file names, profiles, reviews.
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(profilesRoutes, { db, storage, moderation });
-  await app.register(adminRoutes, { db, realtime, moderation });
+  await app.register(adminRoutes, { db, realtime, moderation, refunds });
   await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(tutorsRoutes, { db, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
@@ -265,6 +284,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   });
   await app.register(meetingsRoutes, { db, realtime, moderation, config });
   await app.register(guruRoutes, { db });
+  await app.register(refundRoutes, { db, ctx: refunds });
   if (!config.isProduction) {
     await app.register(devMailboxRoutes, { dir: config.mail.outboxDir, smtpConfigured: Boolean(config.mail.smtpUrl) });
     if (!config.mail.smtpUrl) warnOfDevOutboxBeyondLoopback(app);

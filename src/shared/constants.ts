@@ -217,6 +217,46 @@ export const JOB_PAYMENT_STATES = [
   'partially_refunded',
 ] as const;
 export type JobPaymentState = (typeof JOB_PAYMENT_STATES)[number];
+/**
+ * Why money held for a job goes back to the student: the two refund reasons the terms allow (the student asks), the
+ * tutor withdrawing, or both agreeing to cancel.
+ */
+export const REFUND_REASONS = [
+  'missed_session',
+  'missed_deadline',
+  'tutor_withdrew',
+  'cancelled_by_agreement',
+] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+/** The reasons a student can choose when asking for a refund. */
+export const STUDENT_REFUND_REASONS = ['missed_session', 'missed_deadline'] as const satisfies readonly RefundReason[];
+/**
+ * A refund request's life: the tutor answers (accept: refunding; contest, or no answer in time: with admins), admins
+ * decide (refunding, or declined); refunding until the provider confirms, then refunded or partially refunded. A
+ * proposal to cancel awaits the other person's agreement.
+ */
+export const REFUND_REQUEST_STATUSES = [
+  'awaiting_tutor',
+  'awaiting_agreement',
+  'with_admins',
+  'refunding',
+  'refunded',
+  'partially_refunded',
+  'declined',
+] as const;
+export type RefundRequestStatus = (typeof REFUND_REQUEST_STATUSES)[number];
+/** The statuses of a request still open: the job's money is frozen while one is. */
+export const OPEN_REFUND_REQUEST_STATUSES = [
+  'awaiting_tutor',
+  'awaiting_agreement',
+  'with_admins',
+  'refunding',
+] as const satisfies readonly RefundRequestStatus[];
+/** How long the tutor has to accept or contest a refund request before it goes to admins. */
+export const REFUND_ANSWER_DAYS = 3;
+/** A tutor who has not pressed Join within this long after a session's start missed it. */
+export const MISSED_SESSION_GRACE_MS = 15 * 60 * 1000;
+
 /** The platform's default commission on released cents: 1,500 basis points, 15 %. */
 export const DEFAULT_COMMISSION_BASIS_POINTS = 1_500;
 

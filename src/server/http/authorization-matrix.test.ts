@@ -188,6 +188,21 @@ const MATRIX: Record<string, Row> = {
     expected: signedIn(403),
     call: (w) => ({ url: `/api/admin/payments/ledger.csv?q=${w.requestId}` }),
   },
+  'GET /api/admin/payments/disputes': {
+    expected: signedIn(403),
+    call: () => ({ url: '/api/admin/payments/disputes' }),
+  },
+  'GET /api/admin/payments/disputes/{refundRequestId}': {
+    expected: signedIn(403),
+    call: () => ({ url: `/api/admin/payments/disputes/${randomUUID()}` }),
+  },
+  'POST /api/admin/payments/disputes/{refundRequestId}/decision': {
+    expected: signedIn(403),
+    call: () => ({
+      url: `/api/admin/payments/disputes/${randomUUID()}/decision`,
+      payload: { outcome: 'none', note: 'Ok' },
+    }),
+  },
   'GET /api/admin/reviews': { expected: signedIn(403), call: () => ({ url: '/api/admin/reviews' }) },
   'POST /api/admin/reviews/{id}/hide': {
     expected: signedIn(403),
@@ -348,6 +363,31 @@ const MATRIX: Record<string, Row> = {
   'POST /api/chat/meetings/{meetingId}/cancel': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 403, teacher: 200 },
     call: (w) => ({ url: `/api/chat/meetings/${w.meetingId}/cancel`, payload: {} }),
+  },
+  // A job accepted without a payment: its people may look, and are told there is nothing to refund.
+  'GET /api/refunds/jobs/{requestId}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
+    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.asked}` }),
+  },
+  'POST /api/refunds/jobs/{requestId}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 409, teacher: 403 },
+    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.asked}`, payload: { reason: 'missed_deadline' } }),
+  },
+  'POST /api/refunds/jobs/{requestId}/withdraw': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 403, teacher: 409 },
+    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.asked}/withdraw`, payload: {} }),
+  },
+  'POST /api/refunds/jobs/{requestId}/cancellation': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 409, teacher: 409 },
+    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.asked}/cancellation`, payload: {} }),
+  },
+  'POST /api/refunds/{refundRequestId}/answer': {
+    expected: signedIn(404),
+    call: () => ({ url: `/api/refunds/${randomUUID()}/answer`, payload: { answer: 'accept' } }),
+  },
+  'POST /api/refunds/{refundRequestId}/cancellation': {
+    expected: signedIn(404),
+    call: () => ({ url: `/api/refunds/${randomUUID()}/cancellation`, payload: { agree: true } }),
   },
   'POST /api/chat/meetings/{meetingId}/join': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 201, teacher: 201 },

@@ -7,9 +7,13 @@ import {
   LEDGER_JOB_ACCOUNT_KINDS,
   LEDGER_TRANSACTION_KINDS,
   LEDGER_USER_ACCOUNT_KINDS,
+  OPEN_REFUND_REQUEST_STATUSES,
+  REFUND_REASONS,
+  REFUND_REQUEST_STATUSES,
 } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { claimColumns, createdAt, id, inList, timestamptz } from './columns.ts';
+import { meetings } from './meetings.ts';
 import { tutorBids, tutoringRequests } from './requests.ts';
 
 // The double-entry ledger (docs/decisions/0039). Money history is kept: a user or request with ledger rows cannot
@@ -131,3 +135,75 @@ export const checkouts = pgTable(
 );
 
 export type Checkout = typeof checkouts.$inferSelect;
+
+/**
+ * Money held for a job going back to the student (docs/decisions/0044): a student's refund request for a missed
+ * session or deadline, a tutor's withdrawal, or a cancellation both agree to. Decided, it is `refunding` until the
+ * provider confirms the refund (claimed for that call), then the ledger is posted under `refund:<id>`.
+ */
+export const refundRequests = pgTable(
+  'refund_requests',
+  {
+    id: id(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => tutoringRequests.id),
+    checkoutId: uuid('checkout_id')
+      .notNull()
+      .references(() => checkouts.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    tutorId: uuid('tutor_id')
+      .notNull()
+      .references(() => users.id),
+    reason: text('reason', { enum: REFUND_REASONS }).notNull(),
+    // Who asked: the student, or the tutor or student who proposed or made a cancellation.
+    openedBy: uuid('opened_by')
+      .notNull()
+      .references(() => users.id),
+    // The missed session, for a missed-session request.
+    meetingId: uuid('meeting_id').references(() => meetings.id),
+    status: text('status', { enum: REFUND_REQUEST_STATUSES }).notNull(),
+    // The job's cents when asked: a full refund returns them all.
+    heldCents: integer('held_cents').notNull(),
+    // Set once decided: what goes back to the student (the rest is released to the tutor).
+    refundCents: integer('refund_cents'),
+    // The tutor's answer to a student's request by this time, or the request goes to admins.
+    answerDueAt: timestamptz('answer_due_at'),
+    tutorAnswer: text('tutor_answer', { enum: ['accepted', 'contested'] }),
+    tutorNote: text('tutor_note'),
+    answeredAt: timestamptz('answered_at'),
+    decidedBy: uuid('decided_by').references(() => users.id),
+    decisionNote: text('decision_note'),
+    decidedAt: timestamptz('decided_at'),
+    // The provider's id of the refund, once it confirmed it.
+    providerRefundId: text('provider_refund_id'),
+    ...claimColumns(),
+    refundedAt: timestamptz('refunded_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('refund_requests_reason_check', inList(t.reason, REFUND_REASONS)),
+    check('refund_requests_status_check', inList(t.status, REFUND_REQUEST_STATUSES)),
+    check(
+      'refund_requests_tutor_answer_check',
+      sql`${t.tutorAnswer} is null or ${t.tutorAnswer} in ('accepted', 'contested')`,
+    ),
+    check('refund_requests_held_check', sql`${t.heldCents} > 0`),
+    check(
+      'refund_requests_refund_check',
+      sql`${t.refundCents} is null or (${t.refundCents} >= 0 and ${t.refundCents} <= ${t.heldCents})`,
+    ),
+    check('refund_requests_meeting_check', sql`(${t.reason} = 'missed_session') = (${t.meetingId} is not null)`),
+    // At most one open request per job: its money is frozen while it is open.
+    uniqueIndex('refund_requests_one_open_per_job_key')
+      .on(t.requestId)
+      .where(sql`${inList(t.status, OPEN_REFUND_REQUEST_STATUSES)}`),
+    index('refund_requests_request_idx').on(t.requestId, t.createdAt.desc().nullsFirst()),
+    // The admins' queue, and the job that sends unanswered requests to it.
+    index('refund_requests_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+export type RefundRequest = typeof refundRequests.$inferSelect;

@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Moderation } from '../moderation/service.ts';
+import type { RefundContext } from '../payments/service.ts';
 import { adminAuditLogRoutes } from './routes/audit-log.ts';
 import { adminContactMessagesRoutes } from './routes/contact-messages.ts';
 import { adminDashboardRoutes } from './routes/dashboard.ts';
+import { adminDisputesRoutes } from './routes/disputes.ts';
 import { adminIllegalContentRoutes } from './routes/illegal-content.ts';
 import { adminMeetingStatsRoutes } from './routes/meeting-stats.ts';
 import { adminPatternsRoutes } from './routes/patterns.ts';
@@ -18,10 +20,12 @@ import { adminUsersRoutes } from './routes/users.ts';
  * super-admin); every change writes its audit row in its own transaction. Answers are never cached: a decision
  * elsewhere changes them.
  */
-export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realtime; moderation: Moderation }> = async (
-  app,
-  { db, realtime, moderation },
-) => {
+export const adminRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  realtime: Realtime;
+  moderation: Moderation;
+  refunds: RefundContext;
+}> = async (app, { db, realtime, moderation, refunds }) => {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -36,4 +40,5 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realti
   await app.register(adminContactMessagesRoutes, { db });
   await app.register(adminAuditLogRoutes, { db });
   await app.register(adminPaymentsRoutes, { db });
+  await app.register(adminDisputesRoutes, { db, refunds });
 };

@@ -18,6 +18,9 @@ const NOTIFICATION_EMAIL_TYPES = {
   completion_requested: 'Please mark your job as completed',
   job_completed: 'Job completed',
   new_review: 'New review',
+  refund_requested: 'A refund was asked for',
+  refund_update: 'Refund request update',
+  refund_issued: 'Refund receipt',
 } as const;
 export type NotificationEmailType = keyof typeof NOTIFICATION_EMAIL_TYPES;
 

@@ -1,7 +1,13 @@
 import { and, eq, getTableName, inArray, sql } from 'drizzle-orm';
-import type { JobPaymentState } from '#shared/constants.ts';
+import { OPEN_REFUND_REQUEST_STATUSES, type JobPaymentState } from '#shared/constants.ts';
 import type { Executor } from '../../db/client.ts';
-import { checkouts, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/payments.ts';
+import {
+  checkouts,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransactions,
+  refundRequests,
+} from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 
 // A job's money state, derived from its live checkout and the job's ledger transactions (no state column to drift).
@@ -12,13 +18,21 @@ export type JobMoney = {
   heldCents: number;
   released: boolean;
   refunded: boolean;
+  /** An open refund request or cancellation: the held money waits for its outcome. */
+  frozen: boolean;
 };
 
 /** The state of one job's money, from what its checkout and ledger say. */
-export function toJobPaymentState({ checkoutStatus, heldCents, released, refunded }: JobMoney): JobPaymentState {
+export function toJobPaymentState({
+  checkoutStatus,
+  heldCents,
+  released,
+  refunded,
+  frozen,
+}: JobMoney): JobPaymentState {
   if (checkoutStatus === null) return 'not_charged';
   if (checkoutStatus === 'awaiting_payment') return 'awaiting_payment';
-  if (heldCents > 0) return 'held';
+  if (heldCents > 0) return frozen ? 'frozen' : 'held';
   if (refunded) return released ? 'partially_refunded' : 'refunded';
   return 'released';
 }
@@ -57,6 +71,15 @@ export async function jobPaymentStates({
       released: hasTransaction(db, ['release']),
       // An adjustment after release gives the student back what the tutor had been paid.
       refunded: hasTransaction(db, ['refund', 'adjustment']),
+      frozen: sql<boolean>`exists (${db
+        .select({ one: sql`1` })
+        .from(refundRequests)
+        .where(
+          and(
+            eq(refundRequests.requestId, checkoutRequestId),
+            inArray(refundRequests.status, [...OPEN_REFUND_REQUEST_STATUSES]),
+          ),
+        )})`,
     })
     .from(checkouts)
     .where(and(inArray(checkouts.requestId, requestIds), inArray(checkouts.status, ['awaiting_payment', 'paid'])));

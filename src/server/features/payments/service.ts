@@ -11,3 +11,7 @@ export {
 } from './ledger.ts';
 export { isJobPaid, jobPaymentState, jobPaymentStates } from './job-payment-state.ts';
 export { LEDGER_SEARCH_LIMIT, ledgerCsv, paymentTotals, searchLedger } from './ledger-search.ts';
+export { decideRefundRequest } from './refunds.ts';
+export type { RefundContext } from './refund-jobs.ts';
+export { refundWork, unansweredRefundRequestsJob } from './refund-settlement.ts';
+export { getDisputeEvidence, listDisputes } from './refund-views.ts';

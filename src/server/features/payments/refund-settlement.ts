@@ -1,0 +1,129 @@
+import { and, eq, lte, sql } from 'drizzle-orm';
+import { splitReleasedCents } from '#shared/rules/commission.ts';
+import { formatCents } from '#shared/rules/money.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { checkouts, refundRequests, type RefundRequest } from '../../db/schema/payments.ts';
+import { runClaimedWorkOnce, type ClaimedWork } from '../../platform/jobs/claimed-work.ts';
+import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
+import { postLedgerTransaction, type LedgerEntryInput } from './ledger.ts';
+import { refundPayment, type RefundOutcome } from './refund-provider.ts';
+import { lockJob, REASON_LABELS, tell, toRefundRequestView, type RefundContext } from './refund-jobs.ts';
+
+// A decided refund made (docs/decisions/0044): claimed, the provider called with no transaction open, the ledger
+// posted from its outcome; and requests left unanswered sent to admins.
+
+/** A decided refund is made at once (claim, call, record); the periodic work picks it up again if this fails. */
+export async function settle({ db, ctx, row }: { db: Database; ctx: RefundContext; row: RefundRequest }) {
+  if (row.status !== 'refunding') return toRefundRequestView(row);
+  await runClaimedWorkOnce({ db, work: refundWork({ db, ctx }), log: ctx.log }).catch((error: unknown) =>
+    ctx.log.error({ err: error, refundRequestId: row.id }, 'refund could not be made at once'),
+  );
+  const [settled] = await db.select().from(refundRequests).where(eq(refundRequests.id, row.id));
+  return toRefundRequestView(settled!);
+}
+
+/**
+ * Posts the decided refund from the provider's outcome, in the transaction that ends the claim: `refund:<id>` moves
+ * the refunded cents from the job's held funds to the student's refunds, and a partial refund releases the rest to
+ * the tutor (less commission, as any release) under the job's one `release:` key.
+ */
+async function recordRefund({
+  db,
+  ctx,
+  row,
+  outcome,
+}: {
+  db: Executor;
+  ctx: RefundContext;
+  row: RefundRequest;
+  outcome: RefundOutcome;
+}) {
+  await lockJob(db, row.requestId);
+  const refundCents = row.refundCents!;
+  const partial = refundCents < row.heldCents;
+  await db
+    .update(refundRequests)
+    .set({
+      status: partial ? 'partially_refunded' : 'refunded',
+      providerRefundId: outcome.providerRefundId,
+      refundedAt: sql`now()`,
+    })
+    .where(eq(refundRequests.id, row.id));
+  await postLedgerTransaction({
+    db,
+    idempotencyKey: `refund:${row.id}`,
+    kind: 'refund',
+    requestId: row.requestId,
+    entries: [
+      { account: { kind: 'held_funds', requestId: row.requestId }, amountCents: -refundCents },
+      { account: { kind: 'refunds', userId: row.studentId }, amountCents: refundCents },
+    ],
+  });
+  if (partial) {
+    const releasedCents = row.heldCents - refundCents;
+    const { commissionCents, tutorCents } = splitReleasedCents({
+      releasedCents,
+      commissionBasisPoints: ctx.commissionBasisPoints,
+    });
+    const entries: LedgerEntryInput[] = [
+      { account: { kind: 'held_funds', requestId: row.requestId }, amountCents: -releasedCents },
+      { account: { kind: 'tutor_earnings_available', userId: row.tutorId }, amountCents: tutorCents },
+      { account: { kind: 'platform_commission' }, amountCents: commissionCents },
+    ];
+    await postLedgerTransaction({
+      db,
+      idempotencyKey: `release:${row.requestId}`,
+      kind: 'release',
+      requestId: row.requestId,
+      entries: entries.filter((entry) => entry.amountCents !== 0),
+    });
+  }
+  await tell(db, ctx, {
+    userId: row.studentId,
+    partnerId: row.tutorId,
+    type: 'refund_issued',
+    message: `Refund receipt: ${formatCents(refundCents)} of your payment of ${formatCents(row.heldCents)} was refunded (${REASON_LABELS[row.reason]}). Refund reference ${outcome.providerRefundId}.`,
+  });
+}
+
+/** Decided refunds, each made once: claimed, the provider called outside any transaction, recorded from its outcome. */
+export function refundWork({ db, ctx }: { db: Executor; ctx: RefundContext }) {
+  return {
+    name: 'refunds',
+    table: refundRequests,
+    due: eq(refundRequests.status, 'refunding'),
+    order: refundRequests.createdAt,
+    batchSize: 20,
+    leaseMs: 60_000,
+    maxClaims: 5,
+    async call(row) {
+      const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, row.checkoutId));
+      return refundPayment({
+        provider: checkout!.provider,
+        providerPaymentId: checkout!.providerPaymentId,
+        amountCents: row.refundCents!,
+        idempotencyKey: `refund:${row.id}`,
+      });
+    },
+    async record({ db: tx, row, outcome }) {
+      // A failed call leaves the refund due: it is called again (the provider answers a retried key once).
+      if (outcome.ok) await recordRefund({ db: tx, ctx, row, outcome: outcome.value });
+    },
+    async giveUp({ db: tx, row }) {
+      await tx.update(refundRequests).set({ status: 'with_admins' }).where(eq(refundRequests.id, row.id));
+    },
+  } satisfies ClaimedWork<typeof refundRequests, RefundOutcome>;
+}
+
+/** Requests the tutor left unanswered for 3 days go to admins. */
+export const unansweredRefundRequestsJob = {
+  name: 'unanswered-refund-requests',
+  intervalMs: 15 * 60_000,
+  async run({ db }) {
+    return db
+      .update(refundRequests)
+      .set({ status: 'with_admins' })
+      .where(and(eq(refundRequests.status, 'awaiting_tutor'), lte(refundRequests.answerDueAt, sql`now()`)))
+      .returning({ id: refundRequests.id });
+  },
+} satisfies IntervalJob;
