@@ -175,6 +175,25 @@ describe('every admin route checks the caller’s admin permission', () => {
         ok: 200,
         call: () => ({ url: `/api/admin/payments/ledger.csv?q=${reported.vhNumber}` }),
       },
+      'GET /api/admin/payments/disputes': {
+        area: 'payments',
+        ok: 200,
+        call: () => ({ url: '/api/admin/payments/disputes' }),
+      },
+      // Past the guard, an unknown request is not found.
+      'GET /api/admin/payments/disputes/{refundRequestId}': {
+        area: 'payments',
+        ok: 404,
+        call: () => ({ url: `/api/admin/payments/disputes/${randomUUID()}` }),
+      },
+      'POST /api/admin/payments/disputes/{refundRequestId}/decision': {
+        area: 'payments',
+        ok: 404,
+        call: () => ({
+          url: `/api/admin/payments/disputes/${randomUUID()}/decision`,
+          payload: { outcome: 'none', note: 'Nothing was missed.' },
+        }),
+      },
     };
   });
   afterAll(() => t.close());
