@@ -36,6 +36,8 @@ import { reportsRoutes } from './features/reports/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { tutorsRoutes } from './features/tutors/routes.ts';
 import { requestExpiryJob } from './features/requests/service.ts';
+import { checkoutLapseJob } from './features/payments/service.ts';
+import { paymentsRoutes } from './features/payments/routes.ts';
 import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
 import { serializeRequest } from './http/log-redaction.ts';
@@ -180,6 +182,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
       log: app.log,
       jobs: [
         requestExpiryJob,
+        checkoutLapseJob,
         sessionLifetimeJob(endSessionSockets),
         orphanUploadsJob(storage),
         expiredUsageCountersJob,
@@ -268,7 +271,15 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(profilesRoutes, { db, storage, moderation });
   await app.register(adminRoutes, { db, realtime, moderation, refunds });
-  await app.register(requestsRoutes, { db, storage, realtime, moderation, publicUrl: config.publicUrl });
+  await app.register(requestsRoutes, {
+    db,
+    storage,
+    realtime,
+    moderation,
+    publicUrl: config.publicUrl,
+    paymentsProvider: config.payments.provider,
+  });
+  await app.register(paymentsRoutes, { db, realtime, publicUrl: config.publicUrl });
   await app.register(tutorsRoutes, { db, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
   const assistant = createAssistant({ db, realtime, storage, moderation, config: config.ai, log: app.log });

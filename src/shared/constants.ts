@@ -203,6 +203,7 @@ export const CHECKOUT_HOLD_MS: Record<CheckoutProvider, number> = {
   test: 30 * 60 * 1000,
   manual: 5 * 24 * 60 * 60 * 1000,
 };
+export const CHECKOUT_LAPSE_JOB_INTERVAL_MS = 60_000;
 /**
  * A job's money as screens show it: not charged (no checkout: accepted before payments, or under `none`), awaiting
  * payment, held for the job, frozen by an open refund request, released to the tutor, refunded, or partly both.

@@ -13,6 +13,7 @@ import {
 } from '../../../tests/support/factories.ts';
 import { formData, TINY_PNG } from '../../../tests/support/files.ts';
 import { signIn, type Caller } from '../../../tests/support/callers.ts';
+import { TEST_CARD } from '../../../tests/support/checkout.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 import { fromNow, HOUR_MS, MINUTE_MS } from '../../../tests/support/time.ts';
 
@@ -48,6 +49,8 @@ type World = {
   /** Jobs of `student` with `teacher` as the tutor: accepted (two), completed, and completed with a review. */
   jobs: { asked: string; completable: string; reviewable: string };
   reviewId: string;
+  /** Checkouts of `student`'s offers from `teacher`, awaiting payment: one to look at, one to pay, one to cancel. */
+  checkouts: { viewed: string; payable: string; cancellable: string };
 };
 
 type Row = {
@@ -255,6 +258,18 @@ const MATRIX: Record<string, Row> = {
   'POST /api/requests/{id}/bids/{bidId}/accept': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
     call: (w) => ({ url: `/api/requests/${w.acceptable.requestId}/bids/${w.acceptable.bidId}/accept` }),
+  },
+  'GET /api/checkouts/{id}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/checkouts/${w.checkouts.viewed}` }),
+  },
+  'POST /api/checkouts/{id}/pay': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/checkouts/${w.checkouts.payable}/pay`, payload: { card: TEST_CARD } }),
+  },
+  'POST /api/checkouts/{id}/cancel': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/checkouts/${w.checkouts.cancellable}/cancel`, method: 'POST' }),
   },
   'GET /api/requests/{id}/attachments/{index}': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
@@ -482,23 +497,29 @@ describe('the authorization matrix', () => {
         payload: { title: 'Starting meeting', startTime: fromNow(5 * MINUTE_MS).toISOString() },
       }),
     );
-    /** A request of `student` whose offer from `teacher` is accepted, then completed (and reviewed) when asked. */
-    const jobWithTeacher = async (stage: 'accepted' | 'completed' | 'reviewed') => {
+    /** A request of `student` with an offer from `teacher`, and the checkout accepting it started. */
+    const checkoutWithTeacher = async () => {
       const job = await createRequest(t.db, { studentId: callers.student.user.id, subjectId });
       const [jobBid] = await t.db
         .insert(tutorBids)
         .values({ requestId: job.id, tutorId: callers.teacher.user.id, amountCents: 1000 })
         .returning();
-      await ok(
+      const started = await ok(
         await send(callers.student, { method: 'POST', url: `/api/requests/${job.id}/bids/${jobBid!.id}/accept` }),
       );
+      return { requestId: job.id, checkoutId: started.checkoutId as string };
+    };
+    /** A request of `student` whose offer from `teacher` is accepted and paid, then completed (and reviewed) when asked. */
+    const jobWithTeacher = async (stage: 'accepted' | 'completed' | 'reviewed') => {
+      const { requestId, checkoutId } = await checkoutWithTeacher();
+      await ok(await send(callers.student, { url: `/api/checkouts/${checkoutId}/pay`, payload: { card: TEST_CARD } }));
       if (stage !== 'accepted')
-        await ok(await send(callers.student, { method: 'POST', url: `/api/requests/${job.id}/complete` }));
-      if (stage !== 'reviewed') return { requestId: job.id, reviewId: null };
+        await ok(await send(callers.student, { method: 'POST', url: `/api/requests/${requestId}/complete` }));
+      if (stage !== 'reviewed') return { requestId, reviewId: null };
       const written = await ok(
-        await send(callers.student, { url: `/api/requests/${job.id}/review`, payload: { rating: 5 } }),
+        await send(callers.student, { url: `/api/requests/${requestId}/review`, payload: { rating: 5 } }),
       );
-      return { requestId: job.id, reviewId: written.id as string };
+      return { requestId, reviewId: written.id as string };
     };
     const reviewed = await jobWithTeacher('reviewed');
     const jobs = {
@@ -526,6 +547,11 @@ describe('the authorization matrix', () => {
       avatarName: avatar.image.split('/').pop(),
       jobs,
       reviewId: reviewed.reviewId!,
+      checkouts: {
+        viewed: (await checkoutWithTeacher()).checkoutId,
+        payable: (await checkoutWithTeacher()).checkoutId,
+        cancellable: (await checkoutWithTeacher()).checkoutId,
+      },
     };
   });
   afterAll(() => t.close());

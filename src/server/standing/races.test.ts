@@ -1,9 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/auth.ts';
+import { ledgerTransactions } from '../db/schema/payments.ts';
 import { tutorBids, tutoringRequests } from '../db/schema/requests.ts';
 import { createRequest, createSubject, freshClientAddress } from '../../../tests/support/factories.ts';
 import { call, signedInStudent, signedInTeacher } from '../../../tests/support/callers.ts';
+import { payCheckout } from '../../../tests/support/checkout.ts';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
 
 // Fifty of the same action at once: the database, not the timing, decides that exactly one takes effect.
@@ -22,7 +24,7 @@ describe('races', { timeout: 120_000 }, () => {
   });
   afterAll(async () => t.close());
 
-  it(`${PARALLEL} parallel accepts of different offers on one request: exactly one accepted`, async () => {
+  it(`${PARALLEL} parallel accepts of different offers on one request, then parallel pays: exactly one accepted, charged once`, async () => {
     const student = await signedInStudent(t);
     const request = await createRequest(t.db, { studentId: student.user.id, subjectId, budgetMaxCents: 10_000 });
     const tutors = await Promise.all(Array.from({ length: PARALLEL }, () => signedInTeacher(t, [subjectId])));
@@ -43,7 +45,13 @@ describe('races', { timeout: 120_000 }, () => {
     );
 
     expect(statusCounts(responses.map((response) => response.statusCode))).toEqual({ 200: 1, 409: PARALLEL - 1 });
-    const winner = responses.find((response) => response.statusCode === 200)!.json().bidId;
+    const { bidId: winner, checkoutId } = responses.find((response) => response.statusCode === 200)!.json();
+    // Every pay of the one checkout either pays it, finds it being paid, or finds it paid: one charge.
+    const pays = await Promise.all(Array.from({ length: PARALLEL }, () => payCheckout(t, student, checkoutId)));
+    expect(pays.every((pay) => pay.statusCode === 200 || pay.json().code === 'PAYMENT_IN_PROGRESS')).toBe(true);
+    expect(await t.db.$count(ledgerTransactions, eq(ledgerTransactions.idempotencyKey, `payment:${checkoutId}`))).toBe(
+      1,
+    );
     const [stored] = await t.db
       .select({ status: tutoringRequests.status, acceptedBidId: tutoringRequests.acceptedBidId })
       .from(tutoringRequests)

@@ -287,13 +287,20 @@ export const offerSchema = z.object({
   ...tutorTrustSchema.shape,
 });
 
-export const acceptBidResponseSchema = z.object({
+const acceptedOffer = {
   requestId: z.uuid(),
   bidId: z.uuid(),
   /** Open the chat with `/chat?tutorId={tutorId}`. */
   tutorId: z.uuid(),
-  roomId: z.uuid(),
-});
+};
+/**
+ * What accepting did: with no payment provider the offer is accepted and the chat open; with one, a checkout holds
+ * the request until the student pays it at `/checkout/{checkoutId}`.
+ */
+export const acceptBidResponseSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('accepted'), ...acceptedOffer, roomId: z.uuid() }),
+  z.object({ outcome: z.literal('checkout'), ...acceptedOffer, checkoutId: z.uuid() }),
+]);
 
 export const jobsQuerySchema = z.object({
   subjectId: z.uuid({ error: requestMessages.subject }).optional(),

@@ -15,3 +15,12 @@ export { decideRefundRequest } from './refunds.ts';
 export type { RefundContext } from './refund-jobs.ts';
 export { refundWork, unansweredRefundRequestsJob } from './refund-settlement.ts';
 export { getDisputeEvidence, listDisputes } from './refund-views.ts';
+export {
+  cancelCheckout,
+  checkoutLapseJob,
+  getCheckout,
+  lapseCheckouts,
+  payCheckout,
+  startCheckout,
+  type AcceptPaidOffer,
+} from './checkouts.ts';

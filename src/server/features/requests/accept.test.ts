@@ -11,12 +11,14 @@ import { fromNow, HOUR_MS } from '../../../../tests/support/time.ts';
 
 const hoursAgo = (hours: number) => fromNow(-hours * HOUR_MS);
 
-describe('accepting an offer', () => {
+// With no payment provider (`none`, a marketplace free of charge) accepting opens the job at once; the paying flow
+// is tested in payments/checkouts.test.ts.
+describe('accepting an offer with PAYMENTS_PROVIDER=none', () => {
   let t: TestApp;
   let url: string;
   let subjectId: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ PAYMENTS_PROVIDER: 'none' });
     url = await t.app.listen({ port: 0, host: '127.0.0.1' });
     subjectId = (await createSubject(t.db, { name: 'Thermodynamics' })).id;
   });
@@ -68,6 +70,7 @@ describe('accepting an offer', () => {
     expect(response.statusCode).toBe(200);
     const { roomId } = response.json();
     expect(response.json()).toEqual({
+      outcome: 'accepted',
       requestId: request.id,
       bidId: bids[0],
       tutorId: tutor!.user.id,

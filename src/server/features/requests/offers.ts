@@ -69,76 +69,89 @@ export async function listOffers({
   );
 }
 
+type AcceptedOffer = Extract<AcceptBidResponse, { outcome: 'accepted' }>;
+
 /**
- * Accepts one offer: the request row is locked (select … for update), so of two acceptances of different offers
- * (two tabs) the second waits, then finds the request accepted and gets a 409; the partial unique index on
- * accepted bids backs this up. Accepting the offer that is already accepted answers the same again (a retry).
- * Opens the chat room with the tutor and notifies the tutor (in-app, mail, then realtime).
+ * Accepts one offer in the caller's transaction: the request row is locked (select … for update), so of two
+ * acceptances of different offers (two tabs) the second waits, then finds the request accepted and gets a 409; the
+ * partial unique index on accepted bids backs this up. Accepting the offer that is already accepted answers the same
+ * again (a retry). Opens the chat room with the tutor and notifies the tutor (in-app and mail); answers what to
+ * publish live once the transaction commits. A paid checkout held the request, so its 48-hour expiry waited for it.
  */
-export async function acceptBid({
-  db,
+export async function acceptOfferWithin({
+  db: tx,
   realtime,
   publicUrl,
   student,
   requestId,
   bidId,
+  paid = false,
+  deadline = null,
 }: {
-  db: Database;
+  db: Executor;
   realtime: Realtime;
   publicUrl: string;
-  student: SessionUser;
+  student: Pick<SessionUser, 'id' | 'username'>;
   requestId: string;
   bidId: string;
-}): Promise<AcceptBidResponse> {
-  const { response, newlyAccepted, roomCreated } = await db.transaction(async (tx) => {
-    const [request] = await tx
-      .select({
-        studentId: r.studentId,
-        status: r.status,
-        createdAt: r.createdAt,
-        acceptedBidId: r.acceptedBidId,
-        subjectName: subjects.name,
-      })
-      .from(r)
-      .innerJoin(subjects, eq(subjects.id, r.subjectId))
-      .where(eq(r.id, requestId))
-      .for('update', { of: r });
-    if (!request || request.studentId !== student.id) throw notFound();
-    const [bid] = await tx
-      .select({ tutorId: tutorBids.tutorId, amountCents: tutorBids.amountCents })
-      .from(tutorBids)
-      .where(and(eq(tutorBids.id, bidId), eq(tutorBids.requestId, requestId)));
-    if (!bid) throw new AppError('NOT_FOUND', { message: 'Offer not found' });
+  /** Accepted by its paid checkout, which held the request past its expiry. */
+  paid?: boolean;
+  /** The assignment's deadline set at checkout. */
+  deadline?: Date | null;
+}): Promise<{ response: AcceptedOffer; publish: () => void }> {
+  const [request] = await tx
+    .select({
+      studentId: r.studentId,
+      status: r.status,
+      createdAt: r.createdAt,
+      acceptedBidId: r.acceptedBidId,
+      subjectName: subjects.name,
+    })
+    .from(r)
+    .innerJoin(subjects, eq(subjects.id, r.subjectId))
+    .where(eq(r.id, requestId))
+    .for('update', { of: r });
+  if (!request || request.studentId !== student.id) throw notFound();
+  const [bid] = await tx
+    .select({ tutorId: tutorBids.tutorId, amountCents: tutorBids.amountCents })
+    .from(tutorBids)
+    .where(and(eq(tutorBids.id, bidId), eq(tutorBids.requestId, requestId)));
+  if (!bid) throw new AppError('NOT_FOUND', { message: 'Offer not found' });
 
-    const retry = request.acceptedBidId === bidId;
-    if (!retry) {
-      const problem = closedProblem(request);
-      if (problem) throw problem;
-      await tx.update(tutorBids).set({ status: 'accepted' }).where(eq(tutorBids.id, bidId));
-      await tx.update(r).set({ status: 'accepted', acceptedBidId: bidId }).where(eq(r.id, requestId));
-    }
-    const { room, created: roomCreated } = await findOrCreateRoom({
+  const retry = request.acceptedBidId === bidId;
+  if (!retry) {
+    const problem = closedProblem(request, { heldByCheckout: paid });
+    if (problem) throw problem;
+    await tx.update(tutorBids).set({ status: 'accepted' }).where(eq(tutorBids.id, bidId));
+    await tx
+      .update(r)
+      .set({ status: 'accepted', acceptedBidId: bidId, ...(deadline ? { deadline } : {}) })
+      .where(eq(r.id, requestId));
+  }
+  const { room, created: roomCreated } = await findOrCreateRoom({ db: tx, userAId: student.id, userBId: bid.tutorId });
+  if (!retry) {
+    await createNotification({
       db: tx,
-      userAId: student.id,
-      userBId: bid.tutorId,
+      publicUrl,
+      userId: bid.tutorId,
+      message: `${student.username} accepted your offer of ${formatCents(bid.amountCents)} on their ${request.subjectName} request. You can now chat with them.`,
+      link: paths.chat.getHref(),
+      email: { type: 'offer_accepted', sender: student.username },
     });
-    if (!retry) {
-      await createNotification({
-        db: tx,
-        publicUrl,
-        userId: bid.tutorId,
-        message: `${student.username} accepted your offer of ${formatCents(bid.amountCents)} on their ${request.subjectName} request. You can now chat with them.`,
-        link: paths.chat.getHref(),
-        email: { type: 'offer_accepted', sender: student.username },
-      });
-    }
-    return {
-      response: { requestId, bidId, tutorId: bid.tutorId, roomId: room.id },
-      newlyAccepted: !retry,
-      roomCreated,
-    };
-  });
-  if (newlyAccepted) realtime.toUsers([response.tutorId], 'notification:new', { kind: 'general', requestId: null });
-  if (roomCreated) realtime.toUsers([student.id, response.tutorId], 'room:updated', { roomId: response.roomId });
+  }
+  const response = { outcome: 'accepted' as const, requestId, bidId, tutorId: bid.tutorId, roomId: room.id };
+  return {
+    response,
+    publish() {
+      if (!retry) realtime.toUsers([bid.tutorId], 'notification:new', { kind: 'general', requestId: null });
+      if (roomCreated) realtime.toUsers([student.id, bid.tutorId], 'room:updated', { roomId: room.id });
+    },
+  };
+}
+
+/** Accepts one offer at once, with no payment (`PAYMENTS_PROVIDER=none`): see acceptOfferWithin. */
+export async function acceptBid(options: Omit<Parameters<typeof acceptOfferWithin>[0], 'db'> & { db: Database }) {
+  const { response, publish } = await options.db.transaction((tx) => acceptOfferWithin({ ...options, db: tx }));
+  publish();
   return response;
 }

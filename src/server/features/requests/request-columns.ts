@@ -60,10 +60,13 @@ export function toCard(row: CardRow): RequestCard {
 
 export const bidCount = sql<number>`(select count(*)::int from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)})`;
 
-/** Why a request takes no more bids or acceptances, or null while it is open (or pending) and not expired. */
-export function closedProblem(request: { status: RequestStatus; createdAt: Date }) {
+/**
+ * Why a request takes no more bids or acceptances, or null while it is open (or pending) and not expired. A request
+ * held by a checkout does not expire until the checkout lapses (`heldByCheckout`).
+ */
+export function closedProblem(request: { status: RequestStatus; createdAt: Date }, { heldByCheckout = false } = {}) {
   if (request.status === 'accepted') return new AppError('OFFER_ALREADY_ACCEPTED');
   const open = (OPEN_REQUEST_STATUSES as readonly string[]).includes(request.status);
-  if (!open || isRequestExpired(request.createdAt)) return new AppError('REQUEST_CLOSED');
+  if (!open || (!heldByCheckout && isRequestExpired(request.createdAt))) return new AppError('REQUEST_CLOSED');
   return null;
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { REQUEST_FILE } from '#shared/constants.ts';
 import {
   acceptBidResponseSchema,
+  type AcceptBidResponse,
   attachmentListSchema,
   attachmentMessages,
   bidSchema,
@@ -28,6 +29,8 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../http/upload.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
+import { startCheckout } from '../payments/service.ts';
+import type { Config } from '../../config.ts';
 import { completeJobResponseSchema, sharedJobsSchema } from '#shared/schemas/reviews.ts';
 import {
   acceptBid,
@@ -73,7 +76,8 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
   realtime: Realtime;
   moderation: Moderation;
   publicUrl: string;
-}> = async (app, { db, storage, realtime, moderation, publicUrl }) => {
+  paymentsProvider: Config['payments']['provider'];
+}> = async (app, { db, storage, realtime, moderation, publicUrl, paymentsProvider }) => {
   app.post(
     '/api/requests',
     {
@@ -182,17 +186,24 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
     '/api/requests/:id/bids/:bidId/accept',
     {
       schema: {
-        summary: 'Accept an offer while the request is open or pending and not expired; opens the chat with the tutor',
+        summary: 'Accept an offer while the request is open or pending and not expired',
         description:
-          'A second acceptance of another offer answers 409 OFFER_ALREADY_ACCEPTED; an expired or closed request 409 REQUEST_CLOSED.',
+          'With a payment provider, starts the checkout that holds the request (or answers the one already started for ' +
+          'this offer): outcome "checkout", pay it at /checkout/{checkoutId}; only the paid checkout accepts the ' +
+          'offer. With PAYMENTS_PROVIDER=none, accepts at once and opens the chat with the tutor: outcome "accepted". ' +
+          'A second acceptance of another offer answers 409 OFFER_ALREADY_ACCEPTED (or CHECKOUT_IN_PROGRESS while ' +
+          'another offer is being paid); an expired or closed request 409 REQUEST_CLOSED.',
         tags: ['requests'],
         params: z.object({ id: z.uuid(), bidId: z.uuid() }),
         response: { 200: acceptBidResponseSchema },
       },
     },
-    async (request) => {
+    async (request): Promise<AcceptBidResponse> => {
       const student = await requireRole(request, 'student');
-      return acceptBid({ db, realtime, publicUrl, student, requestId: request.params.id, bidId: request.params.bidId });
+      const { id: requestId, bidId } = request.params;
+      if (paymentsProvider === 'none') return acceptBid({ db, realtime, publicUrl, student, requestId, bidId });
+      const checkout = await startCheckout({ db, provider: paymentsProvider, studentId: student.id, requestId, bidId });
+      return { outcome: 'checkout', requestId, bidId, tutorId: checkout.tutorId, checkoutId: checkout.id };
     },
   );
 

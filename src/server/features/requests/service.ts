@@ -7,7 +7,7 @@ export {
   listMyRequests,
   type CreateRequestOptions,
 } from './requests.ts';
-export { acceptBid, listOffers } from './offers.ts';
+export { acceptBid, acceptOfferWithin, listOffers } from './offers.ts';
 export { listJobs, placeBid } from './jobs.ts';
 export { askToCompleteJob, completeJob } from './completion.ts';
 export { closeExpiredRequests, requestExpiryJob } from './expiry.ts';

@@ -14,6 +14,7 @@ import {
   createSuperAdminCookie,
 } from '../../../../tests/support/factories.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
+import { acceptAndPay } from '../../../../tests/support/checkout.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { DAY_MS, fromNow } from '../../../../tests/support/time.ts';
 
@@ -36,7 +37,7 @@ describe('finished jobs, ratings and reviews', () => {
       .values({ requestId: request.id, tutorId: teacher.user.id, amountCents: 1000 })
       .returning();
     if (accepted) {
-      const response = await call(t, student, 'POST', `/api/requests/${request.id}/bids/${bid!.id}/accept`);
+      const response = await acceptAndPay(t, student, request.id, bid!.id);
       expect(response.statusCode).toBe(200);
     }
     return { student, tutor: teacher, requestId: request.id, bidId: bid!.id };

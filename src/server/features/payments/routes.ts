@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { checkoutSchema, payCheckoutSchema } from '#shared/schemas/checkouts.ts';
+import type { Database } from '../../db/client.ts';
+import { requireRole } from '../../http/session.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import { acceptOfferWithin } from '../requests/service.ts';
+import { cancelCheckout, getCheckout, payCheckout } from './checkouts.ts';
+
+const tags = ['payments'];
+const checkoutParams = z.object({ id: z.uuid() });
+
+export const paymentsRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realtime; publicUrl: string }> = async (
+  app,
+  { db, realtime, publicUrl },
+) => {
+  app.get(
+    '/api/checkouts/:id',
+    {
+      schema: {
+        summary: "A student's checkout: the amount, the tutor, what is bought, its state and the end of its hold",
+        description: "Anyone else's checkout: 404.",
+        tags,
+        params: checkoutParams,
+        response: { 200: checkoutSchema },
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      reply.header('cache-control', 'no-store');
+      return getCheckout({ db, studentId: student.id, checkoutId: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/checkouts/:id/pay',
+    {
+      schema: {
+        summary: 'Pay a checkout with a card; the paid checkout accepts the offer and opens the chat with the tutor',
+        description:
+          'A mistyped card answers 400 and a declined one 402, each with the message for its field; nothing changes ' +
+          'and the checkout stays open. A paid checkout answers again without a second charge; one being paid 409 ' +
+          'PAYMENT_IN_PROGRESS; a lapsed or cancelled one 409 CHECKOUT_CLOSED; a bank-transfer checkout 409 ' +
+          'PAID_BY_TRANSFER. An assignment without a deadline needs `deadline` (400 otherwise).',
+        tags,
+        params: checkoutParams,
+        body: payCheckoutSchema,
+        response: { 200: checkoutSchema },
+      },
+    },
+    async (request) => {
+      const student = await requireRole(request, 'student');
+      const checkoutId = request.params.id;
+      await payCheckout({
+        db,
+        studentId: student.id,
+        checkoutId,
+        card: request.body.card,
+        deadline: request.body.deadline ? new Date(request.body.deadline) : null,
+        acceptPaidOffer: async ({ db: tx, checkout, deadline }) => {
+          const { response, publish } = await acceptOfferWithin({
+            db: tx,
+            realtime,
+            publicUrl,
+            student,
+            requestId: checkout.requestId,
+            bidId: checkout.bidId,
+            paid: true,
+            deadline,
+          });
+          return { roomId: response.roomId, publish };
+        },
+      });
+      return getCheckout({ db, studentId: student.id, checkoutId });
+    },
+  );
+
+  app.post(
+    '/api/checkouts/:id/cancel',
+    {
+      schema: {
+        summary: 'Cancel an unpaid checkout: the request is open for offers again',
+        description: 'A cancelled checkout answers the same; a paid, lapsed or paying one 409.',
+        tags,
+        params: checkoutParams,
+        response: { 200: checkoutSchema },
+      },
+    },
+    async (request) => {
+      const student = await requireRole(request, 'student');
+      await cancelCheckout({ db, studentId: student.id, checkoutId: request.params.id });
+      return getCheckout({ db, studentId: student.id, checkoutId: request.params.id });
+    },
+  );
+};

@@ -1,0 +1,39 @@
+import type { Caller } from './callers.ts';
+import { call } from './callers.ts';
+import type { TestApp } from './test-app.ts';
+
+// Accepting an offer as a student does under the `test` provider: the accept starts a checkout, and paying it with
+// a test card accepts the offer.
+
+export const TEST_CARD = { number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Student' };
+export const DECLINED_CARD = { ...TEST_CARD, number: '4000 0000 0000 0002' };
+
+/** Starts the checkout of this offer (POST …/accept); its id, or the refusal's answer. */
+export async function startCheckout(t: TestApp, student: Caller | undefined, requestId: string, bidId: string) {
+  const response = await call(t, student, 'POST', `/api/requests/${requestId}/bids/${bidId}/accept`);
+  const checkoutId = response.statusCode === 200 ? response.json<{ checkoutId: string }>().checkoutId : null;
+  return { response, checkoutId };
+}
+
+export const payCheckout = (
+  t: TestApp,
+  student: Caller | undefined,
+  checkoutId: string,
+  body: object = { card: TEST_CARD },
+) => call(t, student, 'POST', `/api/checkouts/${checkoutId}/pay`, body);
+
+/**
+ * Accepts and pays with the test card: the pay's answer (the paid checkout), or the accept's when it refused.
+ * `deadline` is the one an assignment without a deadline needs at checkout.
+ */
+export async function acceptAndPay(
+  t: TestApp,
+  student: Caller | undefined,
+  requestId: string,
+  bidId: string,
+  { card = TEST_CARD, deadline }: { card?: typeof TEST_CARD; deadline?: string } = {},
+) {
+  const { response, checkoutId } = await startCheckout(t, student, requestId, bidId);
+  if (!checkoutId) return response;
+  return payCheckout(t, student, checkoutId, { card, ...(deadline ? { deadline } : {}) });
+}
