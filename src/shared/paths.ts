@@ -27,6 +27,10 @@ export const paths = {
     getHref: (tutorId?: string) => (tutorId ? `/chat?tutorId=${encodeURIComponent(tutorId)}` : '/chat'),
   },
   profile: { path: '/profile', getHref: () => '/profile' },
+  checkout: {
+    path: '/checkout/:checkoutId',
+    getHref: (checkoutId: string) => `/checkout/${encodeURIComponent(checkoutId)}`,
+  },
   tutor: {
     path: '/tutors/:tutorId',
     getHref: (tutorId: string) => `/tutors/${encodeURIComponent(tutorId)}`,

@@ -8,7 +8,7 @@ import {
   enrolledSuperAdminId,
 } from '../support/factories.ts';
 import { fromNow, HOUR_MS } from '../support/time.ts';
-import { expect, expectLive, expectNoAxeViolations, test, type Page } from './fixtures.ts';
+import { expect, expectLive, expectNoAxeViolations, payAtCheckout, test, type Page } from './fixtures.ts';
 import type { Locator } from '@playwright/test';
 
 // What the journeys do not show: the core screens in the dark theme and on a phone, and the core flow by keyboard
@@ -161,6 +161,7 @@ test('the core flow by keyboard alone: post, bid, accept, chat, schedule a meeti
   await pressEnterOn(
     page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }),
   );
+  await payAtCheckout(page, { keyboard: true });
   await expect(page.getByRole('region', { name: `Conversation with ${tutor.username}` })).toBeVisible();
 
   // A message each way.

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Role } from '#shared/constants.ts';
 import type { Executor } from '../../src/server/db/client.ts';
 import * as schema from '../../src/server/db/schema/index.ts';
+import { TEST_CARD } from '../support/checkout.ts';
 import { createSessionCookie, createUser } from '../support/factories.ts';
 
 /** The e2e server's embedded database, reached through its unix socket in the data directory. */
@@ -178,5 +179,43 @@ export const test = base.extend<Fixtures & InternalFixtures>({
     { auto: true },
   ],
 });
+
+/**
+ * Pays the checkout an accept opened, as a student types the card (the test card unless given); with `keyboard`, by
+ * keyboard alone. Answers the form, for a journey that checks what it shows.
+ */
+export async function payAtCheckout(page: Page, { card = TEST_CARD, keyboard = false } = {}) {
+  await expect(page).toHaveURL(/\/checkout\//);
+  await expect(page.getByText('Test mode — no real money moves')).toBeVisible();
+  const form = page.getByRole('form', { name: 'Card payment' });
+  const typed = [
+    ['Card number', card.number],
+    ['Expiry date', card.expiry],
+    ['Security code (CVC)', card.cvc],
+    ['Name on card', card.name],
+  ] as const;
+  for (const [index, [label, value]] of typed.entries()) {
+    const field = form.getByLabel(label);
+    if (!keyboard) {
+      await field.fill(value);
+      continue;
+    }
+    // Tab reaches the card number from wherever focus is, and each next field with one press.
+    const presses = index === 0 ? 40 : 1;
+    for (
+      let pressed = 0;
+      pressed < presses && !(await field.evaluate((el) => el === document.activeElement));
+      pressed++
+    ) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(field).toBeFocused();
+    await page.keyboard.type(value);
+  }
+  // Enter in the last field submits the form, as the Pay button does.
+  if (keyboard) await page.keyboard.press('Enter');
+  else await form.getByRole('button', { name: /^Pay / }).click();
+  return form;
+}
 
 export { expect, type Page };

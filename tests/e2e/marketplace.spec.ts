@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
-import { expect, expectLive, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectLive, expectNoAxeViolations, payAtCheckout, test } from './fixtures.ts';
 
 // Marketplace journeys: requests, jobs, bids, the bell, offers and accepting one.
 
@@ -112,6 +112,10 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await expect(accept).toBeVisible();
   await expectNoAxeViolations(page, 'the accept dialog');
   await accept.getByRole('button', { name: 'Accept Offer' }).click();
+  await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible();
+  await expect(page.getByLabel('What you pay for')).toContainText('$12.50');
+  await expectNoAxeViolations(page, 'the checkout');
+  await payAtCheckout(page);
   await expect(page.getByText('Bid Accepted!')).toBeVisible();
   // The chat opens the room with the tutor (and may then tidy tutorId out of the address).
   await expect.poll(() => visited.some((url) => url.endsWith(`/chat?tutorId=${teacher.id}`))).toBe(true);

@@ -1,5 +1,5 @@
 import { createBid, createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, payAtCheckout, test } from './fixtures.ts';
 
 // Trust: finished jobs, ratings and reviews, and the tutor's public page.
 
@@ -23,6 +23,7 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   await expectNoAxeViolations(page, 'an offer from a new tutor');
   await offer.getByRole('button', { name: 'Accept Offer' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Accept Offer' }).click();
+  await payAtCheckout(page);
   await expect(page.getByRole('region', { name: `Conversation with ${tutor.username}` })).toBeVisible();
 
   // Back on the offers page, marks it completed with the keyboard (the chat's own button is the accessibility

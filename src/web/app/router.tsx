@@ -114,6 +114,12 @@ const pageRoutes: RouteObject[] = [
         path: paths.student.offers.path,
         lazy: async () => ({ Component: (await import('#web/features/requests/pages/offers-page.tsx')).OffersPage }),
       },
+      {
+        path: paths.checkout.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/payments/pages/checkout-page.tsx')).CheckoutPage,
+        }),
+      },
     ],
   },
 

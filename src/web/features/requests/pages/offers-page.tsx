@@ -275,13 +275,15 @@ export function OffersPage() {
     accept.mutate(
       { requestId, bidId: offer.id },
       {
-        onSuccess: ({ tutorId }) => {
+        onSuccess: (accepted) => {
           setConfirming(null);
+          // A payment provider makes the accept a checkout: the offer is accepted once it is paid.
+          if (accepted.outcome === 'checkout') return void navigate(paths.checkout.getHref(accepted.checkoutId));
           toast.success('Bid Accepted!', {
             description: 'You have accepted this bid. The tutor has been notified and a chat room has been created.',
           });
           redirectTimer.current = window.setTimeout(
-            () => void navigate(paths.chat.getHref(tutorId)),
+            () => void navigate(paths.chat.getHref(accepted.tutorId)),
             REDIRECT_AFTER_ACCEPT_MS,
           );
         },
