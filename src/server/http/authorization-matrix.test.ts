@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teacherNotifications } from '../db/schema/notifications.ts';
-import { tutorBids } from '../db/schema/requests.ts';
+import { tutorBids, tutoringRequests } from '../db/schema/requests.ts';
 import {
   createRequest,
   createSubject,
@@ -46,8 +46,11 @@ type World = {
   startingMeetingId: string;
   notificationId: string;
   avatarName: string;
-  /** Jobs of `student` with `teacher` as the tutor: accepted (two), completed, and completed with a review. */
-  jobs: { asked: string; completable: string; reviewable: string };
+  /**
+   * Jobs of `student` with `teacher` as the tutor: accepted (two), completed, and completed with a review, each paid;
+   * and one accepted before payments existed (no checkout).
+   */
+  jobs: { asked: string; completable: string; reviewable: string; unpaid: string };
   reviewId: string;
   /** Checkouts of `student`'s offers from `teacher`, awaiting payment: one to look at, one to pay, one to cancel. */
   checkouts: { viewed: string; payable: string; cancellable: string };
@@ -382,19 +385,19 @@ const MATRIX: Record<string, Row> = {
   // A job accepted without a payment: its people may look, and are told there is nothing to refund.
   'GET /api/refunds/jobs/{requestId}': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
-    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.asked}` }),
+    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.unpaid}` }),
   },
   'POST /api/refunds/jobs/{requestId}': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 409, teacher: 403 },
-    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.asked}`, payload: { reason: 'missed_deadline' } }),
+    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.unpaid}`, payload: { reason: 'missed_deadline' } }),
   },
   'POST /api/refunds/jobs/{requestId}/withdraw': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 403, teacher: 409 },
-    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.asked}/withdraw`, payload: {} }),
+    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.unpaid}/withdraw`, payload: {} }),
   },
   'POST /api/refunds/jobs/{requestId}/cancellation': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 409, teacher: 409 },
-    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.asked}/cancellation`, payload: {} }),
+    call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.unpaid}/cancellation`, payload: {} }),
   },
   'POST /api/refunds/{refundRequestId}/answer': {
     expected: signedIn(404),
@@ -521,11 +524,25 @@ describe('the authorization matrix', () => {
       );
       return { requestId, reviewId: written.id as string };
     };
+    /** A request of `student` whose offer from `teacher` was accepted before payments existed: no checkout. */
+    const jobWithoutPayment = async () => {
+      const job = await createRequest(t.db, { studentId: callers.student.user.id, subjectId });
+      const [jobBid] = await t.db
+        .insert(tutorBids)
+        .values({ requestId: job.id, tutorId: callers.teacher.user.id, amountCents: 1000, status: 'accepted' })
+        .returning();
+      await t.db
+        .update(tutoringRequests)
+        .set({ status: 'accepted', acceptedBidId: jobBid!.id })
+        .where(eq(tutoringRequests.id, job.id));
+      return job.id;
+    };
     const reviewed = await jobWithTeacher('reviewed');
     const jobs = {
       asked: (await jobWithTeacher('accepted')).requestId,
       completable: (await jobWithTeacher('accepted')).requestId,
       reviewable: (await jobWithTeacher('completed')).requestId,
+      unpaid: await jobWithoutPayment(),
     };
     const [notification] = await t.db
       .select({ id: teacherNotifications.id })
