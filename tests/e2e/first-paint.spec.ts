@@ -6,7 +6,9 @@ import { expandedStateOf, expect, expectNoAxeViolations, test } from './fixtures
 // one small boot script: first-use.spec.ts), and every other page starts from the frame (top bar, footer, the page
 // loading).
 
-test('a content page names no script; a page with a form names only the boot script, after its inline holder', async ({ request }) => {
+test('a content page names no script; a page with a form names only the boot script, after its inline holder', async ({
+  request,
+}) => {
   const pageOf = async (pagePath: string) => {
     const html = await (await request.get(pagePath)).text();
     expect(html, pagePath).not.toContain('modulepreload');
