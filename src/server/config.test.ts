@@ -21,9 +21,11 @@ describe('parseConfig', () => {
   });
 
   it('takes payments with the test cards unless told otherwise, and needs a real choice in production', () => {
-    expect(parseConfig({}).payments).toEqual({ provider: 'test' });
-    expect(parseConfig({ PAYMENTS_PROVIDER: 'manual' }).payments).toEqual({ provider: 'manual' });
-    expect(parseConfig({ NODE_ENV: 'production', PAYMENTS_PROVIDER: 'none' }).payments).toEqual({ provider: 'none' });
+    expect(parseConfig({}).payments).toMatchObject({ provider: 'test' });
+    expect(parseConfig({ PAYMENTS_PROVIDER: 'manual' }).payments).toMatchObject({ provider: 'manual' });
+    expect(parseConfig({ NODE_ENV: 'production', PAYMENTS_PROVIDER: 'none' }).payments).toMatchObject({
+      provider: 'none',
+    });
     for (const refused of [{}, { PAYMENTS_PROVIDER: 'test' }]) {
       expect(() => parseConfig({ NODE_ENV: 'production', ...refused })).toThrow(
         /PAYMENTS_PROVIDER: must be chosen with NODE_ENV=production, and not test \(choose none or manual/,
@@ -32,6 +34,25 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ PAYMENTS_PROVIDER: 'paypal' })).toThrow(
       /PAYMENTS_PROVIDER: must be one of test, none, manual \(got "paypal"\)/,
     );
+  });
+
+  it('takes 15 % commission and releases 7 days after delivery unless told otherwise, percent to basis points', () => {
+    expect(parseConfig({}).payments).toMatchObject({ commissionBasisPoints: 1_500, releaseAfterDays: 7 });
+    expect(
+      parseConfig({ PAYMENTS_COMMISSION_PERCENT: '12.25', PAYMENTS_RELEASE_AFTER_DAYS: '3' }).payments,
+    ).toMatchObject({ commissionBasisPoints: 1_225, releaseAfterDays: 3 });
+    expect(parseConfig({ PAYMENTS_COMMISSION_PERCENT: '0' }).payments.commissionBasisPoints).toBe(0);
+    expect(parseConfig({ PAYMENTS_COMMISSION_PERCENT: '100' }).payments.commissionBasisPoints).toBe(10_000);
+    for (const refused of ['12.345', '-1', '100.01', '1e1', 'fifteen']) {
+      expect(() => parseConfig({ PAYMENTS_COMMISSION_PERCENT: refused })).toThrow(
+        /PAYMENTS_COMMISSION_PERCENT: must be a percentage from 0 to 100 with at most two decimals/,
+      );
+    }
+    for (const refused of ['0', '1.5', 'week']) {
+      expect(() => parseConfig({ PAYMENTS_RELEASE_AFTER_DAYS: refused })).toThrow(
+        /PAYMENTS_RELEASE_AFTER_DAYS: must be/,
+      );
+    }
   });
 
   it('derives the public URL from the port and treats empty values as unset', () => {

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_COMMISSION_BASIS_POINTS } from '#shared/constants.ts';
+import { parseCents } from '#shared/rules/money.ts';
 
 // The only module that reads process.env: everything else receives a parsed Config.
 
@@ -46,6 +48,19 @@ const trustProxySchema = z
   .transform((value): number | string[] =>
     /^\d+$/.test(value) ? Number(value) : value.split(',').map((entry) => entry.trim()),
   )
+  .optional();
+
+// A percentage with at most two decimals, read as text like an amount: its hundredths are basis points (15.5 is 1,550).
+const percentAsBasisPoints = z
+  .string()
+  .transform((value, context) => {
+    const basisPoints = parseCents(value);
+    if (basisPoints === null || basisPoints > 10_000) {
+      context.addIssue({ code: 'custom', message: 'must be a percentage from 0 to 100 with at most two decimals' });
+      return z.NEVER;
+    }
+    return basisPoints;
+  })
   .optional();
 
 const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
@@ -102,6 +117,13 @@ const envSchema = z.object({
   PAYMENTS_PROVIDER: z
     .enum(PAYMENTS_PROVIDERS, { message: `must be one of ${PAYMENTS_PROVIDERS.join(', ')}` })
     .optional(),
+  PAYMENTS_COMMISSION_PERCENT: percentAsBasisPoints,
+  PAYMENTS_RELEASE_AFTER_DAYS: z.coerce
+    .number({ message: 'must be a whole number of days' })
+    .int({ message: 'must be a whole number of days' })
+    .min(1, { message: 'must be at least 1 day' })
+    .max(365, { message: 'must be at most 365 days' })
+    .default(7),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -172,7 +194,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
         }
       : { kind: 'local' as const, dir: path.join(dataDir, 'uploads') },
-    payments: { provider: e.PAYMENTS_PROVIDER ?? ('test' as const) },
+    payments: {
+      provider: e.PAYMENTS_PROVIDER ?? ('test' as const),
+      commissionBasisPoints: e.PAYMENTS_COMMISSION_PERCENT ?? DEFAULT_COMMISSION_BASIS_POINTS,
+      releaseAfterDays: e.PAYMENTS_RELEASE_AFTER_DAYS,
+    },
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,
     // The whitelist of what the browser may see.
