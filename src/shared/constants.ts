@@ -334,11 +334,10 @@ export const USER_LIMITS = {
     windowMs: 60 * 60_000,
     message: 'You have changed your reviews many times in a short while. Please wait a few minutes and try again.',
   },
-  completionRequests: {
+  deliveryMarks: {
     max: 10,
     windowMs: 60 * 60_000,
-    message:
-      'You have asked your students to mark jobs as completed many times in a short while. Please wait a few minutes and try again.',
+    message: 'You have marked jobs as delivered many times in a short while. Please wait a few minutes and try again.',
   },
 } as const;
 export type UserLimitName = keyof typeof USER_LIMITS;

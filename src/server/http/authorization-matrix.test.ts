@@ -50,7 +50,7 @@ type World = {
    * Jobs of `student` with `teacher` as the tutor: accepted (two), completed, and completed with a review, each paid;
    * and one accepted before payments existed (no checkout).
    */
-  jobs: { asked: string; completable: string; reviewable: string; unpaid: string };
+  jobs: { delivered: string; completable: string; reviewable: string; unpaid: string };
   reviewId: string;
   /** Checkouts of `student`'s offers from `teacher`, awaiting payment: one to look at, one to pay, one to cancel. */
   checkouts: { viewed: string; payable: string; cancellable: string };
@@ -296,9 +296,9 @@ const MATRIX: Record<string, Row> = {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
     call: (w) => ({ url: `/api/requests/${w.jobs.completable}/complete` }),
   },
-  'POST /api/requests/{id}/completion-request': {
-    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 204 },
-    call: (w) => ({ url: `/api/requests/${w.jobs.asked}/completion-request` }),
+  'POST /api/requests/{id}/delivered': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 200 },
+    call: (w) => ({ url: `/api/requests/${w.jobs.delivered}/delivered` }),
   },
   'POST /api/requests/{id}/review': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 201, teacher: 403 },
@@ -539,7 +539,7 @@ describe('the authorization matrix', () => {
     };
     const reviewed = await jobWithTeacher('reviewed');
     const jobs = {
-      asked: (await jobWithTeacher('accepted')).requestId,
+      delivered: (await jobWithTeacher('accepted')).requestId,
       completable: (await jobWithTeacher('accepted')).requestId,
       reviewable: (await jobWithTeacher('completed')).requestId,
       unpaid: await jobWithoutPayment(),

@@ -105,11 +105,13 @@ export const sharedJobSchema = z.object({
   tutorId: z.uuid(),
   isCompleted: z.boolean(),
   completedAt: isoDate.nullable(),
+  deliveredAt: isoDate.nullable(),
   review: reviewSchema.nullable(),
 });
 export const sharedJobsSchema = z.object({ jobs: z.array(sharedJobSchema) });
 
 export const completeJobResponseSchema = z.object({ requestId: z.uuid(), completedAt: isoDate });
+export const markDeliveredResponseSchema = z.object({ requestId: z.uuid(), deliveredAt: isoDate });
 
 /** The admin's list of reported reviews, newest report first. */
 export const adminReviewSchema = reviewSchema.extend({

@@ -62,6 +62,8 @@ export const tutoringRequests = pgTable(
     idempotencyKey: uuid('idempotency_key'),
     // When the student marked the job (the accepted request) completed.
     completedAt: timestamptz('completed_at'),
+    // When its tutor first marked it delivered: the held money is released some days later unless the student objects.
+    deliveredAt: timestamptz('delivered_at'),
     // Derived, so that a review's foreign key can demand a completed job (see reviews.ts).
     isCompleted: boolean('is_completed')
       .notNull()
@@ -88,6 +90,10 @@ export const tutoringRequests = pgTable(
     // What a review's foreign key points at: this student's completed job with this accepted offer.
     unique('tutoring_requests_job_key').on(t.id, t.studentId, t.acceptedBidId, t.isCompleted),
     check('tutoring_requests_completed_check', sql`(${t.status} = 'completed') = (${t.completedAt} is not null)`),
+    // The release job: delivered jobs whose days of waiting are over.
+    index('tutoring_requests_delivered_idx')
+      .on(t.deliveredAt)
+      .where(sql`${t.deliveredAt} is not null and ${t.status} = 'accepted'`),
   ],
 );
 

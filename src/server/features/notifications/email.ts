@@ -15,7 +15,7 @@ const NOTIFICATION_EMAIL_TYPES = {
   meeting_scheduled: 'Meeting scheduled',
   meeting_reminder: 'Meeting reminder',
   meeting_cancelled: 'Meeting cancelled',
-  completion_requested: 'Please mark your job as completed',
+  job_delivered: 'Your job was marked as delivered',
   job_completed: 'Job completed',
   new_review: 'New review',
   refund_requested: 'A refund was asked for',

@@ -13,7 +13,7 @@ import { countCompletedJob } from '../tutors/service.ts';
 import { notFound, r } from './request-columns.ts';
 
 // Finished jobs: an accepted request is a job between the student and the tutor of the accepted offer; the student
-// marks it completed (the tutor may ask them to), which counts on the tutor's page and opens the rating.
+// marks it completed (the tutor marks it delivered first, or not), which counts on the tutor's page and opens the rating.
 
 /** The request with its accepted offer's tutor (null before an acceptance), locked for the change. */
 async function lockJob(tx: Executor, requestId: string) {
@@ -84,8 +84,11 @@ export async function completeJob({
   return { requestId, completedAt: completedAt.toISOString() };
 }
 
-/** The tutor of an accepted request asks its student to mark it completed (a notification). */
-export async function askToCompleteJob({
+/**
+ * The tutor of an accepted request marks it delivered: the first mark is kept (the held money is released some days
+ * after it unless the student objects) and each mark asks the student to mark the job completed.
+ */
+export async function markJobDelivered({
   db,
   realtime,
   publicUrl,
@@ -98,20 +101,26 @@ export async function askToCompleteJob({
   tutor: SessionUser;
   requestId: string;
 }) {
-  await enforceUserLimit(db, tutor.id, 'completionRequests');
-  const studentId = await db.transaction(async (tx) => {
+  await enforceUserLimit(db, tutor.id, 'deliveryMarks');
+  const { studentId, deliveredAt } = await db.transaction(async (tx) => {
     const job = await lockJob(tx, requestId);
     if (!job || job.tutorId !== tutor.id) throw notFound();
     if (job.status !== 'accepted') throw new AppError('JOB_NOT_ACCEPTED');
+    const [marked] = await tx
+      .update(r)
+      .set({ deliveredAt: sql`coalesce(${r.deliveredAt}, now())` })
+      .where(eq(r.id, requestId))
+      .returning({ deliveredAt: r.deliveredAt });
     await createNotification({
       db: tx,
       publicUrl,
       userId: job.studentId,
-      message: `${tutor.username} asks you to mark your ${job.subjectName} job as completed.`,
+      message: `${tutor.username} marked your ${job.subjectName} job as delivered. Please mark it as completed.`,
       link: paths.student.offers.getHref(requestId),
-      email: { type: 'completion_requested', sender: tutor.username },
+      email: { type: 'job_delivered', sender: tutor.username },
     });
-    return job.studentId;
+    return { studentId: job.studentId, deliveredAt: marked!.deliveredAt! };
   });
   realtime.toUsers([studentId], 'notification:new', { kind: 'general', requestId: null });
+  return { requestId, deliveredAt: deliveredAt.toISOString() };
 }

@@ -31,10 +31,9 @@ import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { startCheckout } from '../payments/service.ts';
 import type { Config } from '../../config.ts';
-import { completeJobResponseSchema, sharedJobsSchema } from '#shared/schemas/reviews.ts';
+import { completeJobResponseSchema, markDeliveredResponseSchema, sharedJobsSchema } from '#shared/schemas/reviews.ts';
 import {
   acceptBid,
-  askToCompleteJob,
   completeJob,
   createRequest,
   getRequestAttachment,
@@ -43,6 +42,7 @@ import {
   listMyRequests,
   listOffers,
   listSharedJobs,
+  markJobDelivered,
   placeBid,
 } from './service.ts';
 import { fileAnswer } from '../../http/openapi.ts';
@@ -226,20 +226,21 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
   );
 
   app.post(
-    '/api/requests/:id/completion-request',
+    '/api/requests/:id/delivered',
     {
       schema: {
-        summary: 'The tutor of an accepted request asks its student to mark it completed (a notification)',
-        description: 'Anyone but the accepted tutor: 404; a request that is not accepted: 409 JOB_NOT_ACCEPTED.',
+        summary: 'The tutor marks the job delivered; its student is asked to mark it completed',
+        description:
+          'The first mark is kept: the held money is released some days after it unless the student marks the job completed sooner or asks for a refund. ' +
+          'Anyone but the accepted tutor: 404; a request that is not accepted: 409 JOB_NOT_ACCEPTED.',
         tags: ['requests'],
         params: requestParams,
-        response: { 204: z.null() },
+        response: { 200: markDeliveredResponseSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const tutor = await requireRole(request, 'teacher');
-      await askToCompleteJob({ db, realtime, publicUrl, tutor, requestId: request.params.id });
-      return reply.status(204).send(null);
+      return markJobDelivered({ db, realtime, publicUrl, tutor, requestId: request.params.id });
     },
   );
 
@@ -326,7 +327,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         summary: 'The jobs between the signed-in user and this person, newest first, with their reviews',
-        description: 'What the chat header needs for "Mark as completed" and the rating prompt.',
+        description: 'What the chat header needs for "Mark as delivered", "Mark as completed" and the rating prompt.',
         tags: ['requests'],
         params: z.object({ userId: z.uuid() }),
         response: { 200: sharedJobsSchema },

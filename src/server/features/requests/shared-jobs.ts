@@ -26,6 +26,7 @@ export async function listSharedJobs({
       tutorId: tutorBids.tutorId,
       status: tutoringRequests.status,
       completedAt: tutoringRequests.completedAt,
+      deliveredAt: tutoringRequests.deliveredAt,
     })
     .from(tutoringRequests)
     .innerJoin(tutorBids, eq(tutorBids.id, tutoringRequests.acceptedBidId))
@@ -39,10 +40,11 @@ export async function listSharedJobs({
     .orderBy(desc(tutoringRequests.createdAt))
     .limit(20);
   const jobReviews = await listJobReviews({ db, requestIds: rows.map((row) => row.requestId) });
-  return rows.map(({ status, completedAt, ...row }) => ({
+  return rows.map(({ status, completedAt, deliveredAt, ...row }) => ({
     ...row,
     isCompleted: status === 'completed',
     completedAt: completedAt?.toISOString() ?? null,
+    deliveredAt: deliveredAt?.toISOString() ?? null,
     review: jobReviews.find((review) => review.requestId === row.requestId) ?? null,
   }));
 }

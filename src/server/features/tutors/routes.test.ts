@@ -102,14 +102,25 @@ describe('finished jobs, ratings and reviews', () => {
       expect((await countersOf(tutor.user.id)).jobs).toBe(0);
     });
 
-    it('lets the tutor ask the student to mark it completed, and nobody else', async () => {
+    it('lets the tutor mark it delivered, keeping the first mark, and nobody else', async () => {
       const { student, tutor, requestId } = await job();
       const other = await signedInTeacher(t, [subjectId]);
-      expect((await call(t, other, 'POST', `/api/requests/${requestId}/completion-request`)).statusCode).toBe(404);
-      expect((await call(t, student, 'POST', `/api/requests/${requestId}/completion-request`)).statusCode).toBe(403);
+      const deliveredAt = async () =>
+        (
+          await t.db
+            .select({ at: tutoringRequests.deliveredAt })
+            .from(tutoringRequests)
+            .where(eq(tutoringRequests.id, requestId))
+        )[0]!.at;
+      expect((await call(t, other, 'POST', `/api/requests/${requestId}/delivered`)).statusCode).toBe(404);
+      expect((await call(t, student, 'POST', `/api/requests/${requestId}/delivered`)).statusCode).toBe(403);
+      expect((await call(t, undefined, 'POST', `/api/requests/${requestId}/delivered`)).statusCode).toBe(401);
+      expect((await call(t, tutor, 'POST', `/api/requests/not-a-uuid/delivered`)).statusCode).toBe(400);
+      expect(await deliveredAt()).toBeNull();
       const before = await t.db.$count(notifications, eq(notifications.userId, student.user.id));
-      const asked = await call(t, tutor, 'POST', `/api/requests/${requestId}/completion-request`);
-      expect(asked.statusCode).toBe(204);
+      const marked = await call(t, tutor, 'POST', `/api/requests/${requestId}/delivered`);
+      expect(marked.statusCode).toBe(200);
+      expect(marked.json()).toEqual({ requestId, deliveredAt: (await deliveredAt())!.toISOString() });
       const [notice] = await t.db
         .select()
         .from(notifications)
@@ -117,9 +128,17 @@ describe('finished jobs, ratings and reviews', () => {
         .orderBy(notifications.createdAt)
         .offset(before);
       expect(notice).toMatchObject({
-        message: `${tutor.user.username} asks you to mark your Organic chemistry job as completed.`,
+        message: `${tutor.user.username} marked your Organic chemistry job as delivered. Please mark it as completed.`,
         link: `/student/offers/${requestId}`,
       });
+      // A second mark reminds the student and keeps the first mark's time, which the release counts from.
+      const again = await call(t, tutor, 'POST', `/api/requests/${requestId}/delivered`);
+      expect(again.json()).toEqual(marked.json());
+      const shared = await call(t, student, 'GET', `/api/shared-jobs/${tutor.user.id}`);
+      expect(shared.json().jobs[0]).toMatchObject({ requestId, deliveredAt: marked.json().deliveredAt });
+      const open = await job({ accepted: false });
+      const refused = await call(t, open.tutor, 'POST', `/api/requests/${open.requestId}/delivered`);
+      expect(refused.statusCode).toBe(404);
     });
   });
 
@@ -397,16 +416,16 @@ describe('finished jobs, ratings and reviews', () => {
       });
     };
 
-    it(`lets a tutor ask for completion ${USER_LIMITS.completionRequests.max} times an hour, then tells nobody`, async () => {
+    it(`lets a tutor mark jobs delivered ${USER_LIMITS.deliveryMarks.max} times an hour, then tells nobody`, async () => {
       const { student, tutor, requestId } = await job();
-      const ask = () => call(t, tutor, 'POST', `/api/requests/${requestId}/completion-request`);
-      for (let n = 0; n < USER_LIMITS.completionRequests.max; n++) expect((await ask()).statusCode).toBe(204);
+      const ask = () => call(t, tutor, 'POST', `/api/requests/${requestId}/delivered`);
+      for (let n = 0; n < USER_LIMITS.deliveryMarks.max; n++) expect((await ask()).statusCode).toBe(200);
       const told = async () => ({
         notifications: await t.db.$count(notifications, eq(notifications.userId, student.user.id)),
         mails: await t.db.$count(mailOutbox, eq(mailOutbox.toAddress, student.user.email)),
       });
       const before = await told();
-      expectCeiling(await ask(), USER_LIMITS.completionRequests.message);
+      expectCeiling(await ask(), USER_LIMITS.deliveryMarks.message);
       expect(await told()).toEqual(before);
     });
 

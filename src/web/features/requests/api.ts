@@ -145,7 +145,7 @@ export function useAcceptBid() {
   });
 }
 
-// Finished jobs: the student marks an accepted request completed; its tutor may ask them to.
+// Finished jobs: the tutor marks an accepted request delivered; the student marks it completed.
 
 export function completeJob(requestId: string) {
   return apiFetch<{ requestId: string; completedAt: string }>(
@@ -154,11 +154,11 @@ export function completeJob(requestId: string) {
   );
 }
 
-export function askToCompleteJob(requestId: string) {
-  return apiFetch<null>(`/api/requests/${encodeURIComponent(requestId)}/completion-request`, {
-    method: 'POST',
-    body: {},
-  });
+export function markJobDelivered(requestId: string) {
+  return apiFetch<{ requestId: string; deliveredAt: string }>(
+    `/api/requests/${encodeURIComponent(requestId)}/delivered`,
+    { method: 'POST', body: {} },
+  );
 }
 
 /** `onChanged` refreshes what else shows the job (the chat's job bar); the request's own queries refresh here. */
@@ -175,8 +175,9 @@ export function useCompleteJob({ onChanged }: { onChanged?: () => Promise<unknow
   });
 }
 
-export function useAskToCompleteJob() {
-  return useMutation({ mutationFn: askToCompleteJob });
+/** `onChanged` refreshes what shows the job (the chat's job bar). */
+export function useMarkJobDelivered({ onChanged }: { onChanged?: () => Promise<unknown> } = {}) {
+  return useMutation({ mutationFn: markJobDelivered, onSettled: () => onChanged?.() });
 }
 
 // Jobs.

@@ -7,7 +7,7 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import type { SessionUser } from '#web/lib/auth-client.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
-import { useAskToCompleteJob, useCompleteJob } from '#web/features/requests/api.ts';
+import { useCompleteJob, useMarkJobDelivered } from '#web/features/requests/api.ts';
 import { tutorsKeys, useSharedJobs } from '#web/features/tutors/api.ts';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 
@@ -18,7 +18,7 @@ const RatingPrompt = lazyWithPreload(async () => (await import('./rating-prompt.
 
 /**
  * The latest job between the two people of a chat, under its header: the student can mark it completed, then rate
- * it; the tutor can ask the student to mark it completed.
+ * it; the tutor can mark it delivered, which asks the student to mark it completed.
  */
 export function JobBar({
   user,
@@ -34,12 +34,14 @@ export function JobBar({
   const complete = useCompleteJob({
     onChanged: () => queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) }),
   });
-  const ask = useAskToCompleteJob();
+  const deliver = useMarkJobDelivered({
+    onChanged: () => queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) }),
+  });
   // When the chat opened: a review's 7 days are judged against it (render stays pure).
   const [openedAt] = useState(Date.now);
   // Once the student has acted here, the rating form that replaces the pressed button takes focus.
   const [isPromptFocused, setPromptFocused] = useState(false);
-  // Completion, a review or a request to complete comes with a notification: the bar follows the other person's step.
+  // Completion, a review or a delivery comes with a notification: the bar follows the other person's step.
   useSocketEvent('notification:new', () => {
     void queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) });
   });
@@ -52,7 +54,9 @@ export function JobBar({
     <div className="flex flex-col gap-2 border-b bg-muted/40 px-3 py-3 sm:px-4">
       {!job.isCompleted ? (
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <p className="text-sm">Your {job.subjectName} job is in progress.</p>
+          <p className="text-sm">
+            Your {job.subjectName} job is {job.deliveredAt ? 'marked as delivered' : 'in progress'}.
+          </p>
           {isStudent ? (
             <Button
               size="sm"
@@ -76,15 +80,15 @@ export function JobBar({
             <Button
               size="sm"
               variant="outline"
-              loading={ask.isPending}
+              loading={deliver.isPending}
               onClick={() =>
-                ask.mutate(job.requestId, {
+                deliver.mutate(job.requestId, {
                   onSuccess: () => toast.success(`${partnerName} was asked to mark the job as completed`),
                   onError: (error) => toast.error(errorMessage(error)),
                 })
               }
             >
-              Ask to mark as completed
+              {job.deliveredAt ? 'Remind to mark as completed' : 'Mark as delivered'}
             </Button>
           )}
         </div>

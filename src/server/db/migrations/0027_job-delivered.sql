@@ -1,0 +1,2 @@
+ALTER TABLE "tutoring_requests" ADD COLUMN "delivered_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "tutoring_requests_delivered_idx" ON "tutoring_requests" USING btree ("delivered_at") WHERE "tutoring_requests"."delivered_at" is not null and "tutoring_requests"."status" = 'accepted';
