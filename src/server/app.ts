@@ -28,7 +28,13 @@ import { mailAddressOf, meetingRemindersJob } from './features/meetings/service.
 import { meetingsRoutes } from './features/meetings/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
 import { refundRoutes } from './features/payments/refund-routes.ts';
-import { refundWork, unansweredRefundRequestsJob, type RefundContext } from './features/payments/service.ts';
+import {
+  checkoutLapseJob,
+  deliveredJobsReleaseJob,
+  refundWork,
+  unansweredRefundRequestsJob,
+  type RefundContext,
+} from './features/payments/service.ts';
 import { profilesRoutes } from './features/profiles/routes.ts';
 import { notificationsRoutes } from './features/notifications/routes.ts';
 import { requestsRoutes } from './features/requests/routes.ts';
@@ -36,7 +42,6 @@ import { reportsRoutes } from './features/reports/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { tutorsRoutes } from './features/tutors/routes.ts';
 import { requestExpiryJob } from './features/requests/service.ts';
-import { checkoutLapseJob } from './features/payments/service.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
 import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
@@ -188,6 +193,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         expiredUsageCountersJob,
         expiredQuestionTurnsJob,
         unansweredRefundRequestsJob,
+        deliveredJobsReleaseJob(config.payments),
         meetingRemindersJob({
           realtime,
           ctx: { publicUrl: config.publicUrl, organizerEmail: mailAddressOf(config.mail.from) },
@@ -278,6 +284,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     moderation,
     publicUrl: config.publicUrl,
     paymentsProvider: config.payments.provider,
+    commissionBasisPoints: config.payments.commissionBasisPoints,
   });
   await app.register(paymentsRoutes, { db, realtime, publicUrl: config.publicUrl });
   await app.register(tutorsRoutes, { db, realtime, moderation, publicUrl: config.publicUrl });

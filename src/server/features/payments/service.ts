@@ -24,3 +24,4 @@ export {
   startCheckout,
   type AcceptPaidOffer,
 } from './checkouts.ts';
+export { deliveredJobsReleaseJob, releaseDeliveredJobs, releaseHeldFunds } from './release.ts';

@@ -9,6 +9,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { createNotification } from '../notifications/service.ts';
+import { releaseHeldFunds } from '../payments/service.ts';
 import { countCompletedJob } from '../tutors/service.ts';
 import { notFound, r } from './request-columns.ts';
 
@@ -34,19 +35,22 @@ async function lockJob(tx: Executor, requestId: string) {
 }
 
 /**
- * The student marks their accepted request completed: its status becomes Completed, the tutor's completed jobs go up
- * by one, the tutor is told and the student is asked for a rating. Marking it again answers the same (a retry).
+ * The student marks their accepted request completed: its status becomes Completed, the money held for it is
+ * released to the tutor (less the commission), the tutor's completed jobs go up by one, the tutor is told and the
+ * student is asked for a rating, all in one transaction. Marking it again answers the same (a retry).
  */
 export async function completeJob({
   db,
   realtime,
   publicUrl,
+  commissionBasisPoints,
   student,
   requestId,
 }: {
   db: Database;
   realtime: Realtime;
   publicUrl: string;
+  commissionBasisPoints: number;
   student: SessionUser;
   requestId: string;
 }) {
@@ -60,6 +64,7 @@ export async function completeJob({
       .set({ status: 'completed', completedAt: sql`now()` })
       .where(eq(r.id, requestId))
       .returning({ completedAt: r.completedAt });
+    await releaseHeldFunds({ db: tx, requestId, tutorId: job.tutorId, commissionBasisPoints });
     await countCompletedJob(tx, job.tutorId);
     const [tutor] = await tx.select({ username: users.username }).from(users).where(eq(users.id, job.tutorId));
     await createNotification({

@@ -77,7 +77,8 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
   moderation: Moderation;
   publicUrl: string;
   paymentsProvider: Config['payments']['provider'];
-}> = async (app, { db, storage, realtime, moderation, publicUrl, paymentsProvider }) => {
+  commissionBasisPoints: number;
+}> = async (app, { db, storage, realtime, moderation, publicUrl, paymentsProvider, commissionBasisPoints }) => {
   app.post(
     '/api/requests',
     {
@@ -221,7 +222,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const student = await requireRole(request, 'student');
-      return completeJob({ db, realtime, publicUrl, student, requestId: request.params.id });
+      return completeJob({ db, realtime, publicUrl, commissionBasisPoints, student, requestId: request.params.id });
     },
   );
 
