@@ -12,7 +12,6 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth, SESSION_COOKIE_NAME, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
-import { DEFAULT_COMMISSION_BASIS_POINTS } from '#shared/constants.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { hasAdminRole, isSuperAdmin, recordSecondFactorChange } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
@@ -31,8 +30,10 @@ import { refundRoutes } from './features/payments/refund-routes.ts';
 import {
   checkoutLapseJob,
   deliveredJobsReleaseJob,
+  payoutWork,
   refundWork,
   unansweredRefundRequestsJob,
+  type Payouts,
   type RefundContext,
 } from './features/payments/service.ts';
 import { profilesRoutes } from './features/profiles/routes.ts';
@@ -43,6 +44,8 @@ import { searchRoutes } from './features/search/routes.ts';
 import { tutorsRoutes } from './features/tutors/routes.ts';
 import { requestExpiryJob } from './features/requests/service.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
+import { earningsRoutes } from './features/payments/earnings-routes.ts';
+import { createTestPaymentProvider } from './platform/payments/test-provider.ts';
 import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
 import { serializeRequest } from './http/log-redaction.ts';
@@ -169,7 +172,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // provider error) once their claim lapses.
   const refunds: RefundContext = {
     publicUrl: config.publicUrl,
-    commissionBasisPoints: DEFAULT_COMMISSION_BASIS_POINTS,
+    commissionBasisPoints: config.payments.commissionBasisPoints,
     log: app.log,
   };
   let refundWorker: ReturnType<typeof startClaimedWork> | undefined;
@@ -204,6 +207,20 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   });
   app.addHook('onClose', async () => {
     await intervalJobs?.stop();
+  });
+  // Payouts: the test provider pays them; under `manual` an admin records each bank transfer.
+  const payouts: Payouts = {
+    provider: config.payments.provider === 'manual' ? 'manual' : 'test',
+    pay: config.payments.provider === 'test' ? createTestPaymentProvider({ secret: authSecret }) : null,
+  };
+  let payoutWorker: ReturnType<typeof startClaimedWork> | undefined;
+  app.addHook('onReady', async () => {
+    if (payouts.pay) {
+      payoutWorker = startClaimedWork({ db, work: payoutWork(payouts.pay), intervalMs: 60_000, log: app.log });
+    }
+  });
+  app.addHook('onClose', async () => {
+    await payoutWorker?.stop();
   });
 
   const webBuild = readWebBuild(dependencies.webDir ?? defaultWebDir, config.publicSettings);
@@ -289,6 +306,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(paymentsRoutes, { db, realtime, publicUrl: config.publicUrl });
   await app.register(tutorsRoutes, { db, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
+  await app.register(earningsRoutes, {
+    db,
+    commissionBasisPoints: config.payments.commissionBasisPoints,
+    payouts,
+  });
   const assistant = createAssistant({ db, realtime, storage, moderation, config: config.ai, log: app.log });
   app.addHook('onClose', () => assistant.close());
   await app.register(chatRoutes, {

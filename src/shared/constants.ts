@@ -258,6 +258,9 @@ export const REFUND_ANSWER_DAYS = 3;
 /** A tutor who has not pressed Join within this long after a session's start missed it. */
 export const MISSED_SESSION_GRACE_MS = 15 * 60 * 1000;
 
+/** A tutor's payout of their whole available balance: requested, then paid by the provider (or an admin's record). */
+export const PAYOUT_STATUSES = ['requested', 'paid'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 /** The platform's default commission on released cents: 1,500 basis points, 15 %. */
 export const DEFAULT_COMMISSION_BASIS_POINTS = 1_500;
 

@@ -300,6 +300,20 @@ const MATRIX: Record<string, Row> = {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 200 },
     call: (w) => ({ url: `/api/requests/${w.jobs.delivered}/delivered` }),
   },
+  'GET /api/earnings': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
+    call: () => ({ url: '/api/earnings' }),
+  },
+  // Before the payout row: confirmed, `teacher` is paid the released money of the world's completed jobs, and
+  // `otherTeacher`, with nothing earned, is refused for that, not for their age.
+  'POST /api/earnings/adult-confirmation': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
+    call: () => ({ url: '/api/earnings/adult-confirmation', payload: { confirmed: true } }),
+  },
+  'POST /api/earnings/payouts': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 409, student: 403, teacher: 200 },
+    call: () => ({ url: '/api/earnings/payouts', headers: { 'idempotency-key': randomUUID() }, payload: {} }),
+  },
   'POST /api/requests/{id}/review': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 201, teacher: 403 },
     call: (w) => ({ url: `/api/requests/${w.jobs.reviewable}/review`, payload: { rating: 5 } }),

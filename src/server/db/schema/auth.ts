@@ -37,6 +37,8 @@ export const users = pgTable(
     // Set by an admin: a suspended user cannot sign in, and their sessions end when it is set.
     suspendedAt: timestamptz('suspended_at'),
     suspensionReason: text('suspension_reason'),
+    // When a teacher confirmed being 18 or older, which their first payout needs (accounts open from 13).
+    adultConfirmedAt: timestamptz('adult_confirmed_at'),
     // A teacher's public profile texts (moderated like chat).
     headline: text('headline'),
     about: text('about'),

@@ -8,6 +8,7 @@ import {
   LEDGER_TRANSACTION_KINDS,
   LEDGER_USER_ACCOUNT_KINDS,
   OPEN_REFUND_REQUEST_STATUSES,
+  PAYOUT_STATUSES,
   REFUND_REASONS,
   REFUND_REQUEST_STATUSES,
 } from '#shared/constants.ts';
@@ -207,3 +208,43 @@ export const refundRequests = pgTable(
 );
 
 export type RefundRequest = typeof refundRequests.$inferSelect;
+
+/**
+ * A tutor's payout of their whole available balance. Requested under the tutor's idempotency key, paid by the
+ * provider's call outside any transaction (claim-then-call) or, under `manual`, recorded by an admin; the ledger's
+ * `payout:<id>` posting is written with the change to paid. One requested payout per tutor at a time.
+ */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: id(),
+    // Restrict: money history outlives nothing it belongs to.
+    tutorId: uuid('tutor_id')
+      .notNull()
+      .references(() => users.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    provider: text('provider', { enum: CHECKOUT_PROVIDERS }).notNull(),
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull().default('requested'),
+    // The Idempotency-Key of the tutor's request: the same key answers with this payout.
+    idempotencyKey: uuid('idempotency_key').notNull(),
+    // The provider's id of the payout, or the admin's reference for a bank transfer under `manual`.
+    providerPayoutId: text('provider_payout_id'),
+    recordedBy: uuid('recorded_by').references(() => users.id),
+    ...claimColumns(),
+    createdAt: createdAt(),
+    paidAt: timestamptz('paid_at'),
+  },
+  (t) => [
+    check('payouts_amount_check', sql`${t.amountCents} > 0`),
+    check('payouts_provider_check', inList(t.provider, CHECKOUT_PROVIDERS)),
+    check('payouts_status_check', inList(t.status, PAYOUT_STATUSES)),
+    check('payouts_paid_check', sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),
+    unique('payouts_tutor_idempotency_key').on(t.tutorId, t.idempotencyKey),
+    uniqueIndex('payouts_one_requested_per_tutor_key')
+      .on(t.tutorId)
+      .where(sql`${t.status} = 'requested'`),
+    index('payouts_tutor_created_idx').on(t.tutorId, t.createdAt.desc().nullsFirst()),
+  ],
+);
+
+export type PayoutRow = typeof payouts.$inferSelect;

@@ -163,3 +163,13 @@ export async function registerAccount({
   }
   return { user, requiresEmailConfirmation };
 }
+
+/** The teacher confirms being 18 or older (for payouts); the first confirmation's time is kept. */
+export async function confirmAdult({ db, userId }: { db: Executor; userId: string }) {
+  const [user] = await db
+    .update(users)
+    .set({ adultConfirmedAt: sql`coalesce(${users.adultConfirmedAt}, now())` })
+    .where(eq(users.id, userId))
+    .returning({ adultConfirmedAt: users.adultConfirmedAt });
+  return user!.adultConfirmedAt!;
+}

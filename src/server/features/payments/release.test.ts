@@ -1,13 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkouts, ledgerTransactions } from '../../db/schema/payments.ts';
+import { ledgerTransactions } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createBid, createRequest, createSubject } from '../../../../tests/support/factories.ts';
 import { call, signedInStudent, signedInTeacher } from '../../../../tests/support/callers.ts';
+import { createPaidJob } from '../../../../tests/support/paid-job.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { DAY_MS, HOUR_MS } from '../../../../tests/support/time.ts';
-import { deliveredJobsReleaseJob, ledgerAccountBalance, postLedgerTransaction, releaseHeldFunds } from './service.ts';
+import { deliveredJobsReleaseJob, ledgerAccountBalance, releaseHeldFunds } from './service.ts';
 
 describe('releasing held money to the tutor', () => {
   let t: TestApp;
@@ -18,39 +19,7 @@ describe('releasing held money to the tutor', () => {
   });
   afterAll(() => t.close());
 
-  /** An accepted job whose student paid `cents` into its held funds. */
-  async function paidJob(cents = 2_000) {
-    const student = await signedInStudent(t);
-    const tutor = await signedInTeacher(t, [subjectId]);
-    const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
-    const bid = await createBid(t.db, { requestId: request.id, tutorId: tutor.user.id, amountCents: cents });
-    expect((await call(t, student, 'POST', `/api/requests/${request.id}/bids/${bid.id}/accept`)).statusCode).toBe(200);
-    const [checkout] = await t.db
-      .insert(checkouts)
-      .values({
-        requestId: request.id,
-        bidId: bid.id,
-        studentId: student.user.id,
-        tutorId: tutor.user.id,
-        amountCents: cents,
-        provider: 'test',
-        status: 'paid',
-        paidAt: new Date(),
-        expiresAt: new Date(),
-      })
-      .returning();
-    await postLedgerTransaction({
-      db: t.db,
-      idempotencyKey: `payment:${checkout!.id}`,
-      kind: 'payment',
-      requestId: request.id,
-      entries: [
-        { account: { kind: 'student_payments', userId: student.user.id }, amountCents: -cents },
-        { account: { kind: 'held_funds', requestId: request.id }, amountCents: cents },
-      ],
-    });
-    return { student, tutor, requestId: request.id };
-  }
+  const paidJob = (cents = 2_000) => createPaidJob(t, { subjectId, cents });
   const held = (requestId: string) => ledgerAccountBalance({ db: t.db, account: { kind: 'held_funds', requestId } });
   const available = (tutorId: string) =>
     ledgerAccountBalance({ db: t.db, account: { kind: 'tutor_earnings_available', userId: tutorId } });

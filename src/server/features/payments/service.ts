@@ -25,3 +25,11 @@ export {
   type AcceptPaidOffer,
 } from './checkouts.ts';
 export { deliveredJobsReleaseJob, releaseDeliveredJobs, releaseHeldFunds } from './release.ts';
+export {
+  confirmAdultForPayouts,
+  getEarnings,
+  payoutWork,
+  recordPayoutPaid,
+  requestPayout,
+  type Payouts,
+} from './earnings.ts';
