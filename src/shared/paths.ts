@@ -56,6 +56,8 @@ export const paths = {
     },
   },
 
+  earnings: { path: '/earnings', getHref: () => '/earnings' },
+
   teacher: {
     jobs: {
       path: '/teacher/jobs',

@@ -97,6 +97,12 @@ const pageRoutes: RouteObject[] = [
         // A teacher's: the top bar has Find Jobs.
         handle: { prefetch: prefetchJobs, frame: { teacher: <JobsPageFrame /> } } satisfies RouteHandle,
       },
+      {
+        path: paths.earnings.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/payments/pages/earnings-page.tsx')).EarningsPage,
+        }),
+      },
     ],
   },
 

@@ -1,4 +1,4 @@
-import { LogOut, UserRound } from 'lucide-react';
+import { LogOut, UserRound, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
@@ -24,6 +24,12 @@ export function MobileAccount({ user, onNavigate }: { user: SessionUser; onNavig
         <UserRound aria-hidden="true" className="size-5 text-muted-foreground" />
         Profile
       </Link>
+      {user.role === 'teacher' && (
+        <Link to={paths.earnings.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
+          <Wallet aria-hidden="true" className="size-5 text-muted-foreground" />
+          Earnings
+        </Link>
+      )}
       <button
         type="button"
         className={cn(mobileLinkClasses, 'cursor-pointer gap-3 text-left disabled:opacity-60')}

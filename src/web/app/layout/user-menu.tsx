@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, UserRound } from 'lucide-react';
+import { ChevronDown, LogOut, UserRound, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -42,6 +42,14 @@ export function UserMenu({ user }: { user: SessionUser }) {
             Profile
           </Link>
         </DropdownMenuItem>
+        {user.role === 'teacher' && (
+          <DropdownMenuItem asChild>
+            <Link to={paths.earnings.getHref()}>
+              <Wallet aria-hidden="true" />
+              Earnings
+            </Link>
+          </DropdownMenuItem>
+        )}
         <DropdownMenuItem disabled={isPending} onSelect={logout}>
           <LogOut aria-hidden="true" />
           Logout
