@@ -42,5 +42,5 @@ export async function createPaidJob(
       { account: { kind: 'held_funds', requestId: request.id }, amountCents: cents },
     ],
   });
-  return { student, tutor: teacher, requestId: request.id };
+  return { student, tutor: teacher, requestId: request.id, checkoutId: checkout!.id };
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerTransactions } from '../../db/schema/payments.ts';
+import { ledgerTransactions, refundRequests } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createBid, createRequest, createSubject } from '../../../../tests/support/factories.ts';
@@ -111,6 +111,27 @@ describe('releasing held money to the tutor', () => {
     expect(await releaseJob()).toBe(true);
     expect(await available(early.tutor.user.id)).toBe(850);
     expect(await releasesOf(due.requestId)).toBe(1);
+  });
+
+  it('releases nothing while a refund request freezes the money, on completion or on the timer', async () => {
+    const job = await paidJob(1_000);
+    await t.db.insert(refundRequests).values({
+      requestId: job.requestId,
+      checkoutId: job.checkoutId,
+      studentId: job.student.user.id,
+      tutorId: job.tutor.user.id,
+      openedBy: job.student.user.id,
+      reason: 'missed_deadline',
+      status: 'awaiting_tutor',
+      heldCents: 1_000,
+    });
+    await call(t, job.tutor, 'POST', `/api/requests/${job.requestId}/delivered`);
+    await deliveredDaysAgo(job.requestId, 30);
+    expect(await releaseJob()).toBe(true);
+    expect((await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`)).statusCode).toBe(200);
+    expect(await held(job.requestId)).toBe(1_000);
+    expect(await releasesOf(job.requestId)).toBe(0);
+    expect(await available(job.tutor.user.id)).toBe(0);
   });
 
   it('runs every hour', () => {
