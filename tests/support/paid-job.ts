@@ -1,12 +1,11 @@
-import { checkouts } from '../../src/server/db/schema/payments.ts';
-import { postLedgerTransaction } from '../../src/server/features/payments/service.ts';
-import { call, signedInStudent, signedInTeacher, type Caller } from './callers.ts';
+import { signedInStudent, signedInTeacher, type Caller } from './callers.ts';
+import { acceptAndPay } from './checkout.ts';
 import { createBid, createRequest } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 /**
- * A job whose student paid `cents` into its held funds, as a paid checkout leaves it: the offer accepted, the
- * checkout paid and the payment posted. `tutor` is a new teacher of the subject unless given.
+ * A job whose student accepted an offer of `cents` and paid it with the test card, so the money is held for it.
+ * `tutor` is a new teacher of the subject unless given.
  */
 export async function createPaidJob(
   t: TestApp,
@@ -16,31 +15,7 @@ export async function createPaidJob(
   const teacher = tutor ?? (await signedInTeacher(t, [subjectId]));
   const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
   const bid = await createBid(t.db, { requestId: request.id, tutorId: teacher.user.id, amountCents: cents });
-  const accepted = await call(t, student, 'POST', `/api/requests/${request.id}/bids/${bid.id}/accept`);
-  if (accepted.statusCode !== 200) throw new Error(`accept answered ${accepted.statusCode}: ${accepted.body}`);
-  const [checkout] = await t.db
-    .insert(checkouts)
-    .values({
-      requestId: request.id,
-      bidId: bid.id,
-      studentId: student.user.id,
-      tutorId: teacher.user.id,
-      amountCents: cents,
-      provider: 'test',
-      status: 'paid',
-      paidAt: new Date(),
-      expiresAt: new Date(),
-    })
-    .returning();
-  await postLedgerTransaction({
-    db: t.db,
-    idempotencyKey: `payment:${checkout!.id}`,
-    kind: 'payment',
-    requestId: request.id,
-    entries: [
-      { account: { kind: 'student_payments', userId: student.user.id }, amountCents: -cents },
-      { account: { kind: 'held_funds', requestId: request.id }, amountCents: cents },
-    ],
-  });
-  return { student, tutor: teacher, requestId: request.id, checkoutId: checkout!.id };
+  const paid = await acceptAndPay(t, student, request.id, bid.id);
+  if (paid.statusCode !== 200) throw new Error(`paying answered ${paid.statusCode}: ${paid.body}`);
+  return { student, tutor: teacher, requestId: request.id, checkoutId: paid.json<{ id: string }>().id };
 }

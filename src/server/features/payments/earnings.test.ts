@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { buildApp, type App } from '../../app.ts';
 import { users } from '../../db/schema/auth.ts';
 import { ledgerTransactions, payouts } from '../../db/schema/payments.ts';
 import { createSubject } from '../../../../tests/support/factories.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { createPaidJob } from '../../../../tests/support/paid-job.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { testConfig } from '../../../../tests/support/test-config.ts';
 import { ledgerAccountBalance, recordPayoutPaid } from './service.ts';
 
-const payoutCall = (t: TestApp, caller: Caller | undefined, key: string = randomUUID()) =>
-  t.app.inject({
+const payoutCall = (server: TestApp | App, caller: Caller | undefined, key: string = randomUUID()) =>
+  ('app' in server ? server.app : server).inject({
     method: 'POST',
     url: '/api/earnings/payouts',
     headers: {
@@ -139,24 +141,17 @@ describe('a tutor’s earnings and payouts', () => {
     const [row] = await t.db.select().from(users).where(eq(users.id, student.user.id));
     expect(row!.adultConfirmedAt).toBeNull();
   });
-});
 
-describe('payouts under the manual provider', () => {
-  let t: TestApp;
-  let subjectId: string;
-  beforeAll(async () => {
-    t = await createTestApp({ PAYMENTS_PROVIDER: 'manual' });
-    subjectId = (await createSubject(t.db)).id;
-  });
-  afterAll(() => t.close());
-
-  it('keeps the payout requested until an admin records it, and refuses another meanwhile', async () => {
+  it('keeps the payout requested under `manual` until an admin records it, and refuses another meanwhile', async () => {
     const job = await createPaidJob(t, { subjectId, cents: 1_000 });
     await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`);
-    await call(t, job.tutor, 'POST', '/api/earnings/adult-confirmation', { confirmed: true });
-    const requested = await payoutCall(t, job.tutor);
+    await confirmAdult(job.tutor);
+    // A server of the same database whose operator pays out by bank transfer.
+    const manual = await buildApp(testConfig({ PAYMENTS_PROVIDER: 'manual' }), { database: t.database });
+    onTestFinished(() => manual.close());
+    const requested = await payoutCall(manual, job.tutor);
     expect(requested.json()).toMatchObject({ amountCents: 850, status: 'requested', paidAt: null });
-    const again = await payoutCall(t, job.tutor);
+    const again = await payoutCall(manual, job.tutor);
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('PAYOUT_IN_PROGRESS');
     const tutorAvailable = { kind: 'tutor_earnings_available' as const, userId: job.tutor.user.id };

@@ -55,12 +55,15 @@ describe('releasing held money to the tutor', () => {
     expect(await available(tutor.user.id)).toBe(1_700);
   });
 
-  it('completes a job nobody paid for without posting anything', async () => {
+  it('completes a job accepted before payments existed without posting anything', async () => {
     const student = await signedInStudent(t);
     const tutor = await signedInTeacher(t, [subjectId]);
     const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
-    const bid = await createBid(t.db, { requestId: request.id, tutorId: tutor.user.id });
-    await call(t, student, 'POST', `/api/requests/${request.id}/bids/${bid.id}/accept`);
+    const bid = await createBid(t.db, { requestId: request.id, tutorId: tutor.user.id, status: 'accepted' });
+    await t.db
+      .update(tutoringRequests)
+      .set({ status: 'accepted', acceptedBidId: bid.id })
+      .where(eq(tutoringRequests.id, request.id));
     expect((await call(t, student, 'POST', `/api/requests/${request.id}/complete`)).statusCode).toBe(200);
     expect(await t.db.$count(ledgerTransactions, eq(ledgerTransactions.requestId, request.id))).toBe(0);
   });
