@@ -15,6 +15,9 @@ export type ChargeOutcome =
   /** What was typed is not a card the provider could try (a mistyped number, a past expiry). */
   | { outcome: 'invalid'; field: CardField; message: string };
 
+/** A refund the provider confirmed. */
+export type RefundOutcome = { providerRefundId: string };
+
 export type PaymentProvider = {
   name: CheckoutProvider;
   /**
@@ -23,7 +26,22 @@ export type PaymentProvider = {
    */
   chargeCard:
     ((options: { amountCents: number; card: CardInput; idempotencyKey: string }) => Promise<ChargeOutcome>) | null;
+  /**
+   * Gives back part or all of a confirmed payment once per idempotency key (a retried call answers the first
+   * outcome). `test` moves no money; under `manual` the operator transfers it back by bank, as they record payouts.
+   */
+  refund(options: {
+    providerPaymentId: string | null;
+    amountCents: number;
+    idempotencyKey: string;
+  }): Promise<RefundOutcome>;
 };
+
+/** A refund id named by its key: both built-in providers confirm a refund at once. */
+const refundAtOnce =
+  (name: CheckoutProvider): PaymentProvider['refund'] =>
+  ({ idempotencyKey }) =>
+    Promise.resolve({ providerRefundId: `${name}_${idempotencyKey}` });
 
 const DECLINE_FIELDS = { expired: 'expiry', incorrectCvc: 'cvc' } as const;
 
@@ -43,9 +61,10 @@ const testProvider: PaymentProvider = {
       result.reason in DECLINE_FIELDS ? DECLINE_FIELDS[result.reason as keyof typeof DECLINE_FIELDS] : 'number';
     return Promise.resolve({ outcome: 'declined', field, message: result.message });
   },
+  refund: refundAtOnce('test'),
 };
 
-const manualProvider: PaymentProvider = { name: 'manual', chargeCard: null };
+const manualProvider: PaymentProvider = { name: 'manual', chargeCard: null, refund: refundAtOnce('manual') };
 
 /** The provider a checkout was made with. */
 export const paymentProvider = (name: CheckoutProvider) => (name === 'test' ? testProvider : manualProvider);

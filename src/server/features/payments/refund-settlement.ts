@@ -6,7 +6,7 @@ import { checkouts, refundRequests, type RefundRequest } from '../../db/schema/p
 import { runClaimedWorkOnce, type ClaimedWork } from '../../platform/jobs/claimed-work.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
 import { postLedgerTransaction, type LedgerEntryInput } from './ledger.ts';
-import { refundPayment, type RefundOutcome } from './refund-provider.ts';
+import { paymentProvider, type RefundOutcome } from './provider.ts';
 import { lockJob, REASON_LABELS, tell, toRefundRequestView, type RefundContext } from './refund-jobs.ts';
 
 // A decided refund made (docs/decisions/0044): claimed, the provider called with no transaction open, the ledger
@@ -98,8 +98,7 @@ export function refundWork({ db, ctx }: { db: Executor; ctx: RefundContext }) {
     maxClaims: 5,
     async call(row) {
       const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, row.checkoutId));
-      return refundPayment({
-        provider: checkout!.provider,
+      return paymentProvider(checkout!.provider).refund({
         providerPaymentId: checkout!.providerPaymentId,
         amountCents: row.refundCents!,
         idempotencyKey: `refund:${row.id}`,

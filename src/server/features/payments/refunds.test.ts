@@ -12,17 +12,11 @@ import {
   ledgerTransactions,
   refundRequests,
 } from '../../db/schema/payments.ts';
-import { tutoringRequests } from '../../db/schema/requests.ts';
 import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
-import {
-  createBid,
-  createRequest,
-  createSubAdmin,
-  createSubject,
-  createUser,
-} from '../../../../tests/support/factories.ts';
+import { createSubAdmin, createUser } from '../../../../tests/support/factories.ts';
 import { call, signIn, type Caller } from '../../../../tests/support/callers.ts';
+import { writePaidJob } from '../../../../tests/support/paid-job.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { fromNow, HOUR_MS, MINUTE_MS } from '../../../../tests/support/time.ts';
 import {
@@ -42,51 +36,18 @@ describe('refunds', () => {
   });
   afterAll(() => t.close());
 
-  /**
-   * A job paid with the test provider, written straight to the tables as a paid checkout leaves it: the offer
-   * accepted and $40 held for the job.
-   */
+  /** A new student and tutor with a job of theirs paid $40 with the test provider. */
   async function paidJob({ type = 'tutoring', deadline }: { type?: 'tutoring' | 'assignment'; deadline?: Date } = {}) {
     const student = await signIn(t, await createUser(t.db, { role: 'student' }));
     const tutor = await signIn(t, await createUser(t.db, { role: 'teacher' }));
-    const subject = await createSubject(t.db);
-    const request = await createRequest(t.db, { studentId: student.user.id, subjectId: subject.id, type, deadline });
-    const bid = await createBid(t.db, {
-      requestId: request.id,
+    const { requestId } = await writePaidJob(t.db, {
+      studentId: student.user.id,
       tutorId: tutor.user.id,
       amountCents: PRICE,
-      status: 'accepted',
+      type,
+      deadline,
     });
-    await t.db
-      .update(tutoringRequests)
-      .set({ status: 'accepted', acceptedBidId: bid.id })
-      .where(eq(tutoringRequests.id, request.id));
-    const [checkout] = await t.db
-      .insert(checkouts)
-      .values({
-        requestId: request.id,
-        bidId: bid.id,
-        studentId: student.user.id,
-        tutorId: tutor.user.id,
-        amountCents: PRICE,
-        provider: 'test',
-        status: 'paid',
-        providerPaymentId: `test_${randomUUID()}`,
-        expiresAt: fromNow(30 * MINUTE_MS),
-        paidAt: new Date(),
-      })
-      .returning();
-    await postLedgerTransaction({
-      db: t.db,
-      idempotencyKey: `payment:${checkout!.id}`,
-      kind: 'payment',
-      requestId: request.id,
-      entries: [
-        { account: { kind: 'student_payments', userId: student.user.id }, amountCents: -PRICE },
-        { account: { kind: 'held_funds', requestId: request.id }, amountCents: PRICE },
-      ],
-    });
-    return { student, tutor, requestId: request.id };
+    return { student, tutor, requestId };
   }
 
   type Job = Awaited<ReturnType<typeof paidJob>>;
