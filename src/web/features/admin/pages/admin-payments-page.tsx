@@ -2,11 +2,12 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { DisputesQueue } from '../components/disputes-queue.tsx';
 import { LedgerSearch } from '../components/ledger-search.tsx';
 
-const TABS = ['ledger'] as const;
+const TABS = ['ledger', 'disputes'] as const;
 type Tab = (typeof TABS)[number];
-const tabLabels: Record<Tab, string> = { ledger: 'Ledger' };
+const tabLabels: Record<Tab, string> = { ledger: 'Ledger', disputes: 'Disputes' };
 
 /** The Payments section: one tab per task, the tab and the ledger search kept in the address. */
 export function AdminPaymentsPage() {
@@ -30,6 +31,9 @@ export function AdminPaymentsPage() {
         </TabsList>
         <TabsContent value="ledger" className="mt-6">
           <LedgerSearch q={q} onSearch={(next) => show({ tab: 'ledger', q: next })} />
+        </TabsContent>
+        <TabsContent value="disputes" className="mt-6">
+          <DisputesQueue />
         </TabsContent>
       </Tabs>
     </div>

@@ -10,6 +10,7 @@ import { useSocketEvent } from '#web/lib/socket.ts';
 import { useCompleteJob, useMarkJobDelivered } from '#web/features/requests/api.ts';
 import { tutorsKeys, useSharedJobs } from '#web/features/tutors/api.ts';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
+import { JobRefunds } from '#web/features/payments/embeds.ts';
 
 // The rating form and its checks: only a student with a completed job sees it, so it is not part of the chat's code.
 const RatingPrompt = lazyWithPreload(async () => (await import('./rating-prompt.tsx')).RatingPrompt, {
@@ -92,7 +93,11 @@ export function JobBar({
             </Button>
           )}
         </div>
-      ) : isStudent && isEditable ? (
+      ) : null}
+      {!job.isCompleted && (
+        <JobRefunds userId={user.id} isStudent={isStudent} requestId={job.requestId} partnerName={partnerName} />
+      )}
+      {!job.isCompleted ? null : isStudent && isEditable ? (
         <RatingPrompt
           key={job.review?.updatedAt ?? job.requestId}
           job={job}
