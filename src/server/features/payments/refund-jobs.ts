@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { RefundReason } from '#shared/constants.ts';
 import { paths } from '#shared/paths.ts';
 import { refundMessages, type RefundRequestView } from '#shared/schemas/refunds.ts';
@@ -36,7 +36,7 @@ export async function lockJob(db: Executor, requestId: string) {
       studentId: tutoringRequests.studentId,
       tutorId: tutorBids.tutorId,
       deadline: tutoringRequests.deadline,
-      deliveredAt: sql<Date | null>`null`.mapWith((value: string | null) => (value ? new Date(value) : null)),
+      deliveredAt: tutoringRequests.deliveredAt,
     })
     .from(tutoringRequests)
     .innerJoin(tutorBids, eq(tutorBids.id, tutoringRequests.acceptedBidId))

@@ -1,12 +1,12 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { splitReleasedCents } from '#shared/rules/commission.ts';
 import { formatCents } from '#shared/rules/money.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { checkouts, refundRequests, type RefundRequest } from '../../db/schema/payments.ts';
 import { runClaimedWorkOnce, type ClaimedWork } from '../../platform/jobs/claimed-work.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
-import { postLedgerTransaction, type LedgerEntryInput } from './ledger.ts';
+import { postLedgerTransaction } from './ledger.ts';
 import { paymentProvider, type RefundOutcome } from './provider.ts';
+import { releaseHeldFunds } from './release.ts';
 import { lockJob, REASON_LABELS, tell, toRefundRequestView, type RefundContext } from './refund-jobs.ts';
 
 // A decided refund made (docs/decisions/0044): claimed, the provider called with no transaction open, the ledger
@@ -59,25 +59,14 @@ async function recordRefund({
       { account: { kind: 'refunds', userId: row.studentId }, amountCents: refundCents },
     ],
   });
-  if (partial) {
-    const releasedCents = row.heldCents - refundCents;
-    const { commissionCents, tutorCents } = splitReleasedCents({
-      releasedCents,
+  // The rest goes to the tutor as any release does; the request is settled, so the job's money is held again.
+  if (partial)
+    await releaseHeldFunds({
+      db,
+      requestId: row.requestId,
+      tutorId: row.tutorId,
       commissionBasisPoints: ctx.commissionBasisPoints,
     });
-    const entries: LedgerEntryInput[] = [
-      { account: { kind: 'held_funds', requestId: row.requestId }, amountCents: -releasedCents },
-      { account: { kind: 'tutor_earnings_available', userId: row.tutorId }, amountCents: tutorCents },
-      { account: { kind: 'platform_commission' }, amountCents: commissionCents },
-    ];
-    await postLedgerTransaction({
-      db,
-      idempotencyKey: `release:${row.requestId}`,
-      kind: 'release',
-      requestId: row.requestId,
-      entries: entries.filter((entry) => entry.amountCents !== 0),
-    });
-  }
   await tell(db, ctx, {
     userId: row.studentId,
     partnerId: row.tutorId,

@@ -30,6 +30,7 @@ export async function getJobRefunds({
       studentId: tutoringRequests.studentId,
       tutorId: tutorBids.tutorId,
       deadline: tutoringRequests.deadline,
+      deliveredAt: tutoringRequests.deliveredAt,
     })
     .from(tutoringRequests)
     .innerJoin(tutorBids, eq(tutorBids.id, tutoringRequests.acceptedBidId))
@@ -63,7 +64,7 @@ export async function getJobRefunds({
     paymentState: await jobPaymentState({ db, requestId }),
     amountCents: checkout?.amountCents ?? null,
     deadline: job.deadline?.toISOString() ?? null,
-    deliveredAt: null,
+    deliveredAt: job.deliveredAt?.toISOString() ?? null,
     sessions: sessions.map((session) => ({
       id: session.id,
       title: session.title,
@@ -128,7 +129,11 @@ export async function getDisputeEvidence({
   if (!found) throw new AppError('NOT_FOUND');
   const { row } = found;
   const [job] = await db
-    .select({ type: tutoringRequests.type, deadline: tutoringRequests.deadline })
+    .select({
+      type: tutoringRequests.type,
+      deadline: tutoringRequests.deadline,
+      deliveredAt: tutoringRequests.deliveredAt,
+    })
     .from(tutoringRequests)
     .where(eq(tutoringRequests.id, row.requestId));
   const sessions = await db
@@ -160,7 +165,11 @@ export async function getDisputeEvidence({
     .limit(50);
   return {
     dispute: toDispute(found),
-    job: { type: job!.type, deadline: job!.deadline?.toISOString() ?? null, deliveredAt: null },
+    job: {
+      type: job!.type,
+      deadline: job!.deadline?.toISOString() ?? null,
+      deliveredAt: job!.deliveredAt?.toISOString() ?? null,
+    },
     sessions: sessions.map((session) => ({
       id: session.id,
       title: session.title,

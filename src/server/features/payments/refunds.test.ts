@@ -12,6 +12,7 @@ import {
   ledgerTransactions,
   refundRequests,
 } from '../../db/schema/payments.ts';
+import { tutoringRequests } from '../../db/schema/requests.ts';
 import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createSubAdmin, createUser } from '../../../../tests/support/factories.ts';
@@ -196,7 +197,7 @@ describe('refunds', () => {
     expect(await requestsOf(job)).toEqual([]);
   });
 
-  it('refunds an assignment not delivered by its deadline; refuses before the deadline', async () => {
+  it('refunds an assignment not delivered by its deadline; refuses before the deadline or when delivered in time', async () => {
     const early = await paidJob({ type: 'assignment', deadline: fromNow(HOUR_MS) });
     const refused = await ask(early, { reason: 'missed_deadline' });
     expect([refused.statusCode, refused.json().message]).toEqual([409, refundMessages.deadlineNotPassed]);
@@ -204,7 +205,20 @@ describe('refunds', () => {
     const notAssignment = await ask(tutoring, { reason: 'missed_deadline' });
     expect([notAssignment.statusCode, notAssignment.json().message]).toEqual([409, refundMessages.notAnAssignment]);
 
+    const delivered = await paidJob({ type: 'assignment', deadline: fromNow(-HOUR_MS) });
+    await t.db
+      .update(tutoringRequests)
+      .set({ deliveredAt: fromNow(-2 * HOUR_MS) })
+      .where(eq(tutoringRequests.id, delivered.requestId));
+    const inTime = await ask(delivered, { reason: 'missed_deadline' });
+    expect([inTime.statusCode, inTime.json().message]).toEqual([409, refundMessages.deliveredInTime]);
+
+    // Marked delivered only after the deadline: not delivered by it.
     const job = await paidJob({ type: 'assignment', deadline: fromNow(-HOUR_MS) });
+    await t.db
+      .update(tutoringRequests)
+      .set({ deliveredAt: fromNow(-MINUTE_MS) })
+      .where(eq(tutoringRequests.id, job.requestId));
     const asked = await ask(job, { reason: 'missed_deadline' });
     expect(asked.statusCode).toBe(201);
     expect((await answer(job, asked.json().id, { answer: 'accept' })).json().status).toBe('refunded');
