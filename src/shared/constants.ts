@@ -261,6 +261,11 @@ export const MISSED_SESSION_GRACE_MS = 15 * 60 * 1000;
 /** A tutor's payout of their whole available balance: requested, then paid by the provider (or an admin's record). */
 export const PAYOUT_STATUSES = ['requested', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+/**
+ * A job completed sooner than this after its acceptance counts toward the tutor's completed jobs and rating only when
+ * the tutor had marked it delivered: five jobs posted, accepted and completed in a second prove nothing.
+ */
+export const QUICK_COMPLETION_MS = 60 * 60 * 1000;
 /** The platform's default commission on released cents: 1,500 basis points, 15 %. */
 export const DEFAULT_COMMISSION_BASIS_POINTS = 1_500;
 

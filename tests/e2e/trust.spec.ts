@@ -26,6 +26,14 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   await payAtCheckout(page);
   await expect(page.getByRole('region', { name: `Conversation with ${tutor.username}` })).toBeVisible();
 
+  // The tutor marks the job delivered in the chat: a job completed within the hour counts only then.
+  const tutorBrowser = await openBrowserAs(tutor.id);
+  const tutorPage = tutorBrowser.page;
+  await tutorPage.goto(`/chat?tutorId=${student.id}`);
+  await tutorPage.getByRole('button', { name: 'Mark as delivered' }).click();
+  await expect(tutorPage.getByText(`${student.username} was asked to mark the job as completed`)).toBeVisible();
+  await expect(tutorPage.getByText(`Your ${subject.name} job is marked as delivered.`)).toBeVisible();
+
   // Back on the offers page, marks it completed with the keyboard (the chat's own button is the accessibility
   // journey's): the link to rate it replaces the button and takes its focus, and leads to the rating form.
   await page.goto(`/student/offers/${request.id}`);
@@ -53,8 +61,6 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   await expect(page.getByText('Thank you for your review!')).toBeVisible();
 
   // The tutor reads it on their page and replies once.
-  const tutorBrowser = await openBrowserAs(tutor.id);
-  const tutorPage = tutorBrowser.page;
   await tutorPage.goto(`/tutors/${tutor.id}`);
   const review = tutorPage.getByRole('listitem', { name: `Review by ${student.username}` });
   await expect(review).toContainText('Explained p-values until they finally made sense.');

@@ -36,6 +36,9 @@ export const reviews = pgTable(
     reportedAt: timestamptz('reported_at'),
     // Hidden by an admin: no longer shown or counted.
     hiddenAt: timestamptz('hidden_at'),
+    // Whether its stars count in the tutor's rating: not for a job completed within an hour of its acceptance that
+    // the tutor had not marked delivered (published all the same).
+    countsTowardRating: boolean('counts_toward_rating').notNull().default(true),
   },
   (t) => [
     unique('reviews_request_key').on(t.requestId),

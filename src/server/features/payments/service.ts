@@ -33,3 +33,4 @@ export {
   requestPayout,
   type Payouts,
 } from './earnings.ts';
+export { jobCountsTowardTrust } from './trust.ts';

@@ -9,7 +9,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { createNotification } from '../notifications/service.ts';
-import { releaseHeldFunds } from '../payments/service.ts';
+import { jobCountsTowardTrust, releaseHeldFunds } from '../payments/service.ts';
 import { countCompletedJob } from '../tutors/service.ts';
 import { notFound, r } from './request-columns.ts';
 
@@ -65,7 +65,8 @@ export async function completeJob({
       .where(eq(r.id, requestId))
       .returning({ completedAt: r.completedAt });
     await releaseHeldFunds({ db: tx, requestId, tutorId: job.tutorId, commissionBasisPoints });
-    await countCompletedJob(tx, job.tutorId);
+    // A job completed within an hour of its acceptance, not marked delivered, proves nothing of the tutor.
+    if (await jobCountsTowardTrust({ db: tx, requestId })) await countCompletedJob(tx, job.tutorId);
     const [tutor] = await tx.select({ username: users.username }).from(users).where(eq(users.id, job.tutorId));
     await createNotification({
       db: tx,

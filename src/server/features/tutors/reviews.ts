@@ -15,6 +15,7 @@ import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { createNotification } from '../notifications/service.ts';
+import { isJobPaid, jobCountsTowardTrust } from '../payments/service.ts';
 import { assertTutorExists } from './profile.ts';
 import { countReview } from './trust-columns.ts';
 
@@ -144,6 +145,8 @@ export async function createReview({
       .for('update', { of: tutoringRequests });
     if (!job) throw new AppError('NOT_FOUND', { message: 'Request not found' });
     if (job.status !== 'completed' || !job.bidId || !job.tutorId) throw new AppError('JOB_NOT_COMPLETED');
+    if (!(await isJobPaid({ db: tx, requestId }))) throw new AppError('JOB_NOT_COMPLETED');
+    const countsTowardRating = await jobCountsTowardTrust({ db: tx, requestId });
     const [review] = await tx
       .insert(reviews)
       .values({
@@ -153,11 +156,12 @@ export async function createReview({
         tutorId: job.tutorId,
         rating: input.rating,
         body: input.body,
+        countsTowardRating,
       })
       .onConflictDoNothing({ target: reviews.requestId })
       .returning({ id: reviews.id });
     if (!review) throw new AppError('ALREADY_REVIEWED');
-    await countReview(tx, job.tutorId, input.rating, 1);
+    if (countsTowardRating) await countReview(tx, job.tutorId, input.rating, 1);
     await createNotification({
       db: tx,
       publicUrl,
@@ -196,6 +200,7 @@ export async function updateReview({
         tutorId: reviews.tutorId,
         createdAt: reviews.createdAt,
         hiddenAt: reviews.hiddenAt,
+        countsTowardRating: reviews.countsTowardRating,
       })
       .from(reviews)
       .where(and(eq(reviews.id, reviewId), eq(reviews.studentId, student.id)))
@@ -206,7 +211,7 @@ export async function updateReview({
       .update(reviews)
       .set({ rating: input.rating, body: input.body, updatedAt: sql`now()` })
       .where(eq(reviews.id, reviewId));
-    if (!review.hiddenAt && review.rating !== input.rating) {
+    if (!review.hiddenAt && review.countsTowardRating && review.rating !== input.rating) {
       await countReview(tx, review.tutorId, review.rating, -1);
       await countReview(tx, review.tutorId, input.rating, 1);
     }
@@ -327,7 +332,12 @@ export async function listReportedReviews({ db, cursor }: { db: Executor; cursor
  */
 export async function hideReview({ db, reviewId }: { db: Executor; reviewId: string }) {
   const [before] = await db
-    .select({ tutorId: reviews.tutorId, rating: reviews.rating, hiddenAt: reviews.hiddenAt })
+    .select({
+      tutorId: reviews.tutorId,
+      rating: reviews.rating,
+      hiddenAt: reviews.hiddenAt,
+      countsTowardRating: reviews.countsTowardRating,
+    })
     .from(reviews)
     .where(eq(reviews.id, reviewId))
     .for('update');
@@ -337,7 +347,7 @@ export async function hideReview({ db, reviewId }: { db: Executor; reviewId: str
     .update(reviews)
     .set({ hiddenAt: sql`now()` })
     .where(eq(reviews.id, reviewId));
-  await countReview(db, before.tutorId, before.rating, -1);
+  if (before.countsTowardRating) await countReview(db, before.tutorId, before.rating, -1);
   const [row] = await selectReviews(db, adminReviewColumns)
     .innerJoin(tutor, eq(tutor.id, reviews.tutorId))
     .where(eq(reviews.id, reviewId));

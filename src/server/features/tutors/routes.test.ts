@@ -6,6 +6,7 @@ import { users } from '../../db/schema/auth.ts';
 import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { reviews } from '../../db/schema/reviews.ts';
+import { checkouts } from '../../db/schema/payments.ts';
 import {
   createRequest,
   createSessionCookie,
@@ -16,7 +17,7 @@ import {
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { acceptAndPay } from '../../../../tests/support/checkout.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
-import { DAY_MS, fromNow } from '../../../../tests/support/time.ts';
+import { DAY_MS, fromNow, HOUR_MS, MINUTE_MS } from '../../../../tests/support/time.ts';
 
 describe('finished jobs, ratings and reviews', () => {
   let t: TestApp;
@@ -42,8 +43,16 @@ describe('finished jobs, ratings and reviews', () => {
     }
     return { student, tutor: teacher, requestId: request.id, bidId: bid!.id };
   }
-  async function completedJob(tutor?: Caller) {
+  /** A job the tutor marked delivered and the student completed: it counts on the tutor's page, however soon. */
+  async function completedJob(tutor?: Caller, { delivered = true }: { delivered?: boolean } = {}) {
     const made = await job({ tutor });
+    // As the tutor's mark leaves it (the route itself is tested above, and counts toward a per-hour limit).
+    if (delivered) {
+      await t.db
+        .update(tutoringRequests)
+        .set({ deliveredAt: new Date() })
+        .where(eq(tutoringRequests.id, made.requestId));
+    }
     expect((await call(t, made.student, 'POST', `/api/requests/${made.requestId}/complete`)).statusCode).toBe(200);
     return made;
   }
@@ -56,16 +65,17 @@ describe('finished jobs, ratings and reviews', () => {
         .from(users)
         .where(eq(users.id, userId))
     )[0]!;
-  /** The tutor's counters recomputed from the review rows: what the kept counters must equal. */
+  /** The tutor's counters recomputed from the review rows that count: what the kept counters must equal. */
   const recount = async (tutorId: string) => {
     const rows = await t.db.select().from(reviews).where(eq(reviews.tutorId, tutorId));
-    const visible = rows.filter((row) => row.hiddenAt === null);
+    const visible = rows.filter((row) => row.hiddenAt === null && row.countsTowardRating);
     return { count: visible.length, sum: visible.reduce((total, row) => total + row.rating, 0) };
   };
 
   describe('marking a job completed', () => {
     it('completes the accepted request, counts it for the tutor and asks the student for a rating', async () => {
       const { student, tutor, requestId } = await job();
+      await t.db.update(tutoringRequests).set({ deliveredAt: new Date() }).where(eq(tutoringRequests.id, requestId));
       const response = await call(t, student, 'POST', `/api/requests/${requestId}/complete`);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ requestId, completedAt: expect.any(String) });
@@ -139,6 +149,34 @@ describe('finished jobs, ratings and reviews', () => {
       const open = await job({ accepted: false });
       const refused = await call(t, open.tutor, 'POST', `/api/requests/${open.requestId}/delivered`);
       expect(refused.statusCode).toBe(404);
+    });
+  });
+
+  describe('ratings backed by money', () => {
+    it('counts a job completed within an hour of its payment, and its stars, only when the tutor marked it delivered', async () => {
+      const tutor = await signedInTeacher(t, [subjectId]);
+      const quick = await completedJob(tutor, { delivered: false });
+      expect((await review(quick.student, quick.requestId, { rating: 5 })).statusCode).toBe(201);
+      // Published, but neither the job nor its stars count.
+      expect(await countersOf(tutor.user.id)).toEqual({ jobs: 0, count: 0, sum: 0 });
+      expect((await call(t, quick.student, 'GET', `/api/tutors/${tutor.user.id}/reviews`)).json().reviews).toHaveLength(
+        1,
+      );
+
+      const delivered = await completedJob(tutor);
+      await review(delivered.student, delivered.requestId, { rating: 4 });
+      expect(await countersOf(tutor.user.id)).toEqual({ jobs: 1, count: 1, sum: 4 });
+
+      // An hour after its payment a job counts without the mark.
+      const slow = await job({ tutor });
+      await t.db
+        .update(checkouts)
+        .set({ paidAt: fromNow(-HOUR_MS - MINUTE_MS) })
+        .where(eq(checkouts.requestId, slow.requestId));
+      await call(t, slow.student, 'POST', `/api/requests/${slow.requestId}/complete`);
+      await review(slow.student, slow.requestId, { rating: 3 });
+      expect(await countersOf(tutor.user.id)).toEqual({ jobs: 2, count: 2, sum: 7 });
+      expect(await recount(tutor.user.id)).toMatchObject({ count: 2, sum: 7 });
     });
   });
 

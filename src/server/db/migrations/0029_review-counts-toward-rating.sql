@@ -1,0 +1,1 @@
+ALTER TABLE "reviews" ADD COLUMN "counts_toward_rating" boolean DEFAULT true NOT NULL;
