@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth, SESSION_COOKIE_NAME, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
 import { adminRoutes } from './features/admin/routes.ts';
+import { testProviderLister } from './features/payments/service.ts';
 import { hasAdminRole, isSuperAdmin, recordSecondFactorChange } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
@@ -293,7 +294,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // One moderation for every text users show each other: chat, requests, bids, file names, profiles, reviews.
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(profilesRoutes, { db, storage, moderation });
-  await app.register(adminRoutes, { db, realtime, moderation, refunds });
+  // The provider's own records, which the reconciliation compares with the ledger (none for manual and none).
+  const paymentLister = config.payments.provider === 'test' ? testProviderLister(db) : null;
+  await app.register(adminRoutes, { db, realtime, moderation, refunds, paymentLister });
   await app.register(requestsRoutes, {
     db,
     storage,

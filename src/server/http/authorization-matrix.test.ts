@@ -190,6 +190,10 @@ const MATRIX: Record<string, Row> = {
     expected: signedIn(403),
     call: (w) => ({ url: `/api/admin/payments/ledger?q=${w.requestId}` }),
   },
+  'GET /api/admin/payments/reconciliation': {
+    expected: signedIn(403),
+    call: () => ({ url: '/api/admin/payments/reconciliation' }),
+  },
   'GET /api/admin/payments/ledger.csv': {
     expected: signedIn(403),
     call: (w) => ({ url: `/api/admin/payments/ledger.csv?q=${w.requestId}` }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEDGER_ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '#shared/constants.ts';
+import { CHECKOUT_PROVIDERS, LEDGER_ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '#shared/constants.ts';
 
 // The admin Payments section: the ledger searched by job or user, its CSV, and the money counters.
 
@@ -7,6 +7,7 @@ export const adminPaymentsMessages = {
   searchInvalid: 'Enter a job id, a VH number (3 digits) or an e-mail address.',
   searchNotFound: 'No job or user matches this search.',
   ledgerFailed: 'Failed to fetch the ledger',
+  reconciliationFailed: 'Failed to fetch the reconciliation',
 } as const;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -84,3 +85,36 @@ export const paymentTotalsSchema = z.object({
   heldCents: z.number().int(),
 });
 export type PaymentTotals = z.infer<typeof paymentTotalsSchema>;
+
+/** How the provider's payments and the ledger's can differ. */
+export const PAYMENT_MISMATCH_KINDS = ['missing_in_ledger', 'missing_at_provider', 'amount_differs'] as const;
+
+const paymentMismatchSchema = z.object({
+  kind: z.enum(PAYMENT_MISMATCH_KINDS),
+  checkoutId: z.uuid().nullable(),
+  /** The job, when the checkout is known. */
+  requestId: z.uuid().nullable(),
+  providerPaymentId: z.string().nullable(),
+  providerCents: z.number().int().nullable(),
+  ledgerCents: z.number().int().nullable(),
+  /** When the provider took the payment, or the ledger recorded it. */
+  at: isoDate,
+});
+export type PaymentMismatch = z.infer<typeof paymentMismatchSchema>;
+
+/** The provider's payments against the ledger's, over the last 30 days. */
+export const reconciliationReportSchema = z.object({
+  provider: z.enum(CHECKOUT_PROVIDERS),
+  checkedAt: isoDate,
+  since: isoDate,
+  providerPayments: z.number().int(),
+  ledgerPayments: z.number().int(),
+  /** Provider payments whose ledger record the reconciliation job is about to write. */
+  awaitingRecord: z.number().int(),
+  mismatches: z.array(paymentMismatchSchema),
+});
+export type ReconciliationReport = z.infer<typeof reconciliationReportSchema>;
+
+/** The reconciliation as the admin panel reads it: null when the provider keeps no records to compare. */
+export const reconciliationAnswerSchema = z.object({ report: reconciliationReportSchema.nullable() });
+export type ReconciliationAnswer = z.infer<typeof reconciliationAnswerSchema>;

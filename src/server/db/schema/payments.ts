@@ -248,3 +248,21 @@ export const payouts = pgTable(
 );
 
 export type PayoutRow = typeof payouts.$inferSelect;
+
+/**
+ * The `test` provider's own books: each charge it confirmed, written by the provider when it confirms, in a statement
+ * of its own, as a real provider's records exist whatever becomes of the app's transaction afterwards. The
+ * reconciliation compares them with the ledger (docs/decisions/0043).
+ */
+export const testProviderPayments = pgTable(
+  'test_provider_payments',
+  {
+    providerPaymentId: text('provider_payment_id').primaryKey(),
+    // The key the charge was made under (`payment:<checkoutId>`): a repeated charge is the same payment.
+    idempotencyKey: text('idempotency_key').notNull().unique('test_provider_payments_idempotency_key_key'),
+    amountCents: integer('amount_cents').notNull(),
+    feeCents: integer('fee_cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('test_provider_payments_created_idx').on(t.createdAt)],
+);

@@ -170,6 +170,11 @@ describe('every admin route checks the caller’s admin permission', () => {
         ok: 200,
         call: () => ({ url: `/api/admin/payments/ledger?q=${encodeURIComponent(reported.email)}` }),
       },
+      'GET /api/admin/payments/reconciliation': {
+        area: 'payments',
+        ok: 200,
+        call: () => ({ url: '/api/admin/payments/reconciliation' }),
+      },
       'GET /api/admin/payments/ledger.csv': {
         area: 'payments',
         ok: 200,

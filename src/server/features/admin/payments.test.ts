@@ -211,4 +211,22 @@ describe('the admin Payments section', () => {
       heldCents: before.heldCents + 1_250,
     });
   });
+
+  it('compares the test provider’s payments with the ledger’s for a payments admin', async () => {
+    expect((await get('/api/admin/payments/reconciliation')).statusCode).toBe(401);
+    const response = await get('/api/admin/payments/reconciliation', paymentsAdmin);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().report).toMatchObject({ provider: 'test', mismatches: [] });
+  });
+
+  it('has nothing to reconcile when admins record the payments themselves', async () => {
+    const manual = await createTestApp({ PAYMENTS_PROVIDER: 'manual' });
+    try {
+      const cookie = (await createSessionCookie(manual.db, (await createSubAdmin(manual.db, ['payments'])).id)).header;
+      const response = await manual.app.inject({ url: '/api/admin/payments/reconciliation', headers: { cookie } });
+      expect(response.json()).toEqual({ report: null });
+    } finally {
+      await manual.close();
+    }
+  });
 });

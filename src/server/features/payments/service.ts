@@ -34,3 +34,10 @@ export {
   type Payouts,
 } from './earnings.ts';
 export { jobCountsTowardTrust } from './trust.ts';
+export {
+  comparePayments,
+  recordTestProviderPayment,
+  startPaymentReconciliation,
+  testProviderLister,
+  type PaymentLister,
+} from './reconciliation.ts';

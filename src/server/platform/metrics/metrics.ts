@@ -49,6 +49,11 @@ export function createMetrics({ pool }: { pool: pg.Pool }) {
       labelNames: ['job', 'outcome'] as const,
       registers,
     }),
+    paymentsReconciled: new Counter({
+      name: 'payments_reconciled_total',
+      help: 'Checkouts whose provider payment the reconciliation recorded after the server lost the record',
+      registers,
+    }),
     /** A gauge read at scrape time, e.g. sockets connected or the mail outbox depth. */
     gauge(name: string, help: string, read: () => number | Promise<number>) {
       new Gauge({

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { LedgerSearchAnswer } from '#shared/schemas/admin-payments.ts';
+import type { LedgerSearchAnswer, ReconciliationAnswer } from '#shared/schemas/admin-payments.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
 // The admin Payments section's queries.
@@ -14,6 +14,15 @@ export function useLedgerSearch(q: string) {
     queryFn: ({ signal }) =>
       apiFetch<LedgerSearchAnswer>(`/api/admin/payments/ledger?q=${encodeURIComponent(q)}`, { signal }),
     enabled: q !== '',
+    retry: false,
+  });
+}
+
+/** The provider's payments against the ledger's, compared when asked. */
+export function useReconciliation() {
+  return useQuery({
+    queryKey: ['admin', 'payments', 'reconciliation'],
+    queryFn: ({ signal }) => apiFetch<ReconciliationAnswer>('/api/admin/payments/reconciliation', { signal }),
     retry: false,
   });
 }

@@ -1,13 +1,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ledgerSearchAnswerSchema, ledgerSearchQuerySchema } from '#shared/schemas/admin-payments.ts';
+import {
+  ledgerSearchAnswerSchema,
+  ledgerSearchQuerySchema,
+  reconciliationAnswerSchema,
+} from '#shared/schemas/admin-payments.ts';
 import type { Database } from '../../../db/client.ts';
-import { LEDGER_SEARCH_LIMIT, ledgerCsv, searchLedger } from '../../payments/service.ts';
+import {
+  comparePayments,
+  LEDGER_SEARCH_LIMIT,
+  ledgerCsv,
+  searchLedger,
+  type PaymentLister,
+} from '../../payments/service.ts';
 import { requireAdmin } from '../service.ts';
 import { tags } from './params.ts';
 
-/** The Payments section: the ledger searched by job or user, and its CSV. */
-export const adminPaymentsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+/** The Payments section: the ledger searched by job or user, its CSV, and the reconciliation with the provider. */
+export const adminPaymentsRoutes: FastifyPluginAsyncZod<{ db: Database; paymentLister: PaymentLister | null }> = async (
+  app,
+  { db, paymentLister },
+) => {
   app.get(
     '/api/admin/payments/ledger',
     {
@@ -43,6 +56,24 @@ export const adminPaymentsRoutes: FastifyPluginAsyncZod<{ db: Database }> = asyn
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="ledger.csv"')
         .send(csv);
+    },
+  );
+
+  app.get(
+    '/api/admin/payments/reconciliation',
+    {
+      schema: {
+        summary: 'The provider’s payments of the last 30 days against the ledger’s',
+        description:
+          'Compared now: payments the provider holds that the ledger lacks, and the reverse, and amounts that differ. The report is null when the provider keeps no records to compare (manual, none). Needs payments.',
+        tags,
+        response: { 200: reconciliationAnswerSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'payments');
+      if (!paymentLister) return { report: null };
+      return { report: (await comparePayments({ db, lister: paymentLister })).report };
     },
   );
 };

@@ -4,10 +4,11 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tab
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { DisputesQueue } from '../components/disputes-queue.tsx';
 import { LedgerSearch } from '../components/ledger-search.tsx';
+import { ReconciliationReport } from '../components/reconciliation-report.tsx';
 
-const TABS = ['ledger', 'disputes'] as const;
+const TABS = ['ledger', 'disputes', 'reconciliation'] as const;
 type Tab = (typeof TABS)[number];
-const tabLabels: Record<Tab, string> = { ledger: 'Ledger', disputes: 'Disputes' };
+const tabLabels: Record<Tab, string> = { ledger: 'Ledger', disputes: 'Disputes', reconciliation: 'Reconciliation' };
 
 /** The Payments section: one tab per task, the tab and the ledger search kept in the address. */
 export function AdminPaymentsPage() {
@@ -34,6 +35,9 @@ export function AdminPaymentsPage() {
         </TabsContent>
         <TabsContent value="disputes" className="mt-6">
           <DisputesQueue />
+        </TabsContent>
+        <TabsContent value="reconciliation" className="mt-6">
+          <ReconciliationReport />
         </TabsContent>
       </Tabs>
     </div>

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testProviderFeeCents } from '#shared/rules/test-cards.ts';
+import {
+  createBid,
+  createRequest,
+  createSubject,
+  createTeacher,
+  createUser,
+} from '../../../../tests/support/factories.ts';
+import { openTestDatabase } from '../../../../tests/support/test-database.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { checkouts, type Checkout } from '../../db/schema/payments.ts';
+import { comparePayments, postLedgerTransaction, recordTestProviderPayment, testProviderLister } from './service.ts';
+import { reconcilePaymentsOnce, type CompletablePayment } from './reconciliation.ts';
+
+describe('reconciling the test provider’s payments with the ledger', () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database.close());
+
+  /** A student's checkout of a tutor's 20.00 offer, in the state given. */
+  async function checkout(values: Partial<typeof checkouts.$inferInsert> = {}) {
+    const db = database.db;
+    const [student, subject] = [await createUser(db), await createSubject(db)];
+    const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+    const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
+    const bid = await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_000 });
+    const [row] = await db
+      .insert(checkouts)
+      .values({
+        requestId: request.id,
+        bidId: bid.id,
+        studentId: student.id,
+        tutorId: tutor.id,
+        amountCents: 2_000,
+        provider: 'test',
+        expiresAt: new Date(Date.now() + 30 * 60_000),
+        ...values,
+      })
+      .returning();
+    return row!;
+  }
+
+  /** The provider took the checkout's money: its books have the charge. */
+  const charged = (row: Checkout, amountCents = row.amountCents) =>
+    recordTestProviderPayment(database.db, {
+      providerPaymentId: `test_payment:${row.id}`,
+      idempotencyKey: `payment:${row.id}`,
+      amountCents,
+      feeCents: testProviderFeeCents(amountCents),
+    });
+
+  /** The ledger recorded the checkout's payment of these cents. */
+  const recorded = (row: Checkout, amountCents = row.amountCents) =>
+    postLedgerTransaction({
+      db: database.db,
+      idempotencyKey: `payment:${row.id}`,
+      kind: 'payment',
+      requestId: row.requestId,
+      entries: [
+        { account: { kind: 'student_payments', userId: row.studentId }, amountCents: -amountCents },
+        { account: { kind: 'held_funds', requestId: row.requestId }, amountCents },
+      ],
+    });
+
+  const paid = { status: 'paid' as const, paidAt: new Date() };
+  const compare = () => comparePayments({ db: database.db, lister: testProviderLister(database.db) });
+  const findingsOf = async (row: Checkout) => {
+    const { report, completable } = await compare();
+    return {
+      mismatches: report.mismatches.filter((mismatch) => mismatch.checkoutId === row.id),
+      completable: completable.filter((payment) => payment.checkoutId === row.id),
+    };
+  };
+
+  it('finds nothing wrong with a payment both the provider and the ledger hold, and counts both', async () => {
+    const before = (await compare()).report;
+    const row = await checkout(paid);
+    await charged(row);
+    await charged(row); // a repeated charge under the same key is the same payment
+    await recorded(row);
+    const { report } = await compare();
+    expect(report.mismatches).toEqual(before.mismatches);
+    expect(report.providerPayments).toBe(before.providerPayments + 1);
+    expect(report.ledgerPayments).toBe(before.ledgerPayments + 1);
+    expect(report.provider).toBe('test');
+  });
+
+  it('gives the job a payment whose checkout awaits its record, and leaves one being paid alone', async () => {
+    const awaiting = await checkout();
+    await charged(awaiting);
+    expect(await findingsOf(awaiting)).toEqual({
+      mismatches: [],
+      completable: [expect.objectContaining({ checkoutId: awaiting.id, amountCents: 2_000, feeCents: 88 })],
+    });
+    expect((await compare()).report.awaitingRecord).toBeGreaterThanOrEqual(1);
+
+    const beingPaid = await checkout({ claimToken: randomUUID(), claimedUntil: new Date(Date.now() + 60_000) });
+    await charged(beingPaid);
+    expect(await findingsOf(beingPaid)).toEqual({ mismatches: [], completable: [] });
+    // Its claim lapsed (the pay died): now it awaits the record.
+    await database.db
+      .update(checkouts)
+      .set({ claimedUntil: sql`now() - interval '1 second'` })
+      .where(eq(checkouts.id, beingPaid.id));
+    expect((await findingsOf(beingPaid)).completable).toHaveLength(1);
+  });
+
+  it('reports money the provider holds for a checkout that lapsed, the ledger never having it', async () => {
+    const row = await checkout({ status: 'lapsed' });
+    await charged(row);
+    expect(await findingsOf(row)).toEqual({
+      completable: [],
+      mismatches: [
+        {
+          kind: 'missing_in_ledger',
+          checkoutId: row.id,
+          requestId: row.requestId,
+          providerPaymentId: `test_payment:${row.id}`,
+          providerCents: 2_000,
+          ledgerCents: null,
+          at: expect.any(String),
+        },
+      ],
+    });
+  });
+
+  it('reports a payment the ledger records that the provider does not hold, and amounts that differ', async () => {
+    const unknownToProvider = await checkout(paid);
+    await recorded(unknownToProvider);
+    expect((await findingsOf(unknownToProvider)).mismatches).toEqual([
+      expect.objectContaining({ kind: 'missing_at_provider', providerPaymentId: null, ledgerCents: 2_000 }),
+    ]);
+
+    const differing = await checkout(paid);
+    await charged(differing, 2_500);
+    await recorded(differing);
+    expect((await findingsOf(differing)).mismatches).toEqual([
+      expect.objectContaining({ kind: 'amount_differs', providerCents: 2_500, ledgerCents: 2_000 }),
+    ]);
+  });
+
+  it('completes what awaits its record and goes on past a completion that fails', async () => {
+    const [first, second] = [await checkout(), await checkout()];
+    await charged(first);
+    await charged(second);
+    const tried: string[] = [];
+    const failures: object[] = [];
+    const run = await reconcilePaymentsOnce({
+      db: database.db,
+      lister: testProviderLister(database.db),
+      completePayment: async (payment: CompletablePayment) => {
+        tried.push(payment.checkoutId);
+        if (payment.checkoutId === first.id) throw new Error('the database went away');
+        return true;
+      },
+      log: { error: (fields) => failures.push(fields) },
+    });
+    expect(tried).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect(failures).toEqual([expect.objectContaining({ checkoutId: first.id })]);
+    expect(run.completed).toBe(tried.length - 1);
+  });
+});
