@@ -15,6 +15,8 @@ const mismatchLabels: Record<PaymentMismatch['kind'], string> = {
   amount_differs: 'The amounts differ',
 };
 
+const payments = (count: number) => `${count} payment${count === 1 ? '' : 's'}`;
+
 const cents = (value: number | null) => (value === null ? '—' : formatLedgerCents(value));
 
 const columns: AdminColumn<PaymentMismatch>[] = [
@@ -63,7 +65,7 @@ export function ReconciliationReport() {
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-muted-foreground" aria-live="polite">
           {report
-            ? `Compared ${adminDateTime(report.checkedAt)}: ${report.providerPayments} payments at the provider and ${report.ledgerPayments} in the ledger since ${adminDateTime(report.since)}.`
+            ? `Compared ${adminDateTime(report.checkedAt)}: ${payments(report.providerPayments)} at the provider and ${report.ledgerPayments} in the ledger since ${adminDateTime(report.since)}.`
             : 'Comparing…'}
         </p>
         <Button variant="outline" loading={reconciliation.isFetching} onClick={() => void reconciliation.refetch()}>
@@ -71,7 +73,7 @@ export function ReconciliationReport() {
         </Button>
       </div>
       {report && report.awaitingRecord > 0 && (
-        <Alert variant="info" title={`${report.awaitingRecord} confirmed payments are being recorded`}>
+        <Alert variant="info" title={`${payments(report.awaitingRecord)} confirmed by the provider, being recorded`}>
           The provider confirmed them but the ledger has no record yet; the reconciliation job records each one within
           minutes.
         </Alert>
