@@ -13,7 +13,8 @@ import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth, SESSION_COOKIE_NAME, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
 import { adminRoutes } from './features/admin/routes.ts';
-import { testProviderLister } from './features/payments/service.ts';
+import { completeThroughRecord, paymentListerFor, startPaymentReconciliation } from './features/payments/service.ts';
+import { acceptPaidOfferFor } from './features/payments/paid-offer.ts';
 import { hasAdminRole, isSuperAdmin, recordSecondFactorChange } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
@@ -295,7 +296,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(profilesRoutes, { db, storage, moderation });
   // The provider's own records, which the reconciliation compares with the ledger (none for manual and none).
-  const paymentLister = config.payments.provider === 'test' ? testProviderLister(db) : null;
+  const paymentLister = paymentListerFor(config.payments.provider, db);
   await app.register(adminRoutes, { db, realtime, moderation, refunds, paymentLister });
   await app.register(requestsRoutes, {
     db,
@@ -306,7 +307,41 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     paymentsProvider: config.payments.provider,
     commissionBasisPoints: config.payments.commissionBasisPoints,
   });
-  await app.register(paymentsRoutes, { db, realtime, publicUrl: config.publicUrl });
+  await app.register(paymentsRoutes, {
+    db,
+    realtime,
+    publicUrl: config.publicUrl,
+    pauseBeforeRecord: config.payments.pauseBeforeRecord,
+  });
+  // The reconciliation with the provider, on every node (docs/decisions/0043).
+  let reconciliation: ReturnType<typeof startPaymentReconciliation> | undefined;
+  let mismatchesFound = 0;
+  metrics.gauge(
+    'payments_reconciliation_mismatches',
+    "Payments the provider and the ledger disagree on, at this node's last reconciliation",
+    () => mismatchesFound,
+  );
+  app.addHook('onReady', async () => {
+    if (!paymentLister) return;
+    reconciliation = startPaymentReconciliation({
+      db,
+      lister: paymentLister,
+      completePayment: completeThroughRecord(db, acceptPaidOfferFor({ realtime, publicUrl: config.publicUrl })),
+      intervalMs: config.payments.reconcileIntervalMs,
+      log: app.log,
+      onRun: ({ report, completed }) => {
+        mismatchesFound = report.mismatches.length;
+        metrics.paymentsReconciled.inc(completed);
+        if (completed > 0) app.log.warn({ completed }, 'recorded provider payments whose record had been lost');
+        if (report.mismatches.length > 0) {
+          app.log.error({ mismatches: report.mismatches }, 'payments differ between the provider and the ledger');
+        }
+      },
+    });
+  });
+  app.addHook('onClose', async () => {
+    await reconciliation?.stop();
+  });
   await app.register(tutorsRoutes, { db, realtime, moderation, publicUrl: config.publicUrl });
   await app.register(notificationsRoutes, { db });
   await app.register(earningsRoutes, {

@@ -124,6 +124,14 @@ const envSchema = z.object({
     .min(1, { message: 'must be at least 1 day' })
     .max(365, { message: 'must be at most 365 days' })
     .default(7),
+  PAYMENTS_RECONCILE_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1, { message: 'must be a whole number of seconds from 1 to 86400' })
+    .max(86_400, { message: 'must be a whole number of seconds from 1 to 86400' })
+    .default(300),
+  // Tests only (ignored unless NODE_ENV=test): a pay stops between the provider's confirmation and its record.
+  PAYMENTS_PAUSE_BEFORE_RECORD: booleanFromString.default(false),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -198,6 +206,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       provider: e.PAYMENTS_PROVIDER ?? ('test' as const),
       commissionBasisPoints: e.PAYMENTS_COMMISSION_PERCENT ?? DEFAULT_COMMISSION_BASIS_POINTS,
       releaseAfterDays: e.PAYMENTS_RELEASE_AFTER_DAYS,
+      reconcileIntervalMs: e.PAYMENTS_RECONCILE_INTERVAL_SECONDS * 1000,
+      pauseBeforeRecord: e.NODE_ENV === 'test' && e.PAYMENTS_PAUSE_BEFORE_RECORD,
     },
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,

@@ -177,6 +177,7 @@ export async function payCheckout({
   card,
   deadline,
   acceptPaidOffer,
+  beforeRecord,
 }: {
   db: Database;
   studentId: string;
@@ -184,6 +185,8 @@ export async function payCheckout({
   card: CardInput;
   deadline: Date | null;
   acceptPaidOffer: AcceptPaidOffer;
+  /** Runs between the provider's confirmation and the record (the crash test holds the server there). */
+  beforeRecord?: (() => Promise<void>) | undefined;
 }) {
   const [found] = await db
     .select({ checkout: checkouts, type: tutoringRequests.type, deadline: tutoringRequests.deadline })
@@ -191,12 +194,57 @@ export async function payCheckout({
     .innerJoin(tutoringRequests, eq(tutoringRequests.id, checkouts.requestId))
     .where(and(eq(checkouts.id, checkoutId), eq(checkouts.studentId, studentId)));
   if (!found) throw checkoutNotFound();
-  const chargeCard = paymentProvider(found.checkout.provider).chargeCard;
+  const chargeCard = paymentProvider(found.checkout.provider, db).chargeCard;
   if (found.checkout.status === 'awaiting_payment' && !chargeCard) throw new AppError('PAID_BY_TRANSFER');
   if (found.type === 'assignment' && !found.deadline && !deadline && found.checkout.status === 'awaiting_payment') {
     throw fieldError('deadline', checkoutMessages.deadlineRequired);
   }
 
+  const claimed = await claimCheckout(db, checkoutId);
+  if (!claimed || !chargeCard) {
+    const [now] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+    const problem = unpayable(now!);
+    if (problem) throw problem;
+    return;
+  }
+
+  const { token } = claimed;
+  const outcome = await chargeCard({
+    amountCents: claimed.checkout.amountCents,
+    card,
+    idempotencyKey: `payment:${checkoutId}`,
+  }).catch(() => null);
+  if (outcome?.outcome === 'succeeded') await beforeRecord?.();
+
+  const published = await db.transaction(async (tx) => {
+    // A claim lapsed during the call is another pay's now: that pay records its own outcome.
+    if (outcome?.outcome !== 'succeeded') {
+      if (!(await endCheckoutClaim({ db: tx, checkoutId, token }))) throw new AppError('PAYMENT_IN_PROGRESS');
+      return null;
+    }
+    const { providerPaymentId, feeCents } = outcome;
+    const recorded = await recordCheckoutPayment({
+      db: tx,
+      checkoutId,
+      token,
+      providerPaymentId,
+      feeCents,
+      deadline,
+      acceptPaidOffer,
+    });
+    if (!recorded) throw new AppError('PAYMENT_IN_PROGRESS');
+    return recorded;
+  });
+  if (!outcome) throw new AppError('PAYMENT_PROVIDER_FAILED');
+  if (outcome.outcome !== 'succeeded') throw refusal(outcome);
+  published?.publish();
+}
+
+/**
+ * Claims an awaiting checkout within its hold for the provider's call, or for the record of a payment the provider
+ * confirmed, under a new token; null when it is not awaiting or another holds it.
+ */
+export async function claimCheckout(db: Executor, checkoutId: string) {
   const token = randomUUID();
   const [claimed] = await db
     .update(checkouts)
@@ -207,47 +255,56 @@ export async function payCheckout({
     })
     .where(and(eq(checkouts.id, checkoutId), isAwaiting, isUnclaimed))
     .returning();
-  if (!claimed || !chargeCard) {
-    const [now] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
-    const problem = unpayable(now!);
-    if (problem) throw problem;
-    return;
-  }
+  return claimed ? { checkout: claimed, token } : null;
+}
 
-  const outcome = await chargeCard({
-    amountCents: claimed.amountCents,
-    card,
+/** Ends the token's claim, changing nothing else (a refused card); false when the claim is not the token's. */
+async function endCheckoutClaim({ db, checkoutId, token }: { db: Executor; checkoutId: string; token: string }) {
+  const ended = await db
+    .update(checkouts)
+    .set({ claimToken: null, claimedUntil: null })
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.claimToken, token)))
+    .returning({ id: checkouts.id });
+  return ended.length > 0;
+}
+
+/**
+ * Records a payment the provider confirmed, in the caller's transaction, if the claim is still the token's: ends the
+ * claim, marks the checkout paid, posts `payment:<checkoutId>` and accepts the offer; answers what to publish once
+ * that commits. Null (nothing written) when the claim lapsed and another holds it. A card's success and the
+ * reconciliation of a payment whose record was lost (docs/decisions/0043) both record through here.
+ */
+export async function recordCheckoutPayment({
+  db: tx,
+  checkoutId,
+  token,
+  providerPaymentId,
+  feeCents,
+  deadline,
+  acceptPaidOffer,
+}: {
+  db: Executor;
+  checkoutId: string;
+  token: string;
+  providerPaymentId: string;
+  feeCents: number;
+  deadline: Date | null;
+  acceptPaidOffer: AcceptPaidOffer;
+}) {
+  const [ended] = await tx
+    .update(checkouts)
+    .set({ claimToken: null, claimedUntil: null, status: 'paid', paidAt: sql`now()`, providerPaymentId })
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.claimToken, token)))
+    .returning();
+  if (!ended) return null;
+  await postLedgerTransaction({
+    db: tx,
     idempotencyKey: `payment:${checkoutId}`,
-  }).catch(() => null);
-
-  const published = await db.transaction(async (tx) => {
-    const succeeded = outcome?.outcome === 'succeeded';
-    const [ended] = await tx
-      .update(checkouts)
-      .set({
-        claimToken: null,
-        claimedUntil: null,
-        ...(succeeded
-          ? { status: 'paid' as const, paidAt: sql`now()`, providerPaymentId: outcome.providerPaymentId }
-          : {}),
-      })
-      .where(and(eq(checkouts.id, checkoutId), eq(checkouts.claimToken, token)))
-      .returning();
-    // The claim lapsed during the call and another pay holds it now: that pay records its own outcome.
-    if (!ended) throw new AppError('PAYMENT_IN_PROGRESS');
-    if (!succeeded) return null;
-    await postLedgerTransaction({
-      db: tx,
-      idempotencyKey: `payment:${checkoutId}`,
-      kind: 'payment',
-      requestId: ended.requestId,
-      entries: paymentEntries({ checkout: ended, feeCents: outcome.feeCents }),
-    });
-    return acceptPaidOffer({ db: tx, checkout: ended, deadline });
+    kind: 'payment',
+    requestId: ended.requestId,
+    entries: paymentEntries({ checkout: ended, feeCents }),
   });
-  if (!outcome) throw new AppError('PAYMENT_PROVIDER_FAILED');
-  if (outcome.outcome !== 'succeeded') throw refusal(outcome);
-  published?.publish();
+  return acceptPaidOffer({ db: tx, checkout: ended, deadline });
 }
 
 /**

@@ -1,6 +1,9 @@
+import { gte } from 'drizzle-orm';
 import type { CheckoutProvider } from '#shared/constants.ts';
 import { readExpiry, type CardInput } from '#shared/schemas/checkouts.ts';
 import { testCardOutcome, testProviderFeeCents } from '#shared/rules/test-cards.ts';
+import type { Executor } from '../../db/client.ts';
+import { testProviderPayments } from '../../db/schema/payments.ts';
 
 // The payment provider behind a checkout. `test` charges the well-known test cards with no money moving; `manual`
 // takes bank transfers, which an admin records, so it charges no card. Stripe implements the same interface later.
@@ -17,6 +20,15 @@ export type ChargeOutcome =
 
 /** A refund the provider confirmed. */
 export type RefundOutcome = { providerRefundId: string };
+
+/** A payment the provider holds: money it took under a checkout's key (`payment:<checkoutId>`). */
+export type ProviderPayment = {
+  providerPaymentId: string;
+  idempotencyKey: string;
+  amountCents: number;
+  feeCents: number;
+  createdAt: Date;
+};
 
 export type PaymentProvider = {
   name: CheckoutProvider;
@@ -35,6 +47,11 @@ export type PaymentProvider = {
     amountCents: number;
     idempotencyKey: string;
   }): Promise<RefundOutcome>;
+  /**
+   * The payments it holds, taken since a time, for the reconciliation with the ledger (docs/decisions/0043); null
+   * for a provider that takes no money itself.
+   */
+  listPayments: ((options: { since: Date }) => Promise<ProviderPayment[]>) | null;
 };
 
 /** A refund id named by its key: both built-in providers confirm a refund at once. */
@@ -45,26 +62,41 @@ const refundAtOnce =
 
 const DECLINE_FIELDS = { expired: 'expiry', incorrectCvc: 'cvc' } as const;
 
-const testProvider: PaymentProvider = {
+/**
+ * The `test` provider: the test cards, no money moving. Its books (`test_provider_payments`) are its own record of
+ * what it charged, written as it confirms a charge, in a statement of its own: they outlive whatever the app does
+ * next, as a real provider's records do. A repeated charge under the same key is the same payment.
+ */
+const testProvider = (db: Executor): PaymentProvider => ({
   name: 'test',
-  chargeCard: ({ amountCents, card, idempotencyKey }) => {
+  async chargeCard({ amountCents, card, idempotencyKey }) {
     const result = testCardOutcome({ number: card.number, cvc: card.cvc, ...readExpiry(card.expiry) }, new Date());
     if (result.outcome === 'succeeded') {
-      return Promise.resolve({
-        outcome: 'succeeded',
+      const payment = {
         providerPaymentId: `test_${idempotencyKey}`,
+        idempotencyKey,
+        amountCents,
         feeCents: testProviderFeeCents(amountCents),
-      });
+      };
+      await db.insert(testProviderPayments).values(payment).onConflictDoNothing();
+      return { outcome: 'succeeded', providerPaymentId: payment.providerPaymentId, feeCents: payment.feeCents };
     }
-    if (result.outcome === 'invalid') return Promise.resolve(result);
+    if (result.outcome === 'invalid') return result;
     const field =
       result.reason in DECLINE_FIELDS ? DECLINE_FIELDS[result.reason as keyof typeof DECLINE_FIELDS] : 'number';
-    return Promise.resolve({ outcome: 'declined', field, message: result.message });
+    return { outcome: 'declined', field, message: result.message };
   },
   refund: refundAtOnce('test'),
+  listPayments: ({ since }) => db.select().from(testProviderPayments).where(gte(testProviderPayments.createdAt, since)),
+});
+
+const manualProvider: PaymentProvider = {
+  name: 'manual',
+  chargeCard: null,
+  refund: refundAtOnce('manual'),
+  listPayments: null,
 };
 
-const manualProvider: PaymentProvider = { name: 'manual', chargeCard: null, refund: refundAtOnce('manual') };
-
-/** The provider a checkout was made with. */
-export const paymentProvider = (name: CheckoutProvider) => (name === 'test' ? testProvider : manualProvider);
+/** The provider a checkout was made with (the test provider keeps its books in `db`). */
+export const paymentProvider = (name: CheckoutProvider, db: Executor) =>
+  name === 'test' ? testProvider(db) : manualProvider;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testProviderFeeCents } from '#shared/rules/test-cards.ts';
 import {
   createBid,
   createRequest,
@@ -10,10 +9,53 @@ import {
   createUser,
 } from '../../../../tests/support/factories.ts';
 import { openTestDatabase } from '../../../../tests/support/test-database.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { checkouts, type Checkout } from '../../db/schema/payments.ts';
-import { comparePayments, postLedgerTransaction, recordTestProviderPayment, testProviderLister } from './service.ts';
+import type { DatabaseHandle, Executor } from '../../db/client.ts';
+import { checkouts, ledgerTransactions, type Checkout } from '../../db/schema/payments.ts';
+import { tutoringRequests } from '../../db/schema/requests.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import {
+  comparePayments,
+  completeThroughRecord,
+  ledgerAccountBalance,
+  paymentListerFor,
+  postLedgerTransaction,
+} from './service.ts';
+import { acceptPaidOfferFor } from './paid-offer.ts';
+import { paymentProvider } from './provider.ts';
 import { reconcilePaymentsOnce, type CompletablePayment } from './reconciliation.ts';
+
+/** A student's checkout of a tutor's 20.00 offer, in the state given. */
+async function makeCheckout(db: Executor, values: Partial<typeof checkouts.$inferInsert> = {}) {
+  const [student, subject] = [await createUser(db), await createSubject(db)];
+  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
+  const bid = await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_000 });
+  const [row] = await db
+    .insert(checkouts)
+    .values({
+      requestId: request.id,
+      bidId: bid.id,
+      studentId: student.id,
+      tutorId: tutor.id,
+      amountCents: 2_000,
+      provider: 'test',
+      expiresAt: new Date(Date.now() + 30 * 60_000),
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+/** The test provider charged the good test card under the checkout's key, as a pay does. */
+const chargeTestCard = async (db: Executor, row: Checkout, amountCents: number) => {
+  const card = { number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Lovelace' };
+  const outcome = await paymentProvider('test', db).chargeCard!({
+    amountCents,
+    card,
+    idempotencyKey: `payment:${row.id}`,
+  });
+  expect(outcome.outcome).toBe('succeeded');
+};
 
 describe('reconciling the test provider’s payments with the ledger', () => {
   let database: DatabaseHandle;
@@ -22,37 +64,8 @@ describe('reconciling the test provider’s payments with the ledger', () => {
   });
   afterAll(() => database.close());
 
-  /** A student's checkout of a tutor's 20.00 offer, in the state given. */
-  async function checkout(values: Partial<typeof checkouts.$inferInsert> = {}) {
-    const db = database.db;
-    const [student, subject] = [await createUser(db), await createSubject(db)];
-    const tutor = await createTeacher(db, { subjectIds: [subject.id] });
-    const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-    const bid = await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_000 });
-    const [row] = await db
-      .insert(checkouts)
-      .values({
-        requestId: request.id,
-        bidId: bid.id,
-        studentId: student.id,
-        tutorId: tutor.id,
-        amountCents: 2_000,
-        provider: 'test',
-        expiresAt: new Date(Date.now() + 30 * 60_000),
-        ...values,
-      })
-      .returning();
-    return row!;
-  }
-
-  /** The provider took the checkout's money: its books have the charge. */
-  const charged = (row: Checkout, amountCents = row.amountCents) =>
-    recordTestProviderPayment(database.db, {
-      providerPaymentId: `test_payment:${row.id}`,
-      idempotencyKey: `payment:${row.id}`,
-      amountCents,
-      feeCents: testProviderFeeCents(amountCents),
-    });
+  const checkout = (values: Partial<typeof checkouts.$inferInsert> = {}) => makeCheckout(database.db, values);
+  const charged = (row: Checkout, amountCents = row.amountCents) => chargeTestCard(database.db, row, amountCents);
 
   /** The ledger recorded the checkout's payment of these cents. */
   const recorded = (row: Checkout, amountCents = row.amountCents) =>
@@ -68,7 +81,7 @@ describe('reconciling the test provider’s payments with the ledger', () => {
     });
 
   const paid = { status: 'paid' as const, paidAt: new Date() };
-  const compare = () => comparePayments({ db: database.db, lister: testProviderLister(database.db) });
+  const compare = () => comparePayments({ db: database.db, lister: paymentListerFor('test', database.db)! });
   const findingsOf = async (row: Checkout) => {
     const { report, completable } = await compare();
     return {
@@ -152,7 +165,7 @@ describe('reconciling the test provider’s payments with the ledger', () => {
     const failures: object[] = [];
     const run = await reconcilePaymentsOnce({
       db: database.db,
-      lister: testProviderLister(database.db),
+      lister: paymentListerFor('test', database.db)!,
       completePayment: async (payment: CompletablePayment) => {
         tried.push(payment.checkoutId);
         if (payment.checkoutId === first.id) throw new Error('the database went away');
@@ -163,5 +176,47 @@ describe('reconciling the test provider’s payments with the ledger', () => {
     expect(tried).toEqual(expect.arrayContaining([first.id, second.id]));
     expect(failures).toEqual([expect.objectContaining({ checkoutId: first.id })]);
     expect(run.completed).toBe(tried.length - 1);
+  });
+});
+
+describe('the reconciliation job completing a payment whose record was lost', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('records it once through the pay’s own record: paid, posted, the offer accepted; a second run does nothing', async () => {
+    const row = await makeCheckout(t.db);
+    await chargeTestCard(t.db, row, row.amountCents);
+    const run = () =>
+      reconcilePaymentsOnce({
+        db: t.db,
+        lister: paymentListerFor('test', t.db)!,
+        completePayment: completeThroughRecord(
+          t.db,
+          acceptPaidOfferFor({ realtime: t.realtime, publicUrl: 'http://x' }),
+        ),
+        log: { error: (fields) => expect.fail(JSON.stringify(fields)) },
+      });
+    expect((await run()).completed).toBeGreaterThanOrEqual(1);
+    const [paid] = await t.db.select().from(checkouts).where(eq(checkouts.id, row.id));
+    expect(paid).toMatchObject({ status: 'paid', providerPaymentId: `test_payment:${row.id}`, claimToken: null });
+    const [request] = await t.db.select().from(tutoringRequests).where(eq(tutoringRequests.id, row.requestId));
+    expect(request).toMatchObject({ status: 'accepted', acceptedBidId: row.bidId });
+    const postings = () =>
+      t.db
+        .select()
+        .from(ledgerTransactions)
+        .where(eq(ledgerTransactions.idempotencyKey, `payment:${row.id}`));
+    expect(await postings()).toHaveLength(1);
+    expect(await ledgerAccountBalance({ db: t.db, account: { kind: 'held_funds', requestId: row.requestId } })).toBe(
+      2_000,
+    );
+
+    // Racing runs and a later one find it recorded.
+    const again = await Promise.all([run(), run()]);
+    expect(again.map((result) => result.completed)).toEqual([0, 0]);
+    expect(await postings()).toHaveLength(1);
   });
 });

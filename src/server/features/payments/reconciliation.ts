@@ -2,33 +2,27 @@ import { and, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import type { CheckoutProvider } from '#shared/constants.ts';
 import type { PaymentMismatch, ReconciliationReport } from '#shared/schemas/admin-payments.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import {
-  checkouts,
-  ledgerAccounts,
-  ledgerEntries,
-  ledgerTransactions,
-  testProviderPayments,
-} from '../../db/schema/payments.ts';
+import { checkouts, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/payments.ts';
+import { claimCheckout, recordCheckoutPayment, type AcceptPaidOffer } from './checkouts.ts';
+import { paymentProvider, type PaymentProvider, type ProviderPayment } from './provider.ts';
 
 // Reconciliation (docs/decisions/0043): the payments the provider holds against the payments the ledger records,
 // matched by the key both carry (`payment:<checkoutId>`). A provider payment whose checkout still awaits its record
 // (the server died between the provider's confirmation and the ledger write) is completed by the job; every other
 // difference is reported to the admins and in the metrics.
 
-/** A payment the provider holds: money it took under a checkout's key. */
-export type ProviderPayment = {
-  providerPaymentId: string;
-  idempotencyKey: string;
-  amountCents: number;
-  feeCents: number;
-  createdAt: Date;
-};
-
 /** A provider that can say which payments it holds (the `test` provider's books; Stripe's list of charges). */
 export type PaymentLister = {
-  provider: CheckoutProvider;
-  listPayments(options: { since: Date }): Promise<ProviderPayment[]>;
+  name: CheckoutProvider;
+  listPayments: NonNullable<PaymentProvider['listPayments']>;
 };
+
+/** The configured provider's listing, or null for `none` and for a provider that takes no money itself. */
+export function paymentListerFor(name: CheckoutProvider | 'none', db: Executor): PaymentLister | null {
+  if (name === 'none') return null;
+  const { listPayments } = paymentProvider(name, db);
+  return listPayments ? { name, listPayments } : null;
+}
 
 /** How far back a run looks: payments older than this were reconciled by earlier runs. */
 export const RECONCILIATION_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
@@ -43,20 +37,6 @@ const checkoutIdOf = (key: string) => {
   const id = key.slice(PAYMENT_KEY_PREFIX.length);
   return key.startsWith(PAYMENT_KEY_PREFIX) && UUID_PATTERN.test(id) ? id : null;
 };
-
-/** The `test` provider's books: what it charged since a time. */
-export function testProviderLister(db: Executor): PaymentLister {
-  return {
-    provider: 'test',
-    listPayments: ({ since }) =>
-      db.select().from(testProviderPayments).where(gte(testProviderPayments.createdAt, since)),
-  };
-}
-
-/** Writes a charge the `test` provider confirmed into its books; a repeated charge under the same key is the same. */
-export async function recordTestProviderPayment(db: Executor, payment: Omit<ProviderPayment, 'createdAt'>) {
-  await db.insert(testProviderPayments).values(payment).onConflictDoNothing();
-}
 
 /** A provider payment whose checkout awaits its record, unclaimed: the job records it. */
 export type CompletablePayment = ProviderPayment & { checkoutId: string };
@@ -98,7 +78,7 @@ export async function comparePayments({
     .where(
       and(
         eq(ledgerTransactions.kind, 'payment'),
-        eq(checkouts.provider, lister.provider),
+        eq(checkouts.provider, lister.name),
         or(
           gte(ledgerTransactions.createdAt, since),
           heldKeys.length > 0 ? inArray(ledgerTransactions.idempotencyKey, heldKeys) : undefined,
@@ -161,7 +141,7 @@ export async function comparePayments({
   }
   return {
     report: {
-      provider: lister.provider,
+      provider: lister.name,
       checkedAt: now.toISOString(),
       since: since.toISOString(),
       providerPayments: held.filter((payment) => payment.createdAt >= since).length,
@@ -179,6 +159,30 @@ export async function comparePayments({
  * false when another claimed or recorded it first.
  */
 export type CompletePayment = (payment: CompletablePayment) => Promise<boolean>;
+
+/**
+ * The job's completion: claims the checkout as a pay does and records the provider's payment through the pay's own
+ * record (docs/decisions/0043). A record that fails keeps the claim until it lapses, and the next run tries again.
+ */
+export function completeThroughRecord(db: Database, acceptPaidOffer: AcceptPaidOffer): CompletePayment {
+  return async ({ checkoutId, providerPaymentId, feeCents }) => {
+    const claimed = await claimCheckout(db, checkoutId);
+    if (!claimed) return false;
+    const published = await db.transaction((tx) =>
+      recordCheckoutPayment({
+        db: tx,
+        checkoutId,
+        token: claimed.token,
+        providerPaymentId,
+        feeCents,
+        deadline: null,
+        acceptPaidOffer,
+      }),
+    );
+    published?.publish();
+    return published !== null;
+  };
+}
 
 /** What one run found and did. */
 export type ReconciliationRun = { report: ReconciliationReport; completed: number };

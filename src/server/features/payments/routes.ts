@@ -4,16 +4,26 @@ import { checkoutSchema, payCheckoutSchema } from '#shared/schemas/checkouts.ts'
 import type { Database } from '../../db/client.ts';
 import { requireRole } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
-import { acceptOfferWithin } from '../requests/service.ts';
 import { cancelCheckout, getCheckout, payCheckout } from './checkouts.ts';
+import { acceptPaidOfferFor } from './paid-offer.ts';
 
 const tags = ['payments'];
 const checkoutParams = z.object({ id: z.uuid() });
 
-export const paymentsRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realtime; publicUrl: string }> = async (
-  app,
-  { db, realtime, publicUrl },
-) => {
+export const paymentsRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  realtime: Realtime;
+  publicUrl: string;
+  /** Tests only: hold each pay between the provider's confirmation and its record (the crash test kills it there). */
+  pauseBeforeRecord: boolean;
+}> = async (app, { db, realtime, publicUrl, pauseBeforeRecord }) => {
+  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl });
+  const beforeRecord = pauseBeforeRecord
+    ? () => {
+        app.log.warn('payment confirmed by the provider; holding before its record');
+        return new Promise<void>(() => {});
+      }
+    : undefined;
   app.get(
     '/api/checkouts/:id',
     {
@@ -57,19 +67,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Rea
         checkoutId,
         card: request.body.card,
         deadline: request.body.deadline ? new Date(request.body.deadline) : null,
-        acceptPaidOffer: async ({ db: tx, checkout, deadline }) => {
-          const { response, publish } = await acceptOfferWithin({
-            db: tx,
-            realtime,
-            publicUrl,
-            student,
-            requestId: checkout.requestId,
-            bidId: checkout.bidId,
-            paid: true,
-            deadline,
-          });
-          return { roomId: response.roomId, publish };
-        },
+        acceptPaidOffer,
+        beforeRecord,
       });
       return getCheckout({ db, studentId: student.id, checkoutId });
     },

@@ -36,8 +36,9 @@ export {
 export { jobCountsTowardTrust } from './trust.ts';
 export {
   comparePayments,
-  recordTestProviderPayment,
+  completeThroughRecord,
+  paymentListerFor,
   startPaymentReconciliation,
-  testProviderLister,
+  type CompletablePayment,
   type PaymentLister,
 } from './reconciliation.ts';
