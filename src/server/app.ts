@@ -297,7 +297,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await app.register(profilesRoutes, { db, storage, moderation });
   // The provider's own records, which the reconciliation compares with the ledger (none for manual and none).
   const paymentLister = paymentListerFor(config.payments.provider, db);
-  await app.register(adminRoutes, { db, realtime, moderation, refunds, paymentLister });
+  // Accepts the offer of a checkout paid other than by the student's card: reconciled, or a recorded bank transfer.
+  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl: config.publicUrl });
+  await app.register(adminRoutes, { db, realtime, moderation, refunds, paymentLister, acceptPaidOffer });
   await app.register(requestsRoutes, {
     db,
     storage,
@@ -326,7 +328,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     reconciliation = startPaymentReconciliation({
       db,
       lister: paymentLister,
-      completePayment: completeThroughRecord(db, acceptPaidOfferFor({ realtime, publicUrl: config.publicUrl })),
+      completePayment: completeThroughRecord(db, acceptPaidOffer),
       intervalMs: config.payments.reconcileIntervalMs,
       log: app.log,
       onRun: ({ report, completed }) => {

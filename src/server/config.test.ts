@@ -55,6 +55,17 @@ describe('parseConfig', () => {
     }
   });
 
+  it('reconciles every few minutes, and holds a pay before its record only in tests', () => {
+    expect(parseConfig({ PAYMENTS_RECONCILE_INTERVAL_SECONDS: '2' }).payments.reconcileIntervalMs).toBe(2_000);
+    expect(() => parseConfig({ PAYMENTS_RECONCILE_INTERVAL_SECONDS: '0' })).toThrow(
+      /PAYMENTS_RECONCILE_INTERVAL_SECONDS: must be a whole number of seconds from 1 to 86400/,
+    );
+    expect(parseConfig({ NODE_ENV: 'test', PAYMENTS_PAUSE_BEFORE_RECORD: 'true' }).payments.pauseBeforeRecord).toBe(
+      true,
+    );
+    expect(parseConfig({ PAYMENTS_PAUSE_BEFORE_RECORD: 'true' }).payments.pauseBeforeRecord).toBe(false);
+  });
+
   it('derives the public URL from the port and treats empty values as unset', () => {
     expect(parseConfig({ PORT: '8080', DATABASE_URL: '' }).publicUrl).toBe('http://localhost:8080');
     expect(parseConfig({ PUBLIC_URL: 'https://help.example.com/' }).publicUrl).toBe('https://help.example.com');

@@ -1,5 +1,8 @@
+import type { Executor } from '../../src/server/db/client.ts';
+import { checkouts } from '../../src/server/db/schema/payments.ts';
 import type { Caller } from './callers.ts';
 import { call } from './callers.ts';
+import { createBid, createRequest, createSubject, createTeacher, createUser } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 // Accepting an offer as a student does under the `test` provider: the accept starts a checkout, and paying it with
@@ -36,4 +39,26 @@ export async function acceptAndPay(
   const { response, checkoutId } = await startCheckout(t, student, requestId, bidId);
   if (!checkoutId) return response;
   return payCheckout(t, student, checkoutId, { card, ...(deadline ? { deadline } : {}) });
+}
+
+/** A checkout written straight to the database: a new student's of a new tutor's 20.00 offer, in the state given. */
+export async function createCheckout(db: Executor, values: Partial<typeof checkouts.$inferInsert> = {}) {
+  const [student, subject] = [await createUser(db), await createSubject(db)];
+  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
+  const bid = await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_000 });
+  const [row] = await db
+    .insert(checkouts)
+    .values({
+      requestId: request.id,
+      bidId: bid.id,
+      studentId: student.id,
+      tutorId: tutor.id,
+      amountCents: 2_000,
+      provider: 'test',
+      expiresAt: new Date(Date.now() + 30 * 60_000),
+      ...values,
+    })
+    .returning();
+  return row!;
 }

@@ -190,6 +190,14 @@ const MATRIX: Record<string, Row> = {
     expected: signedIn(403),
     call: (w) => ({ url: `/api/admin/payments/ledger?q=${w.requestId}` }),
   },
+  'GET /api/admin/payments/transfers': {
+    expected: signedIn(403),
+    call: () => ({ url: '/api/admin/payments/transfers' }),
+  },
+  'POST /api/admin/payments/transfers/{id}/paid': {
+    expected: signedIn(403),
+    call: () => ({ url: `/api/admin/payments/transfers/${randomUUID()}/paid`, payload: { note: 'Ref' } }),
+  },
   'GET /api/admin/payments/reconciliation': {
     expected: signedIn(403),
     call: () => ({ url: '/api/admin/payments/reconciliation' }),

@@ -118,3 +118,38 @@ export type ReconciliationReport = z.infer<typeof reconciliationReportSchema>;
 /** The reconciliation as the admin panel reads it: null when the provider keeps no records to compare. */
 export const reconciliationAnswerSchema = z.object({ report: reconciliationReportSchema.nullable() });
 export type ReconciliationAnswer = z.infer<typeof reconciliationAnswerSchema>;
+
+// Bank transfers (`manual`): checkouts awaiting the transfer an admin records.
+
+const partySchema = z.object({ id: z.uuid(), username: z.string(), vhNumber: z.number().int() });
+
+export const awaitingTransferSchema = z.object({
+  checkoutId: z.uuid(),
+  requestId: z.uuid(),
+  job: z.string(),
+  student: partySchema,
+  tutor: partySchema,
+  amountCents: z.number().int(),
+  createdAt: isoDate,
+  /** When the hold ends and the offer is open again. */
+  expiresAt: isoDate,
+});
+export type AwaitingTransfer = z.infer<typeof awaitingTransferSchema>;
+export const awaitingTransfersSchema = z.object({ items: z.array(awaitingTransferSchema) });
+export type AwaitingTransfers = z.infer<typeof awaitingTransfersSchema>;
+
+export const transferMessages = {
+  noteRequired: 'Enter the transfer’s reference from the bank statement.',
+  noteTooLong: 'The reference can be at most 200 characters.',
+  notAwaiting: 'This checkout is no longer awaiting payment: it was paid, cancelled, or its hold ended.',
+} as const;
+
+/** The admin's record of a bank transfer: its reference, as the bank statement shows it. */
+export const recordTransferSchema = z.object({
+  note: z
+    .string({ error: transferMessages.noteRequired })
+    .trim()
+    .min(1, transferMessages.noteRequired)
+    .max(200, transferMessages.noteTooLong),
+});
+export type RecordTransferInput = z.infer<typeof recordTransferSchema>;

@@ -12,6 +12,7 @@ import {
   createUser,
 } from '../../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { createCheckout } from '../../../../tests/support/checkout.ts';
 import type { AdminArea } from './service.ts';
 
 // Every admin route × every kind of caller: signed out 401; students, teachers and sub-admins without the route's
@@ -169,6 +170,19 @@ describe('every admin route checks the caller’s admin permission', () => {
         area: 'payments',
         ok: 200,
         call: () => ({ url: `/api/admin/payments/ledger?q=${encodeURIComponent(reported.email)}` }),
+      },
+      'GET /api/admin/payments/transfers': {
+        area: 'payments',
+        ok: 200,
+        call: () => ({ url: '/api/admin/payments/transfers' }),
+      },
+      'POST /api/admin/payments/transfers/{id}/paid': {
+        area: 'payments',
+        ok: 204,
+        call: async () => ({
+          url: `/api/admin/payments/transfers/${(await createCheckout(t.db, { provider: 'manual' })).id}/paid`,
+          payload: { note: 'Bank ref 1' },
+        }),
       },
       'GET /api/admin/payments/reconciliation': {
         area: 'payments',

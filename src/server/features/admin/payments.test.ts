@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPaymentsMessages } from '#shared/schemas/admin-payments.ts';
+import { adminPaymentsMessages, transferMessages } from '#shared/schemas/admin-payments.ts';
+import { createCheckout } from '../../../../tests/support/checkout.ts';
+import { adminAuditLog } from '../../db/schema/admin.ts';
+import { checkouts, ledgerEntries, ledgerTransactions } from '../../db/schema/payments.ts';
+import { tutoringRequests } from '../../db/schema/requests.ts';
 import {
   createRequest,
   createSessionCookie,
@@ -228,5 +233,85 @@ describe('the admin Payments section', () => {
     } finally {
       await manual.close();
     }
+  });
+
+  describe('bank transfers under the manual provider', () => {
+    let manual: TestApp;
+    let admin: string;
+    beforeAll(async () => {
+      manual = await createTestApp({ PAYMENTS_PROVIDER: 'manual' });
+      admin = (await createSessionCookie(manual.db, (await createSubAdmin(manual.db, ['payments'])).id)).header;
+    });
+    afterAll(() => manual.close());
+
+    const markPaid = (checkoutId: string, payload: object, cookie = admin) =>
+      manual.app.inject({
+        method: 'POST',
+        url: `/api/admin/payments/transfers/${checkoutId}/paid`,
+        headers: { cookie },
+        payload,
+      });
+    const paymentsOf = (checkoutId: string) =>
+      manual.db
+        .select()
+        .from(ledgerTransactions)
+        .where(eq(ledgerTransactions.idempotencyKey, `payment:${checkoutId}`));
+
+    it('lists the transfers awaited, and records one as the card’s success would, audited', async () => {
+      const awaited = await createCheckout(manual.db, { provider: 'manual' });
+      await createCheckout(manual.db, { provider: 'test' });
+      await createCheckout(manual.db, { provider: 'manual', expiresAt: new Date(Date.now() - 1_000) });
+      const listed = await manual.app.inject({ url: '/api/admin/payments/transfers', headers: { cookie: admin } });
+      expect(listed.json().items).toEqual([
+        expect.objectContaining({ checkoutId: awaited.id, requestId: awaited.requestId, amountCents: 2_000 }),
+      ]);
+
+      expect((await markPaid(awaited.id, { note: '  Bank ref 7731  ' })).statusCode).toBe(204);
+      const [paid] = await manual.db.select().from(checkouts).where(eq(checkouts.id, awaited.id));
+      expect(paid).toMatchObject({ status: 'paid', providerPaymentId: 'Bank ref 7731', claimToken: null });
+      const [job] = await manual.db.select().from(tutoringRequests).where(eq(tutoringRequests.id, awaited.requestId));
+      expect(job).toMatchObject({ status: 'accepted', acceptedBidId: awaited.bidId });
+      const [posting] = await paymentsOf(awaited.id);
+      const entries = await manual.db.select().from(ledgerEntries).where(eq(ledgerEntries.transactionId, posting!.id));
+      // A bank transfer has no provider fee: the student's payment is held whole.
+      expect(entries.map((entry) => entry.amountCents).sort()).toEqual([-2_000, 2_000]);
+      const audit = await manual.db.select().from(adminAuditLog).where(eq(adminAuditLog.objectId, awaited.id));
+      expect(audit).toMatchObject([
+        {
+          action: 'payments.transfer_recorded',
+          objectType: 'checkout',
+          after: { status: 'paid', amountCents: 2_000, reference: 'Bank ref 7731' },
+        },
+      ]);
+
+      // Recorded once: a second record is refused and posts nothing.
+      const again = await markPaid(awaited.id, { note: 'Bank ref 7731' });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().message).toBe(transferMessages.notAwaiting);
+      expect(await paymentsOf(awaited.id)).toHaveLength(1);
+    });
+
+    it('refuses a missing reference, a card checkout, an unknown one and a closed one, writing nothing', async () => {
+      const awaited = await createCheckout(manual.db, { provider: 'manual' });
+      for (const payload of [{}, { note: '   ' }, { note: 'x'.repeat(201) }]) {
+        const refused = await markPaid(awaited.id, payload);
+        expect(refused.statusCode).toBe(400);
+        expect(Object.values(transferMessages)).toContain(refused.json().message);
+      }
+      const card = await createCheckout(manual.db, { provider: 'test' });
+      expect((await markPaid(card.id, { note: 'Ref' })).statusCode).toBe(404);
+      expect((await markPaid(randomUUID(), { note: 'Ref' })).statusCode).toBe(404);
+      const cancelled = await createCheckout(manual.db, { provider: 'manual', status: 'cancelled' });
+      expect((await markPaid(cancelled.id, { note: 'Ref' })).statusCode).toBe(409);
+      const noPayments = (await createSessionCookie(manual.db, (await createSubAdmin(manual.db, ['dashboard'])).id))
+        .header;
+      expect((await markPaid(awaited.id, { note: 'Ref' }, noPayments)).statusCode).toBe(403);
+      for (const checkout of [awaited, card, cancelled]) expect(await paymentsOf(checkout.id)).toEqual([]);
+      const [still] = await manual.db.select().from(checkouts).where(eq(checkouts.id, awaited.id));
+      expect(still).toMatchObject({ status: 'awaiting_payment', claimToken: null });
+      expect(
+        await manual.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'payments.transfer_recorded')),
+      ).toHaveLength(1);
+    });
   });
 });

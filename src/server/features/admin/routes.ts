@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Moderation } from '../moderation/service.ts';
-import type { PaymentLister, RefundContext } from '../payments/service.ts';
+import type { AcceptPaidOffer, PaymentLister, RefundContext } from '../payments/service.ts';
 import { adminAuditLogRoutes } from './routes/audit-log.ts';
 import { adminContactMessagesRoutes } from './routes/contact-messages.ts';
 import { adminDashboardRoutes } from './routes/dashboard.ts';
@@ -26,7 +26,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   moderation: Moderation;
   refunds: RefundContext;
   paymentLister: PaymentLister | null;
-}> = async (app, { db, realtime, moderation, refunds, paymentLister }) => {
+  acceptPaidOffer: AcceptPaidOffer;
+}> = async (app, { db, realtime, moderation, refunds, paymentLister, acceptPaidOffer }) => {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -40,6 +41,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   await app.register(adminPatternsRoutes, { db, moderation });
   await app.register(adminContactMessagesRoutes, { db });
   await app.register(adminAuditLogRoutes, { db });
-  await app.register(adminPaymentsRoutes, { db, paymentLister });
+  await app.register(adminPaymentsRoutes, { db, paymentLister, acceptPaidOffer });
   await app.register(adminDisputesRoutes, { db, refunds });
 };

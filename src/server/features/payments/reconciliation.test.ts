@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createBid,
-  createRequest,
-  createSubject,
-  createTeacher,
-  createUser,
-} from '../../../../tests/support/factories.ts';
+import { createCheckout } from '../../../../tests/support/checkout.ts';
 import { openTestDatabase } from '../../../../tests/support/test-database.ts';
 import type { DatabaseHandle, Executor } from '../../db/client.ts';
 import { checkouts, ledgerTransactions, type Checkout } from '../../db/schema/payments.ts';
@@ -23,28 +17,6 @@ import {
 import { acceptPaidOfferFor } from './paid-offer.ts';
 import { paymentProvider } from './provider.ts';
 import { reconcilePaymentsOnce, type CompletablePayment } from './reconciliation.ts';
-
-/** A student's checkout of a tutor's 20.00 offer, in the state given. */
-async function makeCheckout(db: Executor, values: Partial<typeof checkouts.$inferInsert> = {}) {
-  const [student, subject] = [await createUser(db), await createSubject(db)];
-  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
-  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-  const bid = await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_000 });
-  const [row] = await db
-    .insert(checkouts)
-    .values({
-      requestId: request.id,
-      bidId: bid.id,
-      studentId: student.id,
-      tutorId: tutor.id,
-      amountCents: 2_000,
-      provider: 'test',
-      expiresAt: new Date(Date.now() + 30 * 60_000),
-      ...values,
-    })
-    .returning();
-  return row!;
-}
 
 /** The test provider charged the good test card under the checkout's key, as a pay does. */
 const chargeTestCard = async (db: Executor, row: Checkout, amountCents: number) => {
@@ -64,7 +36,7 @@ describe('reconciling the test provider’s payments with the ledger', () => {
   });
   afterAll(() => database.close());
 
-  const checkout = (values: Partial<typeof checkouts.$inferInsert> = {}) => makeCheckout(database.db, values);
+  const checkout = (values: Partial<typeof checkouts.$inferInsert> = {}) => createCheckout(database.db, values);
   const charged = (row: Checkout, amountCents = row.amountCents) => chargeTestCard(database.db, row, amountCents);
 
   /** The ledger recorded the checkout's payment of these cents. */
@@ -187,7 +159,7 @@ describe('the reconciliation job completing a payment whose record was lost', ()
   afterAll(() => t.close());
 
   it('records it once through the pay’s own record: paid, posted, the offer accepted; a second run does nothing', async () => {
-    const row = await makeCheckout(t.db);
+    const row = await createCheckout(t.db);
     await chargeTestCard(t.db, row, row.amountCents);
     const run = () =>
       reconcilePaymentsOnce({

@@ -42,3 +42,4 @@ export {
   type CompletablePayment,
   type PaymentLister,
 } from './reconciliation.ts';
+export { listAwaitingTransfers, recordTransfer } from './transfers.ts';

@@ -1,26 +1,37 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  awaitingTransfersSchema,
   ledgerSearchAnswerSchema,
   ledgerSearchQuerySchema,
   reconciliationAnswerSchema,
+  recordTransferSchema,
 } from '#shared/schemas/admin-payments.ts';
 import type { Database } from '../../../db/client.ts';
 import {
   comparePayments,
   LEDGER_SEARCH_LIMIT,
   ledgerCsv,
+  listAwaitingTransfers,
+  recordTransfer,
   searchLedger,
+  type AcceptPaidOffer,
   type PaymentLister,
 } from '../../payments/service.ts';
+import { noContentAnswer } from '../../../http/openapi.ts';
+import { recordAdminAction } from '../audit.ts';
 import { requireAdmin } from '../service.ts';
-import { tags } from './params.ts';
+import { idParams, tags } from './params.ts';
 
-/** The Payments section: the ledger searched by job or user, its CSV, and the reconciliation with the provider. */
-export const adminPaymentsRoutes: FastifyPluginAsyncZod<{ db: Database; paymentLister: PaymentLister | null }> = async (
-  app,
-  { db, paymentLister },
-) => {
+/**
+ * The Payments section: the ledger searched by job or user, its CSV, the reconciliation with the provider, and the
+ * bank transfers admins record under `manual`.
+ */
+export const adminPaymentsRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  paymentLister: PaymentLister | null;
+  acceptPaidOffer: AcceptPaidOffer;
+}> = async (app, { db, paymentLister, acceptPaidOffer }) => {
   app.get(
     '/api/admin/payments/ledger',
     {
@@ -74,6 +85,57 @@ export const adminPaymentsRoutes: FastifyPluginAsyncZod<{ db: Database; paymentL
       await requireAdmin(request, db, 'payments');
       if (!paymentLister) return { report: null };
       return { report: (await comparePayments({ db, lister: paymentLister })).report };
+    },
+  );
+
+  app.get(
+    '/api/admin/payments/transfers',
+    {
+      schema: {
+        summary: 'Bank-transfer checkouts awaiting the student’s transfer, oldest first',
+        description: 'Checkouts under `manual` still within their hold. Needs payments.',
+        tags,
+        response: { 200: awaitingTransfersSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'payments');
+      return listAwaitingTransfers(db);
+    },
+  );
+
+  app.post(
+    '/api/admin/payments/transfers/:id/paid',
+    {
+      schema: {
+        summary: 'Record a bank transfer: the checkout is paid and the offer accepted, as a card payment does',
+        description:
+          'The note is the transfer’s reference. Audited in the same transaction. Unknown or not a bank-transfer checkout: 404; paid, cancelled or past its hold: 409. Needs payments.',
+        tags,
+        params: idParams,
+        body: recordTransferSchema,
+        response: { 204: noContentAnswer },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAdmin(request, db, 'payments');
+      const reference = request.body.note;
+      await recordTransfer({
+        db,
+        checkoutId: request.params.id,
+        reference,
+        acceptPaidOffer,
+        alsoWrite: (tx, checkout) =>
+          recordAdminAction(tx, {
+            actor: user,
+            action: 'payments.transfer_recorded',
+            objectType: 'checkout',
+            objectId: checkout.id,
+            before: { status: checkout.status },
+            after: { status: 'paid', amountCents: checkout.amountCents, reference },
+          }),
+      });
+      return reply.status(204).send(null);
     },
   );
 };
