@@ -12,6 +12,7 @@ import {
   createUser,
   enrolledSuperAdminId,
 } from '../support/factories.ts';
+import { createCheckout } from '../support/checkout.ts';
 import { TEST_ADMIN } from '../support/test-config.ts';
 import { totpCode } from '../support/totp.ts';
 import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
@@ -409,4 +410,33 @@ test('an admin with the payments permission finds a paid job in the ledger, by i
   await expect(page.getByRole('heading', { name: `User: ${student.username}` })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Balances' })).toContainText('-$20.00');
   await expect(page).toHaveURL(/tab=ledger&q=/);
+});
+
+test('an admin records a student’s bank transfer: the checkout is paid and the job is in the ledger', async ({
+  page,
+  db,
+  signInAsUser,
+}) => {
+  const checkout = await createCheckout(db, { provider: 'manual', expiresAt: new Date(Date.now() + 86_400_000) });
+  await signInAsUser((await createSubAdmin(db, ['payments'])).id);
+  await page.goto('/admin/payments?tab=transfers');
+  const row = page.getByRole('row').filter({ hasText: checkout.id });
+  await expect(row).toContainText('$20.00');
+  await expectNoAxeViolations(page, 'the bank transfers awaited');
+  await screenshots(page, 'payments-transfers');
+
+  await row.getByRole('button', { name: 'Mark paid' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Mark paid' });
+  await dialog.getByRole('button', { name: 'Mark paid' }).click();
+  await expect(dialog.getByText('Enter the transfer’s reference from the bank statement.')).toBeVisible();
+  await dialog.getByLabel('Transfer reference').fill('Bank ref 7731');
+  await dialog.getByRole('button', { name: 'Mark paid' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'Ledger' }).click();
+  await page.getByLabel('Job id, VH number or e-mail').fill(checkout.requestId);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('region', { name: 'Balances' })).toContainText('$20.00');
+  await expect(page.getByRole('region', { name: 'Transactions' })).toContainText(`payment:${checkout.id}`);
 });

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import type { LedgerSearchAnswer, ReconciliationAnswer } from '#shared/schemas/admin-payments.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AwaitingTransfers, LedgerSearchAnswer, ReconciliationAnswer } from '#shared/schemas/admin-payments.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
 // The admin Payments section's queries.
@@ -24,5 +24,31 @@ export function useReconciliation() {
     queryKey: ['admin', 'payments', 'reconciliation'],
     queryFn: ({ signal }) => apiFetch<ReconciliationAnswer>('/api/admin/payments/reconciliation', { signal }),
     retry: false,
+  });
+}
+
+const transfersKey = ['admin', 'payments', 'transfers'] as const;
+
+/** Bank-transfer checkouts awaiting the student's transfer. */
+export function useAwaitingTransfers() {
+  return useQuery({
+    queryKey: transfersKey,
+    queryFn: ({ signal }) => apiFetch<AwaitingTransfers>('/api/admin/payments/transfers', { signal }),
+    retry: false,
+  });
+}
+
+/** Records a transfer with its reference; the list, the ledger and the counters change with it. */
+export function useRecordTransfer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ checkoutId, note }: { checkoutId: string; note: string }) =>
+      apiFetch<null>(`/api/admin/payments/transfers/${checkoutId}/paid`, { method: 'POST', body: { note } }),
+    onSettled: () =>
+      Promise.all(
+        [transfersKey, ['admin', 'payments', 'ledger'], ['admin', 'stats'], ['admin', 'audit-log']].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }

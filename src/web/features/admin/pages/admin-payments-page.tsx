@@ -2,13 +2,19 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { BankTransfers } from '../components/bank-transfers.tsx';
 import { DisputesQueue } from '../components/disputes-queue.tsx';
 import { LedgerSearch } from '../components/ledger-search.tsx';
 import { ReconciliationReport } from '../components/reconciliation-report.tsx';
 
-const TABS = ['ledger', 'disputes', 'reconciliation'] as const;
+const TABS = ['ledger', 'disputes', 'reconciliation', 'transfers'] as const;
 type Tab = (typeof TABS)[number];
-const tabLabels: Record<Tab, string> = { ledger: 'Ledger', disputes: 'Disputes', reconciliation: 'Reconciliation' };
+const tabLabels: Record<Tab, string> = {
+  ledger: 'Ledger',
+  disputes: 'Disputes',
+  reconciliation: 'Reconciliation',
+  transfers: 'Bank Transfers',
+};
 
 /** The Payments section: one tab per task, the tab and the ledger search kept in the address. */
 export function AdminPaymentsPage() {
@@ -38,6 +44,9 @@ export function AdminPaymentsPage() {
         </TabsContent>
         <TabsContent value="reconciliation" className="mt-6">
           <ReconciliationReport />
+        </TabsContent>
+        <TabsContent value="transfers" className="mt-6">
+          <BankTransfers />
         </TabsContent>
       </Tabs>
     </div>
