@@ -34,6 +34,7 @@ import {
   deliveredJobsReleaseJob,
   payoutWork,
   refundWork,
+  suspendedTutorsJobsJob,
   unansweredRefundRequestsJob,
   type Payouts,
   type RefundContext,
@@ -198,6 +199,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         expiredUsageCountersJob,
         expiredQuestionTurnsJob,
         unansweredRefundRequestsJob,
+        suspendedTutorsJobsJob,
         deliveredJobsReleaseJob(config.payments),
         meetingRemindersJob({
           realtime,

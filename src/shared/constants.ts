@@ -220,13 +220,14 @@ export const JOB_PAYMENT_STATES = [
 export type JobPaymentState = (typeof JOB_PAYMENT_STATES)[number];
 /**
  * Why money held for a job goes back to the student: the two refund reasons the terms allow (the student asks), the
- * tutor withdrawing, or both agreeing to cancel.
+ * tutor withdrawing, both agreeing to cancel, or the tutor's account suspended mid-job (admins decide).
  */
 export const REFUND_REASONS = [
   'missed_session',
   'missed_deadline',
   'tutor_withdrew',
   'cancelled_by_agreement',
+  'tutor_suspended',
 ] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 /** The reasons a student can choose when asking for a refund. */

@@ -61,7 +61,7 @@ export const refundRequestSchema = z.object({
   studentId: z.uuid(),
   tutorId: z.uuid(),
   reason: z.enum(REFUND_REASONS),
-  openedBy: z.uuid(),
+  openedBy: z.uuid().nullable().describe('Null when the platform opened it (a suspended tutor)'),
   meetingId: z.uuid().nullable(),
   status: z.enum(REFUND_REQUEST_STATUSES),
   heldCents: z.number().int(),

@@ -159,10 +159,9 @@ export const refundRequests = pgTable(
       .notNull()
       .references(() => users.id),
     reason: text('reason', { enum: REFUND_REASONS }).notNull(),
-    // Who asked: the student, or the tutor or student who proposed or made a cancellation.
-    openedBy: uuid('opened_by')
-      .notNull()
-      .references(() => users.id),
+    // Who asked: the student, or the tutor or student who proposed or made a cancellation; null when the platform
+    // opened it (a suspended tutor's job).
+    openedBy: uuid('opened_by').references(() => users.id),
     // The missed session, for a missed-session request.
     meetingId: uuid('meeting_id').references(() => meetings.id),
     status: text('status', { enum: REFUND_REQUEST_STATUSES }).notNull(),

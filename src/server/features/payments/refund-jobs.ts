@@ -17,6 +17,7 @@ export const REASON_LABELS: Record<RefundReason, string> = {
   missed_deadline: 'the assignment was not delivered by its deadline',
   tutor_withdrew: 'the tutor withdrew from the job',
   cancelled_by_agreement: 'both agreed to cancel the job',
+  tutor_suspended: 'the tutor’s account was suspended',
 };
 
 export type RefundContext = {

@@ -1,7 +1,14 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { formatCents } from '#shared/rules/money.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { checkouts, refundRequests, type RefundRequest } from '../../db/schema/payments.ts';
+import { users } from '../../db/schema/auth.ts';
+import {
+  checkouts,
+  ledgerAccounts,
+  ledgerEntries,
+  refundRequests,
+  type RefundRequest,
+} from '../../db/schema/payments.ts';
 import { runClaimedWorkOnce, type ClaimedWork } from '../../platform/jobs/claimed-work.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
 import { postLedgerTransaction } from './ledger.ts';
@@ -10,7 +17,7 @@ import { releaseHeldFunds } from './release.ts';
 import { lockJob, REASON_LABELS, tell, toRefundRequestView, type RefundContext } from './refund-jobs.ts';
 
 // A decided refund made (docs/decisions/0044): claimed, the provider called with no transaction open, the ledger
-// posted from its outcome; and requests left unanswered sent to admins.
+// posted from its outcome; and requests left unanswered, and held jobs of suspended tutors, sent to admins.
 
 /** A decided refund is made at once (claim, call, record); the periodic work picks it up again if this fails. */
 export async function settle({ db, ctx, row }: { db: Database; ctx: RefundContext; row: RefundRequest }) {
@@ -113,5 +120,30 @@ export const unansweredRefundRequestsJob = {
       .set({ status: 'with_admins' })
       .where(and(eq(refundRequests.status, 'awaiting_tutor'), lte(refundRequests.answerDueAt, sql`now()`)))
       .returning({ id: refundRequests.id });
+  },
+} satisfies IntervalJob;
+
+/**
+ * Each job still holding money whose tutor's account an admin suspended goes to admins once, to refund in full, in
+ * part or not at all (a job they decided is not sent again).
+ */
+export const suspendedTutorsJobsJob = {
+  name: 'suspended-tutors-jobs',
+  intervalMs: 15 * 60_000,
+  async run({ db }) {
+    const heldCents = sql`(select coalesce(sum(${ledgerEntries.amountCents}), 0)::int from ${ledgerEntries}
+      inner join ${ledgerAccounts} on ${ledgerAccounts.id} = ${ledgerEntries.accountId}
+      where ${ledgerAccounts.kind} = 'held_funds' and ${ledgerAccounts.ownerRequestId} = ${checkouts.requestId})`;
+    const opened = await db.execute<{ id: string }>(sql`
+      insert into ${refundRequests} (request_id, checkout_id, student_id, tutor_id, reason, status, held_cents)
+      select ${checkouts.requestId}, ${checkouts.id}, ${checkouts.studentId}, ${checkouts.tutorId},
+        'tutor_suspended', 'with_admins', ${heldCents}
+      from ${checkouts} inner join ${users} on ${users.id} = ${checkouts.tutorId}
+      where ${checkouts.status} = 'paid' and ${users.suspendedAt} is not null and ${heldCents} > 0
+        and not exists (select 1 from ${refundRequests} where ${refundRequests.requestId} = ${checkouts.requestId}
+          and ${refundRequests.reason} = 'tutor_suspended')
+      on conflict do nothing
+      returning id`);
+    return opened.rows.length;
   },
 } satisfies IntervalJob;

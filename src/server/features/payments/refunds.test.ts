@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refundMessages } from '#shared/schemas/refunds.ts';
 import { adminAuditLog } from '../../db/schema/admin.ts';
+import { users } from '../../db/schema/auth.ts';
 import { meetingJoins, meetings } from '../../db/schema/meetings.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import {
@@ -25,6 +26,7 @@ import {
   ledgerAccountBalance,
   postLedgerTransaction,
   refundWork,
+  suspendedTutorsJobsJob,
   unansweredRefundRequestsJob,
 } from './service.ts';
 
@@ -370,5 +372,34 @@ describe('refunds', () => {
       .from(ledgerAccounts)
       .where(eq(ledgerAccounts.ownerRequestId, job.requestId));
     expect(accounts).toHaveLength(1);
+  });
+
+  it('sends each held job of a suspended tutor to admins once, who decide it like any dispute', async () => {
+    const job = await paidJob();
+    const untouched = await paidJob();
+    await runJobOnce({ db: t.db, job: suspendedTutorsJobsJob });
+    expect(await requestsOf(job)).toEqual([]);
+
+    await t.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, job.tutor.user.id));
+    await runJobOnce({ db: t.db, job: suspendedTutorsJobsJob });
+    await runJobOnce({ db: t.db, job: suspendedTutorsJobsJob });
+    const [opened, ...more] = await requestsOf(job);
+    expect(more).toEqual([]);
+    expect(opened).toMatchObject({
+      reason: 'tutor_suspended',
+      status: 'with_admins',
+      openedBy: null,
+      heldCents: PRICE,
+    });
+    expect(await money(job)).toMatchObject({ state: 'frozen' });
+    expect(await requestsOf(untouched)).toEqual([]);
+
+    // Decided (here: the money stays for the tutor), the job is not sent again.
+    expect((await decide(await admin(), opened!.id, { outcome: 'none', note: 'The work was done.' })).statusCode).toBe(
+      200,
+    );
+    await runJobOnce({ db: t.db, job: suspendedTutorsJobsJob });
+    expect(await requestsOf(job)).toHaveLength(1);
+    expect(await money(job)).toMatchObject({ held: PRICE, state: 'held' });
   });
 });

@@ -248,8 +248,9 @@ export async function answerCancellation({
       })
       .where(eq(refundRequests.id, row.id))
       .returning();
+    // A proposal to cancel always has its proposer.
     await tell(tx, ctx, {
-      userId: row.openedBy,
+      userId: row.openedBy!,
       partnerId: user.id,
       type: 'refund_update',
       message: agree

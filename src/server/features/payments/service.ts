@@ -13,7 +13,7 @@ export { isJobPaid, jobPaymentState, jobPaymentStates } from './job-payment-stat
 export { LEDGER_SEARCH_LIMIT, ledgerCsv, paymentTotals, searchLedger } from './ledger-search.ts';
 export { decideRefundRequest } from './refunds.ts';
 export type { RefundContext } from './refund-jobs.ts';
-export { refundWork, unansweredRefundRequestsJob } from './refund-settlement.ts';
+export { refundWork, suspendedTutorsJobsJob, unansweredRefundRequestsJob } from './refund-settlement.ts';
 export { getDisputeEvidence, listDisputes } from './refund-views.ts';
 export {
   cancelCheckout,

@@ -22,6 +22,7 @@ const reasonLabels: Record<Dispute['reason'], string> = {
   missed_deadline: 'Missed deadline',
   tutor_withdrew: 'Tutor withdrew',
   cancelled_by_agreement: 'Cancelled by agreement',
+  tutor_suspended: 'Tutor suspended',
 };
 
 const OUTCOMES = [
@@ -191,9 +192,11 @@ export function DisputesQueue() {
             </div>
             <p className="text-sm">
               Student {dispute.studentName}, tutor {dispute.tutorName}.{' '}
-              {dispute.tutorAnswer === 'contested'
-                ? `The tutor contested it${dispute.tutorNote ? `: “${dispute.tutorNote}”` : '.'}`
-                : 'The tutor did not answer within 3 days.'}
+              {dispute.reason === 'tutor_suspended'
+                ? 'The tutor’s account was suspended while the money was held.'
+                : dispute.tutorAnswer === 'contested'
+                  ? `The tutor contested it${dispute.tutorNote ? `: “${dispute.tutorNote}”` : '.'}`
+                  : 'The tutor did not answer within 3 days.'}
             </p>
             {openId === dispute.id ? (
               <>

@@ -14,6 +14,7 @@ const reasonLabels: Record<RefundRequestView['reason'], string> = {
   missed_deadline: 'the assignment was not delivered by its deadline',
   tutor_withdrew: 'the tutor withdrew',
   cancelled_by_agreement: 'the job was cancelled by agreement',
+  tutor_suspended: 'the tutor’s account was suspended',
 };
 
 const onError = (error: unknown) => toast.error(errorMessage(error));

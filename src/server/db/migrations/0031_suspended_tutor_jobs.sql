@@ -1,0 +1,3 @@
+ALTER TABLE "refund_requests" DROP CONSTRAINT "refund_requests_reason_check";--> statement-breakpoint
+ALTER TABLE "refund_requests" ALTER COLUMN "opened_by" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "refund_requests" ADD CONSTRAINT "refund_requests_reason_check" CHECK ("refund_requests"."reason" in ('missed_session', 'missed_deadline', 'tutor_withdrew', 'cancelled_by_agreement', 'tutor_suspended'));
