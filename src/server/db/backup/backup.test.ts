@@ -42,7 +42,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 /** One row in each table the chat load and the factories leave empty. */
 async function fillEveryTable(db: Database, pool: pg.Pool) {
-  const { student, tutor, requestId } = await createReviewedJob(db);
+  const { student, tutor, requestId, review } = await createReviewedJob(db);
   await createSubAdmin(db, ['reports']);
   const statements: [string, unknown[]][] = [
     [`insert into verifications (identifier, value, expires_at) values ('backup', 'v', now() + interval '1 day')`, []],
@@ -86,6 +86,22 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
          insert into jitsi_meetings (creator_id, title, meeting_id, join_url, start_time)
          values ($1, 'Lesson', 'vh-backup', 'https://meet.jit.si/vh-backup', now() + interval '2 days') returning id)
        insert into meeting_reminders (meeting_id, kind, due_at) select id, '24h', now() + interval '1 day' from meeting`,
+      [tutor.id],
+    ],
+    [
+      `insert into meeting_joins (meeting_id, user_id) select id, $1 from jitsi_meetings where meeting_id = 'vh-backup'`,
+      [tutor.id],
+    ],
+    [
+      `with checkout as (
+         insert into checkouts (request_id, bid_id, student_id, tutor_id, amount_cents, provider, status, expires_at, paid_at)
+         values ($2, $3, $1, $4, 1000, 'test', 'paid', now(), now()) returning id)
+       insert into refund_requests (request_id, checkout_id, student_id, tutor_id, reason, opened_by, status, held_cents)
+       select $2, id, $1, $4, 'missed_deadline', $1, 'declined', 1000 from checkout`,
+      [student.id, requestId, review.bidId, tutor.id],
+    ],
+    [
+      `insert into payouts (tutor_id, amount_cents, provider, idempotency_key) values ($1, 1000, 'test', gen_random_uuid())`,
       [tutor.id],
     ],
     [
