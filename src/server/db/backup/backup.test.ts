@@ -101,6 +101,11 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
       [student.id, requestId, review.bidId, tutor.id],
     ],
     [
+      `insert into test_provider_payments (provider_payment_id, idempotency_key, amount_cents, fee_cents)
+       values ('test_backup', 'payment:backup', 1000, 59)`,
+      [],
+    ],
+    [
       `insert into payouts (tutor_id, amount_cents, provider, idempotency_key) values ($1, 1000, 'test', gen_random_uuid())`,
       [tutor.id],
     ],
