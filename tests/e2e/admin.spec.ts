@@ -12,7 +12,7 @@ import {
   createUser,
   enrolledSuperAdminId,
 } from '../support/factories.ts';
-import { createCheckout } from '../support/checkout.ts';
+import { createCheckout, createRequestedPayout } from '../support/checkout.ts';
 import { TEST_ADMIN } from '../support/test-config.ts';
 import { totpCode } from '../support/totp.ts';
 import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
@@ -412,12 +412,13 @@ test('an admin with the payments permission finds a paid job in the ledger, by i
   await expect(page).toHaveURL(/tab=ledger&q=/);
 });
 
-test('an admin records a student’s bank transfer: the checkout is paid and the job is in the ledger', async ({
+test('an admin records a student’s bank transfer and a tutor’s payout: the job is paid and in the ledger', async ({
   page,
   db,
   signInAsUser,
 }) => {
   const checkout = await createCheckout(db, { provider: 'manual', expiresAt: new Date(Date.now() + 86_400_000) });
+  const payout = await createRequestedPayout(db);
   await signInAsUser((await createSubAdmin(db, ['payments'])).id);
   await page.goto('/admin/payments?tab=transfers');
   const row = page.getByRole('row').filter({ hasText: checkout.id });
@@ -433,6 +434,16 @@ test('an admin records a student’s bank transfer: the checkout is paid and the
   await dialog.getByRole('button', { name: 'Mark paid' }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toHaveCount(0);
+
+  // A tutor's payout to send: the admin sends it by bank and records it.
+  const payoutRow = page
+    .getByRole('region', { name: 'Payouts to send' })
+    .getByRole('row')
+    .filter({ hasText: payout.tutor.username });
+  await payoutRow.getByRole('button', { name: 'Mark paid' }).click();
+  await dialog.getByLabel('Transfer reference').fill('Sent 7732');
+  await dialog.getByRole('button', { name: 'Mark paid' }).click();
+  await expect(payoutRow).toHaveCount(0);
 
   await page.getByRole('tab', { name: 'Ledger' }).click();
   await page.getByLabel('Job id, VH number or e-mail').fill(checkout.requestId);

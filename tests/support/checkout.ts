@@ -1,5 +1,6 @@
 import type { Executor } from '../../src/server/db/client.ts';
-import { checkouts } from '../../src/server/db/schema/payments.ts';
+import { checkouts, payouts } from '../../src/server/db/schema/payments.ts';
+import { randomUUID } from 'node:crypto';
 import type { Caller } from './callers.ts';
 import { call } from './callers.ts';
 import { createBid, createRequest, createSubject, createTeacher, createUser } from './factories.ts';
@@ -61,4 +62,14 @@ export async function createCheckout(db: Executor, values: Partial<typeof checko
     })
     .returning();
   return row!;
+}
+
+/** A new tutor's payout of 17.00 requested under `manual`, written straight to the database. */
+export async function createRequestedPayout(db: Executor) {
+  const tutor = await createUser(db, { role: 'teacher' });
+  const [payout] = await db
+    .insert(payouts)
+    .values({ tutorId: tutor.id, amountCents: 1_700, provider: 'manual', idempotencyKey: randomUUID() })
+    .returning();
+  return { tutor, payout: payout! };
 }

@@ -198,6 +198,14 @@ const MATRIX: Record<string, Row> = {
     expected: signedIn(403),
     call: () => ({ url: `/api/admin/payments/transfers/${randomUUID()}/paid`, payload: { note: 'Ref' } }),
   },
+  'GET /api/admin/payments/payouts': {
+    expected: signedIn(403),
+    call: () => ({ url: '/api/admin/payments/payouts' }),
+  },
+  'POST /api/admin/payments/payouts/{id}/paid': {
+    expected: signedIn(403),
+    call: () => ({ url: `/api/admin/payments/payouts/${randomUUID()}/paid`, payload: { note: 'Ref' } }),
+  },
   'GET /api/admin/payments/reconciliation': {
     expected: signedIn(403),
     call: () => ({ url: '/api/admin/payments/reconciliation' }),

@@ -153,3 +153,14 @@ export const recordTransferSchema = z.object({
     .max(200, transferMessages.noteTooLong),
 });
 export type RecordTransferInput = z.infer<typeof recordTransferSchema>;
+
+/** A tutor's payout requested under `manual`: the admin sends the bank transfer and records it. */
+export const requestedPayoutSchema = z.object({
+  payoutId: z.uuid(),
+  tutor: partySchema,
+  amountCents: z.number().int(),
+  requestedAt: isoDate,
+});
+export type RequestedPayout = z.infer<typeof requestedPayoutSchema>;
+export const requestedPayoutsSchema = z.object({ items: z.array(requestedPayoutSchema) });
+export type RequestedPayouts = z.infer<typeof requestedPayoutsSchema>;

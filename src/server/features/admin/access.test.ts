@@ -12,7 +12,7 @@ import {
   createUser,
 } from '../../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
-import { createCheckout } from '../../../../tests/support/checkout.ts';
+import { createCheckout, createRequestedPayout } from '../../../../tests/support/checkout.ts';
 import type { AdminArea } from './service.ts';
 
 // Every admin route × every kind of caller: signed out 401; students, teachers and sub-admins without the route's
@@ -182,6 +182,19 @@ describe('every admin route checks the caller’s admin permission', () => {
         call: async () => ({
           url: `/api/admin/payments/transfers/${(await createCheckout(t.db, { provider: 'manual' })).id}/paid`,
           payload: { note: 'Bank ref 1' },
+        }),
+      },
+      'GET /api/admin/payments/payouts': {
+        area: 'payments',
+        ok: 200,
+        call: () => ({ url: '/api/admin/payments/payouts' }),
+      },
+      'POST /api/admin/payments/payouts/{id}/paid': {
+        area: 'payments',
+        ok: 204,
+        call: async () => ({
+          url: `/api/admin/payments/payouts/${(await createRequestedPayout(t.db)).payout.id}/paid`,
+          payload: { note: 'Bank ref 2' },
         }),
       },
       'GET /api/admin/payments/reconciliation': {

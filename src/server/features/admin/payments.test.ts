@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminPaymentsMessages, transferMessages } from '#shared/schemas/admin-payments.ts';
-import { createCheckout } from '../../../../tests/support/checkout.ts';
+import { createCheckout, createRequestedPayout } from '../../../../tests/support/checkout.ts';
 import { adminAuditLog } from '../../db/schema/admin.ts';
-import { checkouts, ledgerEntries, ledgerTransactions } from '../../db/schema/payments.ts';
+import { checkouts, ledgerEntries, ledgerTransactions, payouts } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import {
   createRequest,
@@ -312,6 +312,41 @@ describe('the admin Payments section', () => {
       expect(
         await manual.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'payments.transfer_recorded')),
       ).toHaveLength(1);
+    });
+
+    it('lists the payouts tutors requested and records the one sent, posted and audited once', async () => {
+      const { tutor, payout } = await createRequestedPayout(manual.db);
+      const listed = await manual.app.inject({ url: '/api/admin/payments/payouts', headers: { cookie: admin } });
+      expect(listed.json().items).toContainEqual({
+        payoutId: payout.id,
+        tutor: { id: tutor.id, username: tutor.username, vhNumber: tutor.vhNumber },
+        amountCents: 1_700,
+        requestedAt: payout.createdAt.toISOString(),
+      });
+      const record = (payload: object, id = payout.id) =>
+        manual.app.inject({
+          method: 'POST',
+          url: `/api/admin/payments/payouts/${id}/paid`,
+          headers: { cookie: admin },
+          payload,
+        });
+      expect((await record({ note: ' ' })).statusCode).toBe(400);
+      expect((await record({ note: 'Ref' }, randomUUID())).statusCode).toBe(404);
+      expect((await record({ note: 'Sent 7732' })).statusCode).toBe(204);
+      const [paid] = await manual.db.select().from(payouts).where(eq(payouts.id, payout.id));
+      expect(paid).toMatchObject({ status: 'paid', providerPayoutId: 'Sent 7732' });
+      const posted = () =>
+        manual.db
+          .select()
+          .from(ledgerTransactions)
+          .where(eq(ledgerTransactions.idempotencyKey, `payout:${payout.id}`));
+      expect(await posted()).toHaveLength(1);
+      expect((await record({ note: 'Sent 7732' })).statusCode).toBe(409);
+      expect(await posted()).toHaveLength(1);
+      const audit = await manual.db.select().from(adminAuditLog).where(eq(adminAuditLog.objectId, payout.id));
+      expect(audit).toMatchObject([{ action: 'payments.payout_recorded', after: { reference: 'Sent 7732' } }]);
+      const after = await manual.app.inject({ url: '/api/admin/payments/payouts', headers: { cookie: admin } });
+      expect(after.json().items.map((item: { payoutId: string }) => item.payoutId)).not.toContain(payout.id);
     });
   });
 });

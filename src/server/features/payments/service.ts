@@ -42,4 +42,4 @@ export {
   type CompletablePayment,
   type PaymentLister,
 } from './reconciliation.ts';
-export { listAwaitingTransfers, recordTransfer } from './transfers.ts';
+export { listAwaitingTransfers, listRequestedPayouts, recordTransfer } from './transfers.ts';

@@ -1,16 +1,17 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { transferMessages, type AwaitingTransfers } from '#shared/schemas/admin-payments.ts';
+import { transferMessages, type AwaitingTransfers, type RequestedPayouts } from '#shared/schemas/admin-payments.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
-import { checkouts, type Checkout } from '../../db/schema/payments.ts';
+import { checkouts, payouts, type Checkout } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import { AppError } from '../../http/errors.ts';
 import { claimCheckout, recordCheckoutPayment, type AcceptPaidOffer } from './checkouts.ts';
 
 // Bank transfers under `manual`: the checkout waits (5 days) for the student's transfer, and an admin who sees it on
-// the bank statement records it, which pays the checkout as a card's success would.
+// the bank statement records it, which pays the checkout as a card's success would; a tutor's requested payout waits
+// for the transfer an admin sends and records (recordPayoutPaid).
 
 const students = alias(users, 'students');
 const tutors = alias(users, 'tutors');
@@ -88,4 +89,20 @@ export async function recordTransfer({
     return recorded;
   });
   published.publish();
+}
+
+/** The payouts tutors requested under `manual`, waiting for the admin's bank transfer, oldest first. */
+export async function listRequestedPayouts(db: Executor): Promise<RequestedPayouts> {
+  const rows = await db
+    .select({
+      payoutId: payouts.id,
+      tutor: { id: users.id, username: users.username, vhNumber: users.vhNumber },
+      amountCents: payouts.amountCents,
+      requestedAt: payouts.createdAt,
+    })
+    .from(payouts)
+    .innerJoin(users, eq(users.id, payouts.tutorId))
+    .where(and(eq(payouts.provider, 'manual'), eq(payouts.status, 'requested')))
+    .orderBy(asc(payouts.createdAt));
+  return { items: rows.map((row) => ({ ...row, requestedAt: row.requestedAt.toISOString() })) };
 }

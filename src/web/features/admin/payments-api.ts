@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AwaitingTransfers, LedgerSearchAnswer, ReconciliationAnswer } from '#shared/schemas/admin-payments.ts';
+import type {
+  AwaitingTransfers,
+  LedgerSearchAnswer,
+  ReconciliationAnswer,
+  RequestedPayouts,
+} from '#shared/schemas/admin-payments.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
 // The admin Payments section's queries.
@@ -38,16 +43,27 @@ export function useAwaitingTransfers() {
   });
 }
 
-/** Records a transfer with its reference; the list, the ledger and the counters change with it. */
-export function useRecordTransfer() {
+const payoutsKey = ['admin', 'payments', 'payouts'] as const;
+
+/** Payouts tutors requested under `manual`, waiting for the bank transfer. */
+export function useRequestedPayouts() {
+  return useQuery({
+    queryKey: payoutsKey,
+    queryFn: ({ signal }) => apiFetch<RequestedPayouts>('/api/admin/payments/payouts', { signal }),
+    retry: false,
+  });
+}
+
+/** Records a bank transfer with its reference: a student's payment of a checkout, or a tutor's payout sent. */
+export function useRecordTransfer(kind: 'transfers' | 'payouts') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ checkoutId, note }: { checkoutId: string; note: string }) =>
-      apiFetch<null>(`/api/admin/payments/transfers/${checkoutId}/paid`, { method: 'POST', body: { note } }),
+    mutationFn: ({ id, note }: { id: string; note: string }) =>
+      apiFetch<null>(`/api/admin/payments/${kind}/${id}/paid`, { method: 'POST', body: { note } }),
     onSettled: () =>
       Promise.all(
-        [transfersKey, ['admin', 'payments', 'ledger'], ['admin', 'stats'], ['admin', 'audit-log']].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey }),
+        [transfersKey, payoutsKey, ['admin', 'payments', 'ledger'], ['admin', 'stats'], ['admin', 'audit-log']].map(
+          (queryKey) => queryClient.invalidateQueries({ queryKey }),
         ),
       ),
   });

@@ -6,6 +6,7 @@ import {
   ledgerSearchQuerySchema,
   reconciliationAnswerSchema,
   recordTransferSchema,
+  requestedPayoutsSchema,
 } from '#shared/schemas/admin-payments.ts';
 import type { Database } from '../../../db/client.ts';
 import {
@@ -13,6 +14,8 @@ import {
   LEDGER_SEARCH_LIMIT,
   ledgerCsv,
   listAwaitingTransfers,
+  listRequestedPayouts,
+  recordPayoutPaid,
   recordTransfer,
   searchLedger,
   type AcceptPaidOffer,
@@ -134,6 +137,53 @@ export const adminPaymentsRoutes: FastifyPluginAsyncZod<{
             before: { status: checkout.status },
             after: { status: 'paid', amountCents: checkout.amountCents, reference },
           }),
+      });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/admin/payments/payouts',
+    {
+      schema: {
+        summary: 'Payouts tutors requested under `manual`, waiting for the bank transfer, oldest first',
+        description: 'Needs payments.',
+        tags,
+        response: { 200: requestedPayoutsSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'payments');
+      return listRequestedPayouts(db);
+    },
+  );
+
+  app.post(
+    '/api/admin/payments/payouts/:id/paid',
+    {
+      schema: {
+        summary: 'Record a requested payout as paid: the bank transfer to the tutor was sent',
+        description:
+          'The note is the transfer’s reference. The ledger posts the payout; audited in the same transaction. Unknown payout: 404; paid already: 409. Needs payments.',
+        tags,
+        params: idParams,
+        body: recordTransferSchema,
+        response: { 204: noContentAnswer },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAdmin(request, db, 'payments');
+      const reference = request.body.note;
+      await db.transaction(async (tx) => {
+        const payout = await recordPayoutPaid({ db: tx, payoutId: request.params.id, adminId: user.id, reference });
+        await recordAdminAction(tx, {
+          actor: user,
+          action: 'payments.payout_recorded',
+          objectType: 'payout',
+          objectId: payout.id,
+          before: { status: 'requested' },
+          after: { status: 'paid', amountCents: payout.amountCents, reference },
+        });
       });
       return reply.status(204).send(null);
     },
