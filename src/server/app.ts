@@ -216,11 +216,13 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const payouts: Payouts = {
     provider: config.payments.provider === 'manual' ? 'manual' : 'test',
     pay: config.payments.provider === 'test' ? createTestPaymentProvider({ secret: authSecret }) : null,
+    publicUrl: config.publicUrl,
   };
   let payoutWorker: ReturnType<typeof startClaimedWork> | undefined;
   app.addHook('onReady', async () => {
     if (payouts.pay) {
-      payoutWorker = startClaimedWork({ db, work: payoutWork(payouts.pay), intervalMs: 60_000, log: app.log });
+      const work = payoutWork({ pay: payouts.pay, publicUrl: payouts.publicUrl });
+      payoutWorker = startClaimedWork({ db, work, intervalMs: 60_000, log: app.log });
     }
   });
   app.addHook('onClose', async () => {

@@ -21,6 +21,7 @@ const NOTIFICATION_EMAIL_TYPES = {
   refund_requested: 'A refund was asked for',
   refund_update: 'Refund request update',
   refund_issued: 'Refund receipt',
+  payout_paid: 'Payout receipt',
 } as const;
 export type NotificationEmailType = keyof typeof NOTIFICATION_EMAIL_TYPES;
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { users } from '../../db/schema/auth.ts';
+import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
 import { ledgerTransactions, payouts } from '../../db/schema/payments.ts';
 import { createSubject } from '../../../../tests/support/factories.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
@@ -107,6 +108,23 @@ describe('a tutor’s earnings and payouts', () => {
       await t.db.$count(ledgerTransactions, eq(ledgerTransactions.idempotencyKey, `payout:${paid.json().id}`)),
     ).toBe(1);
     expect(await available(job.tutor.user.id)).toBe(0);
+    // The tutor's receipt, in the bell and by e-mail.
+    const [receipt] = await t.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, job.tutor.user.id), like(notifications.message, 'Payout receipt:%')));
+    expect(receipt).toMatchObject({
+      message: expect.stringMatching(
+        /^Payout receipt: \$25\.50 of your earnings was paid out to you\. Payout reference test_payout_/,
+      ),
+      link: '/earnings',
+    });
+    expect(
+      await t.db.$count(
+        mailOutbox,
+        and(eq(mailOutbox.toAddress, job.tutor.user.email), like(mailOutbox.subject, '%Payout receipt%')),
+      ),
+    ).toBe(1);
     expect(await earnings(job.tutor)).toMatchObject({
       availableCents: 0,
       paidOutCents: 2_550,
@@ -159,17 +177,35 @@ describe('a tutor’s earnings and payouts', () => {
 
     const admin = await signedInTeacher(t, []);
     const recorded = await t.db.transaction((tx) =>
-      recordPayoutPaid({ db: tx, payoutId: requested.json().id, adminId: admin.user.id, reference: 'Bank ref 42' }),
+      recordPayoutPaid({
+        db: tx,
+        publicUrl: t.config.publicUrl,
+        payoutId: requested.json().id,
+        adminId: admin.user.id,
+        reference: 'Bank ref 42',
+      }),
     );
     expect(recorded).toMatchObject({ id: requested.json().id, status: 'paid', amountCents: 850 });
     expect(await ledgerAccountBalance({ db: t.db, account: tutorAvailable })).toBe(0);
     const [row] = await t.db.select().from(payouts).where(eq(payouts.id, requested.json().id));
     expect(row).toMatchObject({ providerPayoutId: 'Bank ref 42', recordedBy: admin.user.id });
     await expect(
-      recordPayoutPaid({ db: t.db, payoutId: requested.json().id, adminId: admin.user.id, reference: 'again' }),
+      recordPayoutPaid({
+        db: t.db,
+        publicUrl: t.config.publicUrl,
+        payoutId: requested.json().id,
+        adminId: admin.user.id,
+        reference: 'again',
+      }),
     ).rejects.toMatchObject({ statusCode: 409 });
     await expect(
-      recordPayoutPaid({ db: t.db, payoutId: randomUUID(), adminId: admin.user.id, reference: 'none' }),
+      recordPayoutPaid({
+        db: t.db,
+        publicUrl: t.config.publicUrl,
+        payoutId: randomUUID(),
+        adminId: admin.user.id,
+        reference: 'none',
+      }),
     ).rejects.toMatchObject({ statusCode: 404 });
   });
 });

@@ -1,6 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CheckoutProvider } from '#shared/constants.ts';
+import { paths } from '#shared/paths.ts';
 import { splitReleasedCents } from '#shared/rules/commission.ts';
+import { formatCents } from '#shared/rules/money.ts';
 import type { Earnings, EarningsJob, Payout } from '#shared/schemas/earnings.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -18,6 +20,7 @@ import { AppError } from '../../http/errors.ts';
 import { claimWork, recordWorkOutcome, type ClaimedWork } from '../../platform/jobs/claimed-work.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import { confirmAdult } from '../auth/service.ts';
+import { createNotification } from '../notifications/service.ts';
 import { jobPaymentStates } from './job-payment-state.ts';
 import { ledgerAccountBalance, postLedgerTransaction } from './ledger.ts';
 
@@ -31,6 +34,8 @@ const PAYOUTS_SHOWN = 50;
 export type Payouts = {
   provider: CheckoutProvider;
   pay: Pick<PaymentProvider, 'payout'> | null;
+  /** For the receipt's link. */
+  publicUrl: string;
 };
 
 const toPayout = (row: PayoutRow): Payout => ({
@@ -156,12 +161,17 @@ export async function confirmAdultForPayouts({ db, tutorId }: { db: Executor; tu
 }
 
 /**
- * Marks a requested payout paid and posts `payout:<id>` (available → paid out) in the caller's transaction; false
- * when it was paid already.
+ * Marks a requested payout paid, posts `payout:<id>` (available → paid out) and sends the tutor its receipt, in the
+ * caller's transaction; null when it was paid already.
  */
 async function markPayoutPaid(
   db: Executor,
-  { payoutId, providerPayoutId, recordedBy }: { payoutId: string; providerPayoutId: string; recordedBy?: string },
+  {
+    payoutId,
+    providerPayoutId,
+    recordedBy,
+    publicUrl,
+  }: { payoutId: string; providerPayoutId: string; recordedBy?: string; publicUrl: string },
 ) {
   const [paid] = await db
     .update(payouts)
@@ -178,6 +188,14 @@ async function markPayoutPaid(
       { account: { kind: 'payouts', userId: paid.tutorId }, amountCents: paid.amountCents },
     ],
   });
+  await createNotification({
+    db,
+    publicUrl,
+    userId: paid.tutorId,
+    message: `Payout receipt: ${formatCents(paid.amountCents)} of your earnings was paid out to you. Payout reference ${providerPayoutId}.`,
+    link: paths.earnings.getHref(),
+    email: { type: 'payout_paid', sender: 'Virtual Help' },
+  });
   return paid;
 }
 
@@ -185,9 +203,13 @@ async function markPayoutPaid(
  * The provider's payout of requested payouts: claimed in one statement, paid by the provider with no transaction
  * open, recorded as paid with its ledger posting. A call that fails leaves the payout requested for the next claim.
  */
-export const payoutWork = (
-  pay: Pick<PaymentProvider, 'payout'>,
-): ClaimedWork<typeof payouts, { payoutId: string }> => ({
+export const payoutWork = ({
+  pay,
+  publicUrl,
+}: {
+  pay: Pick<PaymentProvider, 'payout'>;
+  publicUrl: string;
+}): ClaimedWork<typeof payouts, { payoutId: string }> => ({
   name: 'payouts',
   table: payouts,
   due: and(eq(payouts.status, 'requested'), eq(payouts.provider, 'test'))!,
@@ -197,15 +219,15 @@ export const payoutWork = (
   maxClaims: 5,
   call: (row) => pay.payout({ idempotencyKey: `payout:${row.id}`, payeeId: row.tutorId, amountCents: row.amountCents }),
   async record({ db, row, outcome }) {
-    if (outcome.ok) await markPayoutPaid(db, { payoutId: row.id, providerPayoutId: outcome.value.payoutId });
+    if (outcome.ok) await markPayoutPaid(db, { payoutId: row.id, providerPayoutId: outcome.value.payoutId, publicUrl });
   },
   // Left requested: an admin sees it in the payments section.
   giveUp: async () => {},
 });
 
 /** Pays this one payout now (claim, call, record); when another holder has its claim, that one pays it. */
-async function payNow(db: Database, pay: Pick<PaymentProvider, 'payout'>, payoutId: string) {
-  const work = payoutWork(pay);
+async function payNow(db: Database, pay: Pick<PaymentProvider, 'payout'>, publicUrl: string, payoutId: string) {
+  const work = payoutWork({ pay, publicUrl });
   const { token, rows } = await claimWork({
     db,
     work: { ...work, due: and(work.due, eq(payouts.id, payoutId))!, batchSize: 1 },
@@ -264,7 +286,7 @@ export async function requestPayout({
       .returning();
     return created!;
   });
-  if (payout.status === 'requested' && provider.pay) await payNow(db, provider.pay, payout.id);
+  if (payout.status === 'requested' && provider.pay) await payNow(db, provider.pay, provider.publicUrl, payout.id);
   const [current] = await db.select().from(payouts).where(eq(payouts.id, payout.id));
   return toPayout(current!);
 }
@@ -275,16 +297,18 @@ export async function requestPayout({
  */
 export async function recordPayoutPaid({
   db,
+  publicUrl,
   payoutId,
   adminId,
   reference,
 }: {
   db: Executor;
+  publicUrl: string;
   payoutId: string;
   adminId: string;
   reference: string;
 }) {
-  const paid = await markPayoutPaid(db, { payoutId, providerPayoutId: reference, recordedBy: adminId });
+  const paid = await markPayoutPaid(db, { payoutId, providerPayoutId: reference, recordedBy: adminId, publicUrl });
   if (paid) return toPayout(paid);
   const [existing] = await db.select({ id: payouts.id }).from(payouts).where(eq(payouts.id, payoutId));
   if (!existing) throw new AppError('NOT_FOUND', { message: 'Payout not found' });
