@@ -32,9 +32,11 @@ import { idParams, tags } from './params.ts';
  */
 export const adminPaymentsRoutes: FastifyPluginAsyncZod<{
   db: Database;
+  /** For the links of the payout receipt a recorded transfer sends. */
+  publicUrl: string;
   paymentLister: PaymentLister | null;
   acceptPaidOffer: AcceptPaidOffer;
-}> = async (app, { db, paymentLister, acceptPaidOffer }) => {
+}> = async (app, { db, publicUrl, paymentLister, acceptPaidOffer }) => {
   app.get(
     '/api/admin/payments/ledger',
     {
@@ -175,7 +177,13 @@ export const adminPaymentsRoutes: FastifyPluginAsyncZod<{
       const { user } = await requireAdmin(request, db, 'payments');
       const reference = request.body.note;
       await db.transaction(async (tx) => {
-        const payout = await recordPayoutPaid({ db: tx, payoutId: request.params.id, adminId: user.id, reference });
+        const payout = await recordPayoutPaid({
+          db: tx,
+          publicUrl,
+          payoutId: request.params.id,
+          adminId: user.id,
+          reference,
+        });
         await recordAdminAction(tx, {
           actor: user,
           action: 'payments.payout_recorded',
