@@ -433,13 +433,13 @@ const MATRIX: Record<string, Row> = {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 409, teacher: 409 },
     call: (w) => ({ url: `/api/refunds/jobs/${w.jobs.unpaid}/cancellation`, payload: {} }),
   },
-  'POST /api/refunds/{refundRequestId}/answer': {
+  'POST /api/refunds/requests/{refundRequestId}/answer': {
     expected: signedIn(404),
-    call: () => ({ url: `/api/refunds/${randomUUID()}/answer`, payload: { answer: 'accept' } }),
+    call: () => ({ url: `/api/refunds/requests/${randomUUID()}/answer`, payload: { answer: 'accept' } }),
   },
-  'POST /api/refunds/{refundRequestId}/cancellation': {
+  'POST /api/refunds/requests/{refundRequestId}/cancellation': {
     expected: signedIn(404),
-    call: () => ({ url: `/api/refunds/${randomUUID()}/cancellation`, payload: { agree: true } }),
+    call: () => ({ url: `/api/refunds/requests/${randomUUID()}/cancellation`, payload: { agree: true } }),
   },
   'POST /api/chat/meetings/{meetingId}/join': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 201, teacher: 201 },

@@ -30,10 +30,12 @@ describeOnEmbedded('an embedded database whose worker ends after start-up', () =
     database.onFailure((error) => failures.push(error));
   }, 120_000);
 
+  // Closing waits for each background worker's pass in flight, and with the worker gone each waits out its
+  // connection timeout (30 s on the embedded database) before it fails.
   afterAll(async () => {
     await app.close();
     await database.close();
-  });
+  }, 150_000);
 
   it('answers every request 503 from then on, and the process goes on', async () => {
     expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);

@@ -197,7 +197,7 @@ describe('money flows', () => {
         const id = await openRefundRequest(job!.requestId);
         if (!id) return;
         const answer = s.accept ? { answer: 'accept' } : { answer: 'contest', note: 'I delivered it by mail.' };
-        answers.push(await call(t, tutor, 'POST', `/api/refunds/${id}/answer`, answer));
+        answers.push(await call(t, tutor, 'POST', `/api/refunds/requests/${id}/answer`, answer));
         break;
       }
       case 'answer-due':

@@ -93,7 +93,7 @@ export const refundRoutes: FastifyPluginAsyncZod<{ db: Database; ctx: RefundCont
   );
 
   app.post(
-    '/api/refunds/:refundRequestId/answer',
+    '/api/refunds/requests/:refundRequestId/answer',
     {
       schema: {
         summary: "The tutor accepts (full refund at once) or contests (admins decide) a student's refund request",
@@ -116,7 +116,7 @@ export const refundRoutes: FastifyPluginAsyncZod<{ db: Database; ctx: RefundCont
   );
 
   app.post(
-    '/api/refunds/:refundRequestId/cancellation',
+    '/api/refunds/requests/:refundRequestId/cancellation',
     {
       schema: {
         summary: 'The other person agrees to (full refund at once) or declines a proposal to cancel',

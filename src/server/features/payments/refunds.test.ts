@@ -77,7 +77,7 @@ describe('refunds', () => {
   const ask = (job: Job, body: object, caller: Caller | undefined = job.student) =>
     call(t, caller, 'POST', `/api/refunds/jobs/${job.requestId}`, body);
   const answer = (job: Job, id: string, body: object, caller: Caller | undefined = job.tutor) =>
-    call(t, caller, 'POST', `/api/refunds/${id}/answer`, body);
+    call(t, caller, 'POST', `/api/refunds/requests/${id}/answer`, body);
   const balance = (account: Parameters<typeof ledgerAccountBalance>[0]['account']) =>
     ledgerAccountBalance({ db: t.db, account });
   const requestsOf = (job: Job) =>
@@ -341,7 +341,7 @@ describe('refunds', () => {
     expect(proposed.json()).toMatchObject({ reason: 'cancelled_by_agreement', status: 'awaiting_agreement' });
     expect(await money(job)).toMatchObject({ state: 'frozen' });
     const reply = (caller: Caller, agree: boolean) =>
-      call(t, caller, 'POST', `/api/refunds/${proposed.json().id}/cancellation`, { agree });
+      call(t, caller, 'POST', `/api/refunds/requests/${proposed.json().id}/cancellation`, { agree });
     const own = await reply(job.student, true);
     expect([own.statusCode, own.json().message]).toEqual([403, refundMessages.ownProposal]);
     const agreed = await reply(job.tutor, true);
@@ -351,7 +351,7 @@ describe('refunds', () => {
     // Declined, the job goes on with its money held.
     const other = await paidJob();
     const offer = await call(t, other.tutor, 'POST', `/api/refunds/jobs/${other.requestId}/cancellation`, {});
-    const declined = await call(t, other.student, 'POST', `/api/refunds/${offer.json().id}/cancellation`, {
+    const declined = await call(t, other.student, 'POST', `/api/refunds/requests/${offer.json().id}/cancellation`, {
       agree: false,
     });
     expect(declined.json().status).toBe('declined');

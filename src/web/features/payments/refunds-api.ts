@@ -23,7 +23,7 @@ function useRefundChange<Input>(requestId: string, send: (input: Input) => Promi
 }
 
 const job = (requestId: string) => `/api/refunds/jobs/${encodeURIComponent(requestId)}`;
-const refund = (refundRequestId: string) => `/api/refunds/${encodeURIComponent(refundRequestId)}`;
+const refund = (refundRequestId: string) => `/api/refunds/requests/${encodeURIComponent(refundRequestId)}`;
 
 export const useAskForRefund = (requestId: string) =>
   useRefundChange(requestId, (input: AskForRefundInput) =>
