@@ -121,7 +121,7 @@ export function MessageList({
 
   if (query.isPending) {
     return (
-      <div aria-busy="true" aria-label="Loading messages" className="flex flex-1 flex-col gap-3 p-4">
+      <div role="status" aria-busy="true" aria-label="Loading messages" className="flex flex-1 flex-col gap-3 p-4">
         <Skeleton className="h-10 w-1/2" />
         <Skeleton className="h-10 w-2/5 self-end" />
         <Skeleton className="h-16 w-3/5" />

@@ -78,7 +78,7 @@ function Results({ kind, vh }: { kind: VhSearchKind; vh: string }) {
   const search = useVhSearch(kind, vh);
   if (search.isPending)
     return (
-      <div className="flex flex-col gap-3" aria-busy="true" aria-label="Searching">
+      <div role="status" className="flex flex-col gap-3" aria-busy="true" aria-label="Searching">
         <Skeleton className="h-20 w-full rounded-xl" />
         <Skeleton className="h-20 w-full rounded-xl" />
       </div>
