@@ -56,41 +56,38 @@ export const refundRoutes: FastifyPluginAsyncZod<{ db: Database; ctx: RefundCont
     },
   );
 
-  app.post(
-    '/api/refunds/jobs/:requestId/withdraw',
+  // Two ways to end a job whose money is held, which differ only in who may and in what follows.
+  const endings = [
     {
-      schema: {
-        summary: 'The tutor withdraws from a job whose money is held: the student gets all of it back at once',
-        tags,
-        params: jobParamsSchema,
-        body: z.object({}).optional(),
-        response: { 201: refundRequestSchema },
-      },
+      path: 'withdraw',
+      how: 'withdraw',
+      summary: 'The tutor withdraws from a job whose money is held: the student gets all of it back at once',
     },
-    async (request, reply) => {
-      const user = await requireUser(request);
-      const row = await cancelJob({ db, ctx, user, requestId: request.params.requestId, how: 'withdraw' });
-      return reply.status(201).send(row);
-    },
-  );
-
-  app.post(
-    '/api/refunds/jobs/:requestId/cancellation',
     {
-      schema: {
-        summary: 'The student or tutor proposes to cancel a job whose money is held; the other agrees or declines',
-        tags,
-        params: jobParamsSchema,
-        body: z.object({}).optional(),
-        response: { 201: refundRequestSchema },
+      path: 'cancellation',
+      how: 'propose',
+      summary: 'The student or tutor proposes to cancel a job whose money is held; the other agrees or declines',
+    },
+  ] as const;
+  for (const { path, how, summary } of endings) {
+    app.post(
+      `/api/refunds/jobs/:requestId/${path}`,
+      {
+        schema: {
+          summary,
+          tags,
+          params: jobParamsSchema,
+          body: z.object({}).optional(),
+          response: { 201: refundRequestSchema },
+        },
       },
-    },
-    async (request, reply) => {
-      const user = await requireUser(request);
-      const row = await cancelJob({ db, ctx, user, requestId: request.params.requestId, how: 'propose' });
-      return reply.status(201).send(row);
-    },
-  );
+      async (request, reply) => {
+        const user = await requireUser(request);
+        const row = await cancelJob({ db, ctx, user, requestId: request.params.requestId, how });
+        return reply.status(201).send(row);
+      },
+    );
+  }
 
   app.post(
     '/api/refunds/requests/:refundRequestId/answer',
