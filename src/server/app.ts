@@ -45,7 +45,7 @@ import { requestsRoutes } from './features/requests/routes.ts';
 import { reportsRoutes } from './features/reports/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { tutorsRoutes } from './features/tutors/routes.ts';
-import { requestExpiryJob } from './features/requests/service.ts';
+import { closeRefundedJob, requestExpiryJob } from './features/requests/service.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
 import { earningsRoutes } from './features/payments/earnings-routes.ts';
 import { createTestPaymentProvider } from './platform/payments/test-provider.ts';
@@ -177,6 +177,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     publicUrl: config.publicUrl,
     commissionBasisPoints: config.payments.commissionBasisPoints,
     log: app.log,
+    closeRefundedJob,
   };
   let refundWorker: ReturnType<typeof startClaimedWork> | undefined;
   app.addHook('onReady', async () => {

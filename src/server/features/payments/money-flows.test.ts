@@ -11,6 +11,7 @@ import {
   refundRequests,
 } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
+import { closeRefundedJob } from '../requests/service.ts';
 import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { call, signIn, type Caller } from '../../../../tests/support/callers.ts';
@@ -90,6 +91,7 @@ describe('money flows', () => {
     publicUrl: 'http://localhost',
     commissionBasisPoints: COMMISSION_BASIS_POINTS,
     log: { error: () => undefined },
+    closeRefundedJob,
   };
   beforeAll(async () => {
     t = await createTestApp();
@@ -346,6 +348,13 @@ describe('money flows', () => {
       expect({ paidIn, held, refunded, released }, about(`the ledger of a ${state} job`)).toMatchObject(expected);
       if (state === 'partially_refunded') expect(refunded > 0 && released > 0, about('a partial refund')).toBe(true);
       if (state === 'frozen') expect(await openRefundRequest(job.requestId), about('a frozen job')).toBeDefined();
+      // A job refunded in full is closed; one still paying out or paid out is not.
+      const [request] = await t.db
+        .select({ status: tutoringRequests.status })
+        .from(tutoringRequests)
+        .where(eq(tutoringRequests.id, job.requestId));
+      if (state === 'refunded') expect(request!.status, about('a refunded job')).toBe('closed');
+      else expect(request!.status, about(`a ${state} job`)).not.toBe('closed');
     }
     // The tutor's available money is what the releases gave, less what was paid out, and never below zero.
     const [tutorBalance] = await t.db

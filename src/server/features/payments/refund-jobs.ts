@@ -25,6 +25,11 @@ export type RefundContext = {
   commissionBasisPoints: number;
   /** Where a refund that could not be made at once is told (it is made again later). */
   log: { error(fields: object, message: string): void };
+  /**
+   * Ends a job whose whole held money went back to the student, in the refund's transaction. The requests feature
+   * owns the job's row and imports this feature, so the app passes its rule in rather than this feature importing it.
+   */
+  closeRefundedJob: (options: { db: Executor; requestId: string }) => Promise<void>;
 };
 
 /** The job (an accepted request) with its people, its row locked until the transaction ends: refunds and the

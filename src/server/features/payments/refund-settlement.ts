@@ -32,7 +32,7 @@ export async function settle({ db, ctx, row }: { db: Database; ctx: RefundContex
 /**
  * Posts the decided refund from the provider's outcome, in the transaction that ends the claim: `refund:<id>` moves
  * the refunded cents from the job's held funds to the student's refunds, and a partial refund releases the rest to
- * the tutor (less commission, as any release) under the job's one `release:` key.
+ * the tutor (less commission, as any release) under the job's one `release:` key; a full refund closes the job.
  */
 async function recordRefund({
   db,
@@ -74,6 +74,8 @@ async function recordRefund({
       tutorId: row.tutorId,
       commissionBasisPoints: ctx.commissionBasisPoints,
     });
+  // Nothing is left of a job refunded in full: it closes rather than wait to be completed.
+  else await ctx.closeRefundedJob({ db, requestId: row.requestId });
   await tell(db, ctx, {
     userId: row.studentId,
     partnerId: row.tutorId,

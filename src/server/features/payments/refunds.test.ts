@@ -14,6 +14,7 @@ import {
   refundRequests,
 } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
+import { closeRefundedJob } from '../requests/service.ts';
 import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createSubAdmin, createUser } from '../../../../tests/support/factories.ts';
@@ -108,6 +109,14 @@ describe('refunds', () => {
     state: await jobPaymentState({ db: t.db, requestId: job.requestId }),
   });
 
+  const statusOf = async (job: Job) => {
+    const [request] = await t.db
+      .select({ status: tutoringRequests.status })
+      .from(tutoringRequests)
+      .where(eq(tutoringRequests.id, job.requestId));
+    return request!.status;
+  };
+
   const admin = async () => signIn(t, await createSubAdmin(t.db, ['payments']));
   const decide = (caller: Caller | undefined, id: string, body: object) =>
     call(t, caller, 'POST', `/api/admin/payments/disputes/${id}/decision`, body);
@@ -135,6 +144,10 @@ describe('refunds', () => {
     expect(accepted.json()).toMatchObject({ status: 'refunded', refundCents: PRICE, tutorAnswer: 'accepted' });
     expect(await money(job)).toEqual({ held: 0, refunded: PRICE, tutor: 0, state: 'refunded' });
     expect(await jobLedger(job)).toEqual(['payment', 'refund']);
+    // Refunded in full, the job is over: closed, so it can no longer be completed, delivered or rated.
+    expect(await statusOf(job)).toBe('closed');
+    const complete = await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`);
+    expect([complete.statusCode, await statusOf(job)]).toEqual([409, 'closed']);
     const [receipt] = await t.db
       .select()
       .from(notifications)
@@ -262,6 +275,8 @@ describe('refunds', () => {
     // $25.00 released: 15 % commission ($3.75) and $21.25 to the tutor.
     expect(await money(job)).toEqual({ held: 0, refunded: 1_500, tutor: 2_125, state: 'partially_refunded' });
     expect(await jobLedger(job)).toEqual(['payment', 'refund', 'release']);
+    // Part of it was paid for: the job stays the student's to mark completed.
+    expect(await statusOf(job)).toBe('accepted');
     const [audit] = await t.db.select().from(adminAuditLog).where(eq(adminAuditLog.objectId, asked.id));
     expect(audit).toMatchObject({ actorId: payments.user.id, action: 'refund_decided', objectType: 'refund_request' });
 
@@ -288,6 +303,7 @@ describe('refunds', () => {
     const none = await decide(await admin(), asked.id, { outcome: 'none', note: 'The tutor was there.' });
     expect(none.json()).toMatchObject({ status: 'declined', refundCents: 0 });
     expect(await money(job)).toEqual({ held: PRICE, refunded: 0, tutor: 0, state: 'held' });
+    expect(await statusOf(job)).toBe('accepted');
     expect(await jobLedger(job)).toEqual(['payment']);
   });
 
@@ -363,7 +379,12 @@ describe('refunds', () => {
     const withdrawn = (await call(t, job.tutor, 'POST', `/api/refunds/jobs/${job.requestId}/withdraw`, {})).json();
     // The refund's work runs again as if its claim had lapsed after the record: the key posts nothing twice.
     await t.db.update(refundRequests).set({ status: 'refunding' }).where(eq(refundRequests.id, withdrawn.id));
-    const ctx = { publicUrl: 'http://x', commissionBasisPoints: 1_500, log: { error: () => undefined } };
+    const ctx = {
+      publicUrl: 'http://x',
+      commissionBasisPoints: 1_500,
+      log: { error: () => undefined },
+      closeRefundedJob,
+    };
     await runClaimedWorkOnce({ db: t.db, work: refundWork({ db: t.db, ctx }), log: ctx.log });
     expect(await money(job)).toMatchObject({ held: 0, refunded: PRICE });
     expect(await jobLedger(job)).toEqual(['payment', 'refund']);

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { paths } from '#shared/paths.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -129,4 +129,15 @@ export async function markJobDelivered({
   });
   realtime.toUsers([studentId], 'notification:new', { kind: 'general', requestId: null });
   return { requestId, deliveredAt: deliveredAt.toISOString() };
+}
+
+/**
+ * A job whose held money was refunded in full is over: it is closed (no completion, no rating), in the refund's
+ * transaction, which holds the job's row locked. A job completed meanwhile stays completed.
+ */
+export async function closeRefundedJob({ db, requestId }: { db: Executor; requestId: string }) {
+  await db
+    .update(r)
+    .set({ status: 'closed' })
+    .where(and(eq(r.id, requestId), eq(r.status, 'accepted')));
 }

@@ -9,6 +9,6 @@ export {
 } from './requests.ts';
 export { acceptBid, acceptOfferWithin, listOffers } from './offers.ts';
 export { listJobs, placeBid } from './jobs.ts';
-export { completeJob, markJobDelivered } from './completion.ts';
+export { closeRefundedJob, completeJob, markJobDelivered } from './completion.ts';
 export { closeExpiredRequests, requestExpiryJob } from './expiry.ts';
 export { findOpenJobOfPair, listSharedJobs } from './shared-jobs.ts';
