@@ -104,6 +104,8 @@ export const sharedJobSchema = z.object({
   studentId: z.uuid(),
   tutorId: z.uuid(),
   isCompleted: z.boolean(),
+  /** Refunded in full: the job is over without being completed. */
+  isClosed: z.boolean(),
   completedAt: isoDate.nullable(),
   deliveredAt: isoDate.nullable(),
   review: reviewSchema.nullable(),

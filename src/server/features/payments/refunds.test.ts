@@ -148,6 +148,8 @@ describe('refunds', () => {
     expect(await statusOf(job)).toBe('closed');
     const complete = await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`);
     expect([complete.statusCode, await statusOf(job)]).toEqual([409, 'closed']);
+    const shared = await call(t, job.tutor, 'GET', `/api/shared-jobs/${job.student.user.id}`);
+    expect(shared.json().jobs).toEqual([expect.objectContaining({ isClosed: true, isCompleted: false })]);
     const [receipt] = await t.db
       .select()
       .from(notifications)

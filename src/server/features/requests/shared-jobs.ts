@@ -43,6 +43,7 @@ export async function listSharedJobs({
   return rows.map(({ status, completedAt, deliveredAt, ...row }) => ({
     ...row,
     isCompleted: status === 'completed',
+    isClosed: status === 'closed',
     completedAt: completedAt?.toISOString() ?? null,
     deliveredAt: deliveredAt?.toISOString() ?? null,
     review: jobReviews.find((review) => review.requestId === row.requestId) ?? null,

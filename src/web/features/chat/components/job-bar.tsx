@@ -19,7 +19,8 @@ const RatingPrompt = lazyWithPreload(async () => (await import('./rating-prompt.
 
 /**
  * The latest job between the two people of a chat, under its header: the student can mark it completed, then rate
- * it; the tutor can mark it delivered, which asks the student to mark it completed.
+ * it; the tutor can mark it delivered, which asks the student to mark it completed. A job refunded in full is closed:
+ * only its refund shows.
  */
 export function JobBar({
   user,
@@ -53,7 +54,9 @@ export function JobBar({
 
   return (
     <div className="flex flex-col gap-2 border-b bg-muted/40 px-3 py-3 sm:px-4">
-      {!job.isCompleted ? (
+      {job.isClosed ? (
+        <p className="text-sm">Your {job.subjectName} job is closed.</p>
+      ) : !job.isCompleted ? (
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-sm">
             Your {job.subjectName} job is {job.deliveredAt ? 'marked as delivered' : 'in progress'}.
