@@ -318,6 +318,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     db,
     realtime,
     publicUrl: config.publicUrl,
+    takesPayments: config.payments.provider !== 'none',
+    operator: config.operator,
     pauseBeforeRecord: config.payments.pauseBeforeRecord,
   });
   // The reconciliation with the provider, on every node (docs/decisions/0043).

@@ -66,6 +66,35 @@ describe('parseConfig', () => {
     expect(parseConfig({ PAYMENTS_PAUSE_BEFORE_RECORD: 'true' }).payments.pauseBeforeRecord).toBe(false);
   });
 
+  it('names the operator on receipts: the product unless told otherwise, address and VAT number only when set', () => {
+    expect(parseConfig({}).operator).toEqual({ legalName: 'Virtual Help', address: null, vatNumber: null });
+    expect(
+      parseConfig({
+        OPERATOR_LEGAL_NAME: ' Virtual Help Ltd ',
+        OPERATOR_ADDRESS: 'Seestrasse 1, 6000 Lucerne, Switzerland',
+        OPERATOR_VAT_NUMBER: 'CHE-123.456.789 MWST',
+        OPERATOR_UNUSED: '',
+      }).operator,
+    ).toEqual({
+      legalName: 'Virtual Help Ltd',
+      address: 'Seestrasse 1, 6000 Lucerne, Switzerland',
+      vatNumber: 'CHE-123.456.789 MWST',
+    });
+    expect(parseConfig({ OPERATOR_ADDRESS: '', OPERATOR_VAT_NUMBER: '' }).operator).toMatchObject({
+      address: null,
+      vatNumber: null,
+    });
+    expect(() => parseConfig({ OPERATOR_LEGAL_NAME: '   ' })).toThrow(
+      /OPERATOR_LEGAL_NAME: must be 1 to 200 characters on one line/,
+    );
+    expect(() => parseConfig({ OPERATOR_ADDRESS: 'Seestrasse 1\n6000 Lucerne' })).toThrow(
+      /OPERATOR_ADDRESS: must be 1 to 500 characters on one line/,
+    );
+    expect(() => parseConfig({ OPERATOR_VAT_NUMBER: 'VAT: <none>' })).toThrow(
+      /OPERATOR_VAT_NUMBER: must be letters and digits \(spaces, dots and dashes allowed\)/,
+    );
+  });
+
   it('derives the public URL from the port and treats empty values as unset', () => {
     expect(parseConfig({ PORT: '8080', DATABASE_URL: '' }).publicUrl).toBe('http://localhost:8080');
     expect(parseConfig({ PUBLIC_URL: 'https://help.example.com/' }).publicUrl).toBe('https://help.example.com');

@@ -63,6 +63,15 @@ const percentAsBasisPoints = z
   })
   .optional();
 
+// One line printed on receipts.
+const operatorDetail = (maxLength: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: `must be 1 to ${maxLength} characters on one line` })
+    .max(maxLength, { message: `must be 1 to ${maxLength} characters on one line` })
+    .refine((value) => !/[\r\n]/.test(value), { message: `must be 1 to ${maxLength} characters on one line` });
+
 const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
   Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
 
@@ -132,6 +141,16 @@ const envSchema = z.object({
     .default(300),
   // Tests only (ignored unless NODE_ENV=test): a pay stops between the provider's confirmation and its record.
   PAYMENTS_PAUSE_BEFORE_RECORD: booleanFromString.default(false),
+  // Who takes the money, as receipts name them: the company's legal name, postal address and VAT number.
+  OPERATOR_LEGAL_NAME: operatorDetail(200).default('Virtual Help'),
+  OPERATOR_ADDRESS: operatorDetail(500).optional(),
+  OPERATOR_VAT_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 .-]{1,30}$/, {
+      message: 'must be letters and digits (spaces, dots and dashes allowed)',
+    })
+    .optional(),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -208,6 +227,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       releaseAfterDays: e.PAYMENTS_RELEASE_AFTER_DAYS,
       reconcileIntervalMs: e.PAYMENTS_RECONCILE_INTERVAL_SECONDS * 1000,
       pauseBeforeRecord: e.NODE_ENV === 'test' && e.PAYMENTS_PAUSE_BEFORE_RECORD,
+    },
+    // Receipts leave out the address and VAT number the operator did not set.
+    operator: {
+      legalName: e.OPERATOR_LEGAL_NAME,
+      address: e.OPERATOR_ADDRESS ?? null,
+      vatNumber: e.OPERATOR_VAT_NUMBER ?? null,
     },
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,

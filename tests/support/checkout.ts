@@ -1,6 +1,7 @@
 import type { Executor } from '../../src/server/db/client.ts';
 import { checkouts, payouts } from '../../src/server/db/schema/payments.ts';
 import { randomUUID } from 'node:crypto';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Caller } from './callers.ts';
 import { call } from './callers.ts';
 import { createBid, createRequest, createSubject, createTeacher, createUser } from './factories.ts';
@@ -43,7 +44,7 @@ export async function acceptAndPay(
 }
 
 /** A checkout written straight to the database: a new student's of a new tutor's 20.00 offer, in the state given. */
-export async function createCheckout(db: Executor, values: Partial<typeof checkouts.$inferInsert> = {}) {
+export async function createCheckout(db: Executor, values: Partial<PgInsertValue<typeof checkouts>> = {}) {
   const [student, subject] = [await createUser(db), await createSubject(db)];
   const tutor = await createTeacher(db, { subjectIds: [subject.id] });
   const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });

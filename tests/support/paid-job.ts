@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../src/server/db/client.ts';
-import { checkouts } from '../../src/server/db/schema/payments.ts';
+import { checkouts, nextReceiptNumber } from '../../src/server/db/schema/payments.ts';
 import { tutoringRequests } from '../../src/server/db/schema/requests.ts';
 import { postLedgerTransaction } from '../../src/server/features/payments/service.ts';
 import { signedInStudent, signedInTeacher, type Caller } from './callers.ts';
@@ -66,6 +66,7 @@ export async function writePaidJob(
       providerPaymentId: `test_payment:${request.id}`,
       expiresAt: fromNow(30 * MINUTE_MS),
       paidAt: new Date(),
+      receiptNumber: nextReceiptNumber(),
     })
     .returning();
   await postLedgerTransaction({

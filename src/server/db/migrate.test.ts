@@ -158,6 +158,17 @@ describe('migrations', () => {
   });
 });
 
+/** Common table expressions `student`, `teacher` and `subject` that write one of each, for rows of an old release. */
+const oldStudentTeacherAndSubject = sql`student as (
+    insert into users (name, email, username, vh_number) values ('Old Student', 'old-student@example.com', 'oldstudent', 101)
+    returning id
+  ), teacher as (
+    insert into users (name, email, username, vh_number, role) values ('Old Teacher', 'old-teacher@example.com', 'oldteacher', 102, 'teacher')
+    returning id
+  ), subject as (
+    insert into subjects (name, category) values ('Old Subject', 'Old Category') returning id
+  )`;
+
 /** A copy of the migrations that ends with `lastTag`: a database migrated with it is as old as that release. */
 function migrationsUpTo(lastTag: string) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'vh-migrations-'));
@@ -178,15 +189,7 @@ describe('migration 0016 (amounts in cents)', () => {
       await migrate(handle.db, { migrationsFolder: oldMigrations });
       // The rows as the numeric(10,2) columns held them, written in that release's own SQL.
       await handle.db.execute(sql`
-        with student as (
-          insert into users (name, email, username, vh_number) values ('Old Student', 'old-student@example.com', 'oldstudent', 101)
-          returning id
-        ), teacher as (
-          insert into users (name, email, username, vh_number, role) values ('Old Teacher', 'old-teacher@example.com', 'oldteacher', 102, 'teacher')
-          returning id
-        ), subject as (
-          insert into subjects (name, category) values ('Old Subject', 'Old Category') returning id
-        ), request as (
+        with ${oldStudentTeacherAndSubject}, request as (
           insert into tutoring_requests (type, subject_id, description, budget_min, budget_max, student_id)
           select 'assignment', subject.id, 'An assignment from before cents', 12.29, 9999, student.id from subject, student
           returning id, student_id
@@ -255,6 +258,56 @@ describe('migration 0016 (amounts in cents)', () => {
         { table_name: 'tutor_bids', rewrites: 1 },
         { table_name: 'tutoring_requests', rewrites: 1 },
       ]);
+    } finally {
+      await handle.close();
+      rmSync(oldMigrations, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migration 0032 (receipt numbers)', () => {
+  it('numbers the checkouts paid before it in the order of payment, and the next payment after them', async () => {
+    const handle = await openEmptyTestDatabase();
+    const oldMigrations = migrationsUpTo('0031_suspended_tutor_jobs');
+    try {
+      await migrate(handle.db, { migrationsFolder: oldMigrations });
+      await handle.db.execute(sql`
+        with ${oldStudentTeacherAndSubject}, request as (
+          insert into tutoring_requests (type, subject_id, description, budget_min_cents, budget_max_cents, student_id)
+          select 'tutoring', subject.id, 'A job from before receipts #' || n, 1000, 2000, student.id
+          from subject, student, generate_series(1, 3) as n
+          returning id, student_id, description
+        ), bid as (
+          insert into tutor_bids (request_id, tutor_id, amount_cents) select request.id, teacher.id, 1500 from request, teacher
+          returning id, request_id, tutor_id
+        )
+        insert into checkouts (request_id, bid_id, student_id, tutor_id, amount_cents, provider, status, expires_at, paid_at)
+        select bid.request_id, bid.id, request.student_id, bid.tutor_id, 1500, 'test',
+          case when request.description like '%#3' then 'awaiting_payment' else 'paid' end,
+          now() + interval '30 minutes',
+          case request.description when 'A job from before receipts #1' then now() - interval '1 day'
+            when 'A job from before receipts #2' then now() - interval '2 days' end
+        from bid join request on request.id = bid.request_id`);
+
+      await migrateDatabase(handle.pool);
+
+      const numbered = await handle.db.execute<{ description: string; receipt_number: string | null }>(sql`
+        select r.description, c.receipt_number from checkouts c join tutoring_requests r on r.id = c.request_id
+        order by r.description`);
+      expect(
+        numbered.rows.map((row) => [row.description.slice(-2), row.receipt_number && Number(row.receipt_number)]),
+      ).toEqual([
+        ['#1', 2],
+        ['#2', 1],
+        ['#3', null],
+      ]);
+      const next = await handle.db.execute<{ n: string }>(sql`select nextval('receipt_numbers') as n`);
+      expect(Number(next.rows[0]!.n)).toBe(3);
+      // A paid checkout always has its number, and an unpaid one none.
+      await expectViolation(
+        () => handle.db.execute(sql`update checkouts set receipt_number = null where receipt_number = 1`),
+        /checkouts_receipt_number_check/,
+      );
     } finally {
       await handle.close();
       rmSync(oldMigrations, { recursive: true, force: true });

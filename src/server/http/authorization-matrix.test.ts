@@ -54,6 +54,8 @@ type World = {
   reviewId: string;
   /** Checkouts of `student`'s offers from `teacher`, awaiting payment: one to look at, one to pay, one to cancel. */
   checkouts: { viewed: string; payable: string; cancellable: string };
+  /** The paid checkout of `student`'s reviewed job, whose receipt is theirs alone. */
+  paidCheckoutId: string;
 };
 
 type Row = {
@@ -293,6 +295,14 @@ const MATRIX: Record<string, Row> = {
   'POST /api/checkouts/{id}/cancel': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
     call: (w) => ({ url: `/api/checkouts/${w.checkouts.cancellable}/cancel`, method: 'POST' }),
+  },
+  'GET /api/payments': {
+    expected: { anonymous: 401, otherStudent: 200, otherTeacher: 403, student: 200, teacher: 403 },
+    call: () => ({ url: '/api/payments' }),
+  },
+  'GET /api/payments/{id}/receipt': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 403, student: 200, teacher: 403 },
+    call: (w) => ({ url: `/api/payments/${w.paidCheckoutId}/receipt` }),
   },
   'GET /api/requests/{id}/attachments/{index}': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 200 },
@@ -552,11 +562,11 @@ describe('the authorization matrix', () => {
       await ok(await send(callers.student, { url: `/api/checkouts/${checkoutId}/pay`, payload: { card: TEST_CARD } }));
       if (stage !== 'accepted')
         await ok(await send(callers.student, { method: 'POST', url: `/api/requests/${requestId}/complete` }));
-      if (stage !== 'reviewed') return { requestId, reviewId: null };
+      if (stage !== 'reviewed') return { requestId, checkoutId, reviewId: null };
       const written = await ok(
         await send(callers.student, { url: `/api/requests/${requestId}/review`, payload: { rating: 5 } }),
       );
-      return { requestId, reviewId: written.id as string };
+      return { requestId, checkoutId, reviewId: written.id as string };
     };
     /** A request of `student` whose offer from `teacher` was accepted before payments existed: no checkout. */
     const jobWithoutPayment = async () => {
@@ -598,6 +608,7 @@ describe('the authorization matrix', () => {
       avatarName: avatar.image.split('/').pop(),
       jobs,
       reviewId: reviewed.reviewId!,
+      paidCheckoutId: reviewed.checkoutId,
       checkouts: {
         viewed: (await checkoutWithTeacher()).checkoutId,
         payable: (await checkoutWithTeacher()).checkoutId,

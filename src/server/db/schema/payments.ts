@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, smallint, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  smallint,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import {
   CHECKOUT_PROVIDERS,
   CHECKOUT_STATUSES,
@@ -91,6 +103,11 @@ export type LedgerEntry = typeof ledgerEntries.$inferSelect;
  * Accepting an offer under a paying provider: the student pays the bid's cents (read on the server), and only the
  * paid checkout accepts the offer. One awaiting or paid checkout per request, so of racing accepts one holds it.
  */
+/** Receipt numbers, one per paid checkout in the order of payment (a rolled-back payment may leave a gap). */
+export const receiptNumbers = pgSequence('receipt_numbers');
+/** The next receipt number, for the statement that marks a checkout paid. */
+export const nextReceiptNumber = () => sql<number>`nextval('receipt_numbers')`;
+
 export const checkouts = pgTable(
   'checkouts',
   {
@@ -112,6 +129,10 @@ export const checkouts = pgTable(
     status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('awaiting_payment'),
     // The provider's id of the confirmed payment.
     providerPaymentId: text('provider_payment_id'),
+    // The card's last four digits, when the provider tells them (its receipt names the card by them).
+    cardLast4: text('card_last4'),
+    // The payment's receipt number, from receipt_numbers when it is paid.
+    receiptNumber: bigint('receipt_number', { mode: 'number' }).unique('checkouts_receipt_number_key'),
     // Held while the provider is called for this checkout, so two pays charge once.
     ...claimColumns(),
     expiresAt: timestamptz('expires_at').notNull(),
@@ -123,6 +144,8 @@ export const checkouts = pgTable(
     check('checkouts_provider_check', inList(t.provider, CHECKOUT_PROVIDERS)),
     check('checkouts_status_check', inList(t.status, CHECKOUT_STATUSES)),
     check('checkouts_paid_check', sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),
+    check('checkouts_receipt_number_check', sql`(${t.status} = 'paid') = (${t.receiptNumber} is not null)`),
+    check('checkouts_card_last4_check', sql`${t.cardLast4} ~ '^[0-9]{4}$'`),
     uniqueIndex('checkouts_one_live_per_request_key')
       .on(t.requestId)
       .where(sql`${t.status} in ('awaiting_payment', 'paid')`),

@@ -10,7 +10,7 @@ import { checkoutMessages, type CardInput, type CheckoutView } from '#shared/sch
 import { isRequestExpired } from '#shared/rules/expiry.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
-import { checkouts, type Checkout } from '../../db/schema/payments.ts';
+import { checkouts, nextReceiptNumber, type Checkout } from '../../db/schema/payments.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
@@ -222,12 +222,13 @@ export async function payCheckout({
       if (!(await endCheckoutClaim({ db: tx, checkoutId, token }))) throw new AppError('PAYMENT_IN_PROGRESS');
       return null;
     }
-    const { providerPaymentId, feeCents } = outcome;
+    const { providerPaymentId, feeCents, cardLast4 } = outcome;
     const recorded = await recordCheckoutPayment({
       db: tx,
       checkoutId,
       token,
       providerPaymentId,
+      cardLast4,
       feeCents,
       deadline,
       acceptPaidOffer,
@@ -279,6 +280,7 @@ export async function recordCheckoutPayment({
   checkoutId,
   token,
   providerPaymentId,
+  cardLast4 = null,
   feeCents,
   deadline,
   acceptPaidOffer,
@@ -287,13 +289,23 @@ export async function recordCheckoutPayment({
   checkoutId: string;
   token: string;
   providerPaymentId: string;
+  /** The card's last four digits, for a card payment whose provider told them. */
+  cardLast4?: string | null;
   feeCents: number;
   deadline: Date | null;
   acceptPaidOffer: AcceptPaidOffer;
 }) {
   const [ended] = await tx
     .update(checkouts)
-    .set({ claimToken: null, claimedUntil: null, status: 'paid', paidAt: sql`now()`, providerPaymentId })
+    .set({
+      claimToken: null,
+      claimedUntil: null,
+      status: 'paid',
+      paidAt: sql`now()`,
+      receiptNumber: nextReceiptNumber(),
+      providerPaymentId,
+      cardLast4,
+    })
     .where(and(eq(checkouts.id, checkoutId), eq(checkouts.claimToken, token)))
     .returning();
   if (!ended) return null;

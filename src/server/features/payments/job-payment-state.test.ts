@@ -5,7 +5,7 @@ import { createBid, createRequest, createSubject, createUser } from '../../../..
 import { openTestDatabase } from '../../../../tests/support/test-database.ts';
 import { fromNow, MINUTE_MS } from '../../../../tests/support/time.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
-import { checkouts } from '../../db/schema/payments.ts';
+import { checkouts, nextReceiptNumber } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { isJobPaid, jobPaymentState, jobPaymentStates, postLedgerTransaction } from './service.ts';
 
@@ -52,6 +52,7 @@ describe("a job's payment state", () => {
         status,
         expiresAt: fromNow(30 * MINUTE_MS),
         paidAt: status === 'paid' ? new Date() : null,
+        receiptNumber: status === 'paid' ? nextReceiptNumber() : null,
       })
       .returning();
     return row!;

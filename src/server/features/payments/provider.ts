@@ -12,7 +12,13 @@ import { testProviderPayments } from '../../db/schema/payments.ts';
 export type CardField = 'number' | 'expiry' | 'cvc';
 
 export type ChargeOutcome =
-  | { outcome: 'succeeded'; providerPaymentId: string; feeCents: number }
+  | {
+      outcome: 'succeeded';
+      providerPaymentId: string;
+      feeCents: number;
+      /** The card's last four digits, for the receipt, when the provider tells them. */
+      cardLast4?: string;
+    }
   /** A card the provider refused: the student may try another, nothing was charged. */
   | { outcome: 'declined'; field: CardField; message: string }
   /** What was typed is not a card the provider could try (a mistyped number, a past expiry). */
@@ -79,7 +85,12 @@ const testProvider = (db: Executor): PaymentProvider => ({
         feeCents: testProviderFeeCents(amountCents),
       };
       await db.insert(testProviderPayments).values(payment).onConflictDoNothing();
-      return { outcome: 'succeeded', providerPaymentId: payment.providerPaymentId, feeCents: payment.feeCents };
+      return {
+        outcome: 'succeeded',
+        providerPaymentId: payment.providerPaymentId,
+        feeCents: payment.feeCents,
+        cardLast4: card.number.replace(/\D/g, '').slice(-4),
+      };
     }
     if (result.outcome === 'invalid') return result;
     const field =

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckout } from '../../../../tests/support/checkout.ts';
 import { openTestDatabase } from '../../../../tests/support/test-database.ts';
 import type { DatabaseHandle, Executor } from '../../db/client.ts';
-import { checkouts, ledgerTransactions, type Checkout } from '../../db/schema/payments.ts';
+import { checkouts, ledgerTransactions, nextReceiptNumber, type Checkout } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import {
@@ -36,7 +36,7 @@ describe('reconciling the test provider’s payments with the ledger', () => {
   });
   afterAll(() => database.close());
 
-  const checkout = (values: Partial<typeof checkouts.$inferInsert> = {}) => createCheckout(database.db, values);
+  const checkout = (values?: Parameters<typeof createCheckout>[1]) => createCheckout(database.db, values);
   const charged = (row: Checkout, amountCents = row.amountCents) => chargeTestCard(database.db, row, amountCents);
 
   /** The ledger recorded the checkout's payment of these cents. */
@@ -52,7 +52,7 @@ describe('reconciling the test provider’s payments with the ledger', () => {
       ],
     });
 
-  const paid = { status: 'paid' as const, paidAt: new Date() };
+  const paid = { status: 'paid' as const, paidAt: new Date(), receiptNumber: nextReceiptNumber() };
   const compare = () => comparePayments({ db: database.db, lister: paymentListerFor('test', database.db)! });
   const findingsOf = async (row: Checkout) => {
     const { report, completable } = await compare();

@@ -1,11 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkoutSchema, payCheckoutSchema } from '#shared/schemas/checkouts.ts';
+import {
+  paymentParamsSchema,
+  paymentsPageSchema,
+  paymentsQuerySchema,
+  receiptSchema,
+  type Operator,
+} from '#shared/schemas/payments.ts';
 import type { Database } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
 import { requireRole } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { cancelCheckout, getCheckout, payCheckout } from './checkouts.ts';
 import { acceptPaidOfferFor } from './paid-offer.ts';
+import { getReceipt, listStudentPayments } from './student-payments.ts';
 
 const tags = ['payments'];
 const checkoutParams = z.object({ id: z.uuid() });
@@ -14,9 +23,12 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
   db: Database;
   realtime: Realtime;
   publicUrl: string;
+  /** False under `none`: nothing is paid, so there is no list of payments either. */
+  takesPayments: boolean;
+  operator: Operator;
   /** Tests only: hold each pay between the provider's confirmation and its record (the crash test kills it there). */
   pauseBeforeRecord: boolean;
-}> = async (app, { db, realtime, publicUrl, pauseBeforeRecord }) => {
+}> = async (app, { db, realtime, publicUrl, takesPayments, operator, pauseBeforeRecord }) => {
   const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl });
   const beforeRecord = pauseBeforeRecord
     ? () => {
@@ -89,6 +101,43 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
       const student = await requireRole(request, 'student');
       await cancelCheckout({ db, studentId: student.id, checkoutId: request.params.id });
       return getCheckout({ db, studentId: student.id, checkoutId: request.params.id });
+    },
+  );
+
+  app.get(
+    '/api/payments',
+    {
+      schema: {
+        summary: "The signed-in student's payments: each paid job, newest first, with its money's state",
+        description: 'Pages of 20: pass `nextCursor` as `cursor` for the next. Under `PAYMENTS_PROVIDER=none`: 404.',
+        tags,
+        querystring: paymentsQuerySchema,
+        response: { 200: paymentsPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      if (!takesPayments) throw new AppError('NOT_FOUND');
+      reply.header('cache-control', 'no-store');
+      return listStudentPayments({ db, studentId: student.id, cursor: request.query.cursor });
+    },
+  );
+
+  app.get(
+    '/api/payments/:id/receipt',
+    {
+      schema: {
+        summary: "The receipt of one of the student's payments, naming the operator, with its refunds",
+        description: "Anyone else's payment (admins' included) or a checkout not paid: 404.",
+        tags,
+        params: paymentParamsSchema,
+        response: { 200: receiptSchema },
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      reply.header('cache-control', 'no-store');
+      return getReceipt({ db, studentId: student.id, checkoutId: request.params.id, operator });
     },
   );
 };

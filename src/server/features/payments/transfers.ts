@@ -8,6 +8,7 @@ import { tutoringRequests } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import { AppError } from '../../http/errors.ts';
 import { claimCheckout, recordCheckoutPayment, type AcceptPaidOffer } from './checkouts.ts';
+import { jobTitle } from './job-title.ts';
 
 // Bank transfers under `manual`: the checkout waits (5 days) for the student's transfer, and an admin who sees it on
 // the bank statement records it, which pays the checkout as a card's success would; a tutor's requested payout waits
@@ -22,7 +23,7 @@ export async function listAwaitingTransfers(db: Executor): Promise<AwaitingTrans
     .select({
       checkoutId: checkouts.id,
       requestId: checkouts.requestId,
-      job: sql<string>`${subjects.name} || coalesce(': ' || ${tutoringRequests.topic}, ' ' || ${tutoringRequests.type})`,
+      job: jobTitle,
       student: { id: students.id, username: students.username, vhNumber: students.vhNumber },
       tutor: { id: tutors.id, username: tutors.username, vhNumber: tutors.vhNumber },
       amountCents: checkouts.amountCents,
