@@ -58,7 +58,9 @@ function scriptsWithImports(pagePath: string, files: string[], modules: string[]
 }
 
 const rows = publicPages.map((page) => {
-  const scripts = scriptsNamedIn(readFileSync(path.join(WEB_DIR, prerenderedPageFile(page.path)), 'utf8'));
+  // Both copies of a page (with and without payments) name the same scripts.
+  const file = prerenderedPageFile(page.path, { payments: true });
+  const scripts = scriptsNamedIn(readFileSync(path.join(WEB_DIR, file), 'utf8'));
   if (!page.form && scripts.upFront.length + scripts.inline.length > 0)
     throw new Error(`${page.path} should work without scripts, but names some`);
   if (page.form && scripts.onFirstUse.length === 0)

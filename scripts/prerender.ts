@@ -50,17 +50,21 @@ if (/<script|<noscript|as="fetch"/.test(wholePageShell)) {
 // the settings in the head (the server fills them in, as in the page). Before it, inline, the script that holds a
 // submit made before the boot script runs (src/web/page-contract/hold-before-boot.ts); the CSP admits it by its hash.
 if (/<\/script|<!--/i.test(holdBeforeBootScript)) throw new Error('The inline script would end its <script> element');
-const formPageShell = wholePageShell.replace(
-  '</head>',
-  `${settingsMetaTags()}<script>${holdBeforeBootScript}</script><script type="module" crossorigin src="/${manifest['boot/boot.ts']!.file}" data-app="${appEntry}"></script></head>`,
-);
+const formPageShell = ({ payments }: { payments: boolean }) =>
+  wholePageShell.replace(
+    '</head>',
+    `${settingsMetaTags({ payments })}<script>${holdBeforeBootScript}</script><script type="module" crossorigin src="/${manifest['boot/boot.ts']!.file}" data-app="${appEntry}"></script></head>`,
+  );
 
 /**
  * The CSP refuses style attributes in markup (a few Radix parts render them): each becomes a data attribute that
  * a rule of the inline-styles stylesheet styles until main.tsx applies it through the CSSOM, which the CSP allows.
  */
 const inlineStyles = new Set<string>();
-const INLINE_STYLES_FILE = path.posix.join(path.posix.dirname(prerenderedPageFile('/')), 'inline-styles.css');
+const INLINE_STYLES_FILE = path.posix.join(
+  path.posix.dirname(prerenderedPageFile('/', { payments: true })),
+  'inline-styles.css',
+);
 function moveInlineStyles(body: string) {
   return body.replace(/ style="([^"]*)"/g, (_attribute, css: string) => {
     if (/[&<>\\]/.test(css)) throw new Error(`Cannot move the escaped inline style "${css}" to the stylesheet`);
@@ -92,13 +96,21 @@ if (!TITLE.test(indexHtml)) throw new Error('index.html has no <title> to set');
 const withTitle = (html: string, title: string) => html.replace(TITLE, () => `<title>${escapeHtml(title)}</title>`);
 
 rmSync(path.join(WEB_DIR, path.dirname(INLINE_STYLES_FILE)), { recursive: true, force: true });
+// Each page twice: as a site that takes payments shows it, and without a word of paying for PAYMENTS_PROVIDER=none;
+// the server sends the copy of its mode (docs/decisions/0046).
 for (const page of publicPages) {
-  const { body, title } = await renderPage(page.path);
-  // A part still loading (a lazy component) would stay so until the visitor uses the page, or for ever without scripts.
-  if (/<template|<!--\$[!?]-->/.test(body)) throw new Error(`${page.path} renders a part that waits for scripts`);
-  const html = withBody(page.form ? formPageShell : wholePageShell, '<div id="root">', moveInlineStyles(body));
-  // Not compressed here: the server fills its settings in, then compresses.
-  write(path.join(WEB_DIR, prerenderedPageFile(page.path)), withTitle(html, title), { compressed: false });
+  for (const payments of [true, false]) {
+    const { body, title } = await renderPage(page.path, { payments });
+    // A part still loading (a lazy component) would stay so until the visitor uses the page, or for ever without
+    // scripts.
+    if (/<template|<!--\$[!?]-->/.test(body)) throw new Error(`${page.path} renders a part that waits for scripts`);
+    const shell = page.form ? formPageShell({ payments }) : wholePageShell;
+    const html = withBody(shell, '<div id="root">', moveInlineStyles(body));
+    // Not compressed here: the server fills its settings in, then compresses.
+    write(path.join(WEB_DIR, prerenderedPageFile(page.path, { payments })), withTitle(html, title), {
+      compressed: false,
+    });
+  }
 }
 // Every other page path gets index.html: it keeps its script and module preloads (nothing there to paint before
 // them but the frame), and main.tsx renders the app in place of the frame.

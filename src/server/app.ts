@@ -304,7 +304,15 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const paymentLister = paymentListerFor(config.payments.provider, db);
   // Accepts the offer of a checkout paid other than by the student's card: reconciled, or a recorded bank transfer.
   const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl: config.publicUrl });
-  await app.register(adminRoutes, { db, realtime, moderation, refunds, paymentLister, acceptPaidOffer });
+  await app.register(adminRoutes, {
+    db,
+    realtime,
+    moderation,
+    refunds,
+    paymentLister,
+    acceptPaidOffer,
+    takesPayments: config.publicSettings.payments,
+  });
   await app.register(requestsRoutes, {
     db,
     storage,

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_COMMISSION_BASIS_POINTS } from '#shared/constants.ts';
+import { DEFAULT_COMMISSION_BASIS_POINTS, DEFAULT_RELEASE_AFTER_DAYS } from '#shared/constants.ts';
 import { parseCents } from '#shared/rules/money.ts';
 
 // The only module that reads process.env: everything else receives a parsed Config.
@@ -132,7 +132,7 @@ const envSchema = z.object({
     .int({ message: 'must be a whole number of days' })
     .min(1, { message: 'must be at least 1 day' })
     .max(365, { message: 'must be at most 365 days' })
-    .default(7),
+    .default(DEFAULT_RELEASE_AFTER_DAYS),
   PAYMENTS_RECONCILE_INTERVAL_SECONDS: z.coerce
     .number()
     .int()
@@ -242,6 +242,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       supportEmail: e.SUPPORT_EMAIL,
       whatsappNumber: e.WHATSAPP_NUMBER.replace(/^\+/, ''),
       jitsiDomain: e.JITSI_DOMAIN,
+      payments: (e.PAYMENTS_PROVIDER ?? 'test') !== 'none',
+      releaseAfterDays: e.PAYMENTS_RELEASE_AFTER_DAYS,
+      commissionPercent: (e.PAYMENTS_COMMISSION_PERCENT ?? DEFAULT_COMMISSION_BASIS_POINTS) / 100,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -269,6 +269,8 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const QUICK_COMPLETION_MS = 60 * 60 * 1000;
 /** The platform's default commission on released cents: 1,500 basis points, 15 %. */
 export const DEFAULT_COMMISSION_BASIS_POINTS = 1_500;
+/** Days after the tutor marked a job delivered when its held money is released by default. */
+export const DEFAULT_RELEASE_AFTER_DAYS = 7;
 
 // Moderation: report reasons keep a stable stored value and the label SPEC §2 shows.
 export const REPORT_REASONS = [

@@ -1,7 +1,17 @@
-/** Where the web build writes a public page prerendered to HTML, relative to its output directory. */
-export function prerenderedPageFile(pagePath: string) {
-  return `prerendered${pagePath === '/' ? '/index' : pagePath}.html`;
+const WITHOUT_PAYMENTS = 'prerendered/without-payments/';
+
+/**
+ * Where the web build writes a public page prerendered to HTML, relative to its output directory: one copy as a site
+ * that takes payments shows it, and one without any word of paying, for PAYMENTS_PROVIDER=none (docs/decisions/0046).
+ */
+export function prerenderedPageFile(pagePath: string, { payments }: { payments: boolean }) {
+  const name = pagePath === '/' ? 'index' : pagePath.slice(1);
+  return `${payments ? 'prerendered/' : WITHOUT_PAYMENTS}${name}.html`;
 }
+
+/** Whether the file is a public page's copy for this payments mode (not the other mode's, nor a page frame). */
+export const isPublicPageFileOf = (file: string, { payments }: { payments: boolean }) =>
+  file.endsWith('.html') && !isPageFrameFile(file) && file.startsWith(WITHOUT_PAYMENTS) !== payments;
 
 const PAGE_FRAMES = 'prerendered/frames/';
 

@@ -14,11 +14,20 @@ describe('fillPublicSettings', () => {
       supportEmail: 'help@tutoring.example',
       whatsappNumber: '442079460958',
       jitsiDomain: 'meet.example',
+      releaseAfterDays: 10,
+      commissionPercent: 12.5,
     };
     expect(fillPublicSettings(footer(settingsPlaceholders), settings)).toBe(
       '<a href="tel:+442079460958">+44 20 7946 0958</a>' +
         '<a href="mailto:help@tutoring.example">help@tutoring.example</a>' +
         '<a href="https://wa.me/442079460958">WhatsApp</a>',
+    );
+  });
+
+  it('puts in the release delay and the commission of the terms', () => {
+    const terms = `<p>Released ${settingsPlaceholders.releaseAfterDays} days after delivery, less ${settingsPlaceholders.commissionPercent}&nbsp;%.</p>`;
+    expect(fillPublicSettings(terms, { ...settingsPlaceholders, releaseAfterDays: 10, commissionPercent: 12.5 })).toBe(
+      '<p>Released 10 days after delivery, less 12.5&nbsp;%.</p>',
     );
   });
 

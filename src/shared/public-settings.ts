@@ -7,7 +7,16 @@ export type PublicSettings = {
   /** Digits only, with country code (for https://wa.me/...). */
   whatsappNumber: string;
   jitsiDomain: string;
+  /** Whether money moves through the site: false under PAYMENTS_PROVIDER=none, whose pages say nothing of paying. */
+  payments: boolean;
+  /** Days after the tutor marked a job delivered when its held money is released (PAYMENTS_RELEASE_AFTER_DAYS). */
+  releaseAfterDays: number;
+  /** The platform's commission on released money, in percent (PAYMENTS_COMMISSION_PERCENT): 15, or 12.5. */
+  commissionPercent: number;
 };
+
+/** The settings a page rendered at build time holds as placeholders; `payments` picks its copy instead (0046). */
+type FilledSetting = Exclude<keyof PublicSettings, 'payments'>;
 
 export function telHref(phone: string) {
   return `tel:${phone.replace(/[^\d+]/g, '')}`;
@@ -23,32 +32,44 @@ export function whatsappHref(number: string, text?: string) {
  * survive telHref and whatsappHref unchanged and appear nowhere else, so that the server can put its own in their
  * place (fillPublicSettings).
  */
-export const settingsPlaceholders: PublicSettings = {
+export const settingsPlaceholders: Pick<PublicSettings, FilledSetting> = {
   supportPhone: '+990000000001',
   supportEmail: 'support-placeholder-0001@settings.invalid',
   whatsappNumber: '990000000002',
   jitsiDomain: 'jitsi-placeholder-0003.invalid',
+  releaseAfterDays: 990000000004,
+  commissionPercent: 990000000005,
 };
+
+/** The settings a page is rendered with at build time: the placeholders, in the copy for this payments mode. */
+export const settingsToRender = ({ payments }: { payments: boolean }): PublicSettings => ({
+  ...settingsPlaceholders,
+  payments,
+});
 
 /** The name of the <meta> element in a whole page's head that holds a setting, for the app that hydrates the page. */
 export const settingsMetaName = (key: keyof PublicSettings) => `settings:${key}`;
 
-/** The head's <meta> elements with each setting's placeholder, which fillPublicSettings replaces like the others. */
-export function settingsMetaTags() {
-  return (Object.keys(settingsPlaceholders) as Array<keyof PublicSettings>)
-    .map((key) => `<meta name="${settingsMetaName(key)}" content="${escapeHtml(settingsPlaceholders[key])}">`)
+/**
+ * The head's <meta> elements with each setting's placeholder, which fillPublicSettings replaces like the others, and
+ * the payments mode of the page's copy.
+ */
+export function settingsMetaTags({ payments }: { payments: boolean }) {
+  const settings = settingsToRender({ payments });
+  return (Object.keys(settings) as Array<keyof PublicSettings>)
+    .map((key) => `<meta name="${settingsMetaName(key)}" content="${escapeHtml(String(settings[key]))}">`)
     .join('');
 }
 
 /** `html`, rendered with settingsPlaceholders, with the server's settings in their place (escaped for HTML). */
-export function fillPublicSettings(html: string, settings: PublicSettings) {
+export function fillPublicSettings(html: string, settings: Pick<PublicSettings, FilledSetting>) {
   // The links first: each is a placeholder with more around it, which the plain values would otherwise take.
   const replacements: Array<[string, string]> = [
     [telHref(settingsPlaceholders.supportPhone), telHref(settings.supportPhone)],
     [whatsappHref(settingsPlaceholders.whatsappNumber), whatsappHref(settings.whatsappNumber)],
-    ...(Object.keys(settingsPlaceholders) as Array<keyof PublicSettings>).map((key): [string, string] => [
-      settingsPlaceholders[key],
-      settings[key],
+    ...(Object.keys(settingsPlaceholders) as FilledSetting[]).map((key): [string, string] => [
+      String(settingsPlaceholders[key]),
+      String(settings[key]),
     ]),
   ];
   return replacements.reduce(

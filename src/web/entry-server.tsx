@@ -6,7 +6,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import type { RouteObject } from 'react-router';
 import { FrameRoleContext, type RouteHandle } from './app/route-handle.ts';
 import { ROLES, type Role } from '#shared/constants.ts';
-import { settingsPlaceholders } from '#shared/public-settings.ts';
+import { settingsToRender } from '#shared/public-settings.ts';
 import { AppProviders } from './app/providers.tsx';
 import { RootLayout } from './app/layout/root-layout.tsx';
 import { PageFallback } from './app/page-fallback.tsx';
@@ -24,12 +24,12 @@ export const holdBeforeBootScript = `(${holdBeforeBoot.toString()})(${JSON.strin
 
 /**
  * A public page, whole: as a signed-out visitor sees it once the app has started (the top bar's Log in and Sign up,
- * the support details as placeholders the server fills in). A page with a form is hydrated from the same state
- * (main.tsx).
+ * the support details as placeholders the server fills in), with or without its payment texts. A page with a form is
+ * hydrated from the same state (main.tsx).
  */
-export async function renderPage(pagePath: string) {
+export async function renderPage(pagePath: string, { payments }: { payments: boolean }) {
   queryClient.setQueryData(sessionQueryKey, null);
-  queryClient.setQueryData(publicSettingsQueryOptions.queryKey, settingsPlaceholders);
+  queryClient.setQueryData(publicSettingsQueryOptions.queryKey, settingsToRender({ payments }));
   try {
     return await renderRoutes(routes, pagePath);
   } finally {

@@ -1,5 +1,11 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Role } from '#shared/constants.ts';
+import {
+  DEFAULT_COMMISSION_BASIS_POINTS,
+  DEFAULT_RELEASE_AFTER_DAYS,
+  MISSED_SESSION_GRACE_MS,
+  REFUND_ANSWER_DAYS,
+  type Role,
+} from '#shared/constants.ts';
 import { contactMessages } from '../../src/server/db/schema/pages.ts';
 import type { Page } from '@playwright/test';
 import { expandedStateOf, expect, expectLive, expectNoAxeViolations, test } from './fixtures.ts';
@@ -69,6 +75,24 @@ test.describe('every route', () => {
     await expect(terms).toContainText(/13/);
     await expect(terms).toContainText(/Lucerne, Switzerland/);
     await expect(terms).toContainText(/misses a session/i);
+  });
+
+  test('the terms say what the payments code does, with its numbers', async ({ page }) => {
+    await page.goto('/terms');
+    const payments = page.getByRole('main').locator('h2#payments + ul');
+    // SPEC.md §1, word for word.
+    await expect(payments).toContainText('Prepayment is required.');
+    await expect(payments).toContainText(
+      'Refunds apply only if a tutor misses a session or an assignment is not delivered.',
+    );
+    // The server's release delay and commission (the defaults here), and the refund rules' own constants.
+    await expect(payments).toContainText(`${DEFAULT_RELEASE_AFTER_DAYS} days after the tutor marked it delivered`);
+    await expect(payments).toContainText(new RegExp(`commission of ${DEFAULT_COMMISSION_BASIS_POINTS / 100}\\s%`));
+    await expect(payments).toContainText(`press Join within ${MISSED_SESSION_GRACE_MS / 60_000} minutes of its start`);
+    await expect(payments).toContainText(`contest it within ${REFUND_ANSWER_DAYS} days`);
+    await expect(payments).toContainText('decided by our admins');
+    await expect(payments).toContainText('Once a payment has been released to the tutor, it cannot be refunded');
+    await expect(page.getByRole('link', { name: 'Payments and refunds' })).toHaveAttribute('href', '#payments');
   });
 });
 

@@ -34,8 +34,8 @@ describe('the web app', () => {
     };
     write('index.html', PAGE);
     mkdirSync(path.join(webDir, 'prerendered/auth'), { recursive: true });
-    write(prerenderedPageFile('/about'), ABOUT);
-    write(prerenderedPageFile('/auth/login'), SIGN_IN);
+    write(prerenderedPageFile('/about', { payments: true }), ABOUT);
+    write(prerenderedPageFile('/auth/login', { payments: true }), SIGN_IN);
     mkdirSync(path.join(webDir, path.dirname(pageFrameFile('/teacher/jobs'))), { recursive: true });
     write(pageFrameFile('/teacher/jobs', 'teacher'), JOBS_FRAME);
     for (const role of ['student', 'teacher']) write(pageFrameFile('/chat', role), chatFrame(role));
@@ -165,14 +165,14 @@ describe('a whole page', () => {
   )}">${settingsPlaceholders.supportPhone}</a></footer>`;
   // A page with a form: the app that hydrates it reads the settings from its head.
   const HOLD = `document.title = 'held';`;
-  const SIGN_IN = `<!doctype html><title>Sign in</title>${settingsMetaTags()}<script>${HOLD}</script><script type="module" src="/assets/boot.js"></script><form></form>`;
+  const SIGN_IN = `<!doctype html><title>Sign in</title>${settingsMetaTags({ payments: true })}<script>${HOLD}</script><script type="module" src="/assets/boot.js"></script><form></form>`;
   let t: TestApp;
   beforeAll(async () => {
     const webDir = mkdtempSync(path.join(os.tmpdir(), 'vh-web-'));
     mkdirSync(path.join(webDir, 'prerendered/auth'), { recursive: true });
     writeFileSync(path.join(webDir, 'index.html'), APP);
-    writeFileSync(path.join(webDir, prerenderedPageFile('/')), HOME);
-    writeFileSync(path.join(webDir, prerenderedPageFile('/auth/login')), SIGN_IN);
+    writeFileSync(path.join(webDir, prerenderedPageFile('/', { payments: true })), HOME);
+    writeFileSync(path.join(webDir, prerenderedPageFile('/auth/login', { payments: true })), SIGN_IN);
     t = await createTestApp({ SUPPORT_PHONE: '+44 20 7946 0958' }, { webDir });
   });
   afterAll(() => t.close());
@@ -243,7 +243,11 @@ describe('a whole page', () => {
     const signIn = await t.app.inject({ method: 'GET', url: '/auth/login' });
     expect(signIn.body).toContain('<meta name="settings:supportPhone" content="+44 20 7946 0958">');
     expect(signIn.body).toContain('<meta name="settings:supportEmail" content="support@virtualhelp.example">');
-    for (const placeholder of Object.values(settingsPlaceholders)) expect(signIn.body).not.toContain(placeholder);
+    expect(signIn.body).toContain('<meta name="settings:payments" content="true">');
+    expect(signIn.body).toContain('<meta name="settings:releaseAfterDays" content="7">');
+    expect(signIn.body).toContain('<meta name="settings:commissionPercent" content="15">');
+    for (const placeholder of Object.values(settingsPlaceholders))
+      expect(signIn.body).not.toContain(String(placeholder));
     expect(signIn.body).toContain('<script type="module" src="/assets/boot.js"></script><form></form>');
     expect(signIn.headers.vary).toMatch(/cookie/i);
     expect(signIn.headers.etag).toMatch(/^W\/"[\w-]+"$/);
@@ -262,6 +266,49 @@ describe('a whole page', () => {
     for (const url of ['/auth/login', '/', '/chat']) {
       const csp = (await t.app.inject({ method: 'GET', url })).headers['content-security-policy'];
       expect(String(csp).match(/script-src ([^;]*)/)?.[1], url).toBe(`'self' 'sha256-${hash}'`);
+    }
+  });
+});
+
+describe('a whole page in its two copies', () => {
+  // As the build writes each public page: once with its payment texts, once without any (docs/decisions/0046).
+  const TERMS = `<!doctype html><title>Terms</title><h2>Payments and refunds</h2><p>Released after ${settingsPlaceholders.releaseAfterDays} days.</p>`;
+  const FREE_TERMS = `<!doctype html><title>Terms</title><h2>Conduct</h2>`;
+  const signInPage = (payments: boolean) =>
+    `<!doctype html><title>Sign in</title>${settingsMetaTags({ payments })}<form></form>`;
+  let webDir: string;
+  beforeAll(() => {
+    webDir = mkdtempSync(path.join(os.tmpdir(), 'vh-web-'));
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>App</title>');
+    for (const payments of [true, false]) {
+      mkdirSync(path.join(webDir, path.dirname(prerenderedPageFile('/auth/login', { payments }))), {
+        recursive: true,
+      });
+      writeFileSync(path.join(webDir, prerenderedPageFile('/terms', { payments })), payments ? TERMS : FREE_TERMS);
+      writeFileSync(path.join(webDir, prerenderedPageFile('/auth/login', { payments })), signInPage(payments));
+    }
+  });
+
+  it.each([
+    ['test', 'with', 'Payments and refunds', 'true'],
+    ['manual', 'with', 'Payments and refunds', 'true'],
+    ['none', 'without', 'Conduct', 'false'],
+  ])('under PAYMENTS_PROVIDER=%s are sent %s their payment texts', async (provider, _with, heading, payments) => {
+    const t = await createTestApp({ PAYMENTS_PROVIDER: provider, PAYMENTS_RELEASE_AFTER_DAYS: '9' }, { webDir });
+    try {
+      const terms = await t.app.inject({ method: 'GET', url: '/terms' });
+      expect(terms.body).toContain(`<h2>${heading}</h2>`);
+      if (provider !== 'none') expect(terms.body).toContain('Released after 9 days.');
+      else expect(terms.body).not.toMatch(/payment|refund|released/i);
+      const signIn = await t.app.inject({ method: 'GET', url: '/auth/login' });
+      expect(signIn.body).toContain(`<meta name="settings:payments" content="${payments}">`);
+      // The file of the other copy is not sent by its path either.
+      const copy = await t.app.inject({ method: 'GET', url: `/${prerenderedPageFile('/terms', { payments: false })}` });
+      expect(copy.statusCode).toBe(404);
+      const settings = await t.app.inject({ method: 'GET', url: '/api/settings/public' });
+      expect(settings.json()).toMatchObject({ payments: payments === 'true', releaseAfterDays: 9 });
+    } finally {
+      await t.close();
     }
   });
 });

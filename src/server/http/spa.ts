@@ -7,12 +7,12 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROLES, type Role } from '#shared/constants.ts';
 import type { ApiErrorBody } from '#shared/errors.ts';
-import { isPageFrameFile, pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
+import { isPublicPageFileOf, pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
 import { fillPublicSettings, type PublicSettings } from '#shared/public-settings.ts';
 
 /** The prerendered pages and frames the build wrote (paths relative to the web directory, with / separators). */
 function listPrerenderedPages(webDir: string) {
-  const directory = path.join(webDir, prerenderedPageFile('/'), '..');
+  const directory = path.join(webDir, prerenderedPageFile('/', { payments: true }), '..');
   if (!existsSync(directory)) return new Set<string>();
   const files = readdirSync(directory, { recursive: true, encoding: 'utf8' });
   return new Set(files.map((file) => path.posix.join(path.basename(directory), file.split(path.sep).join('/'))));
@@ -38,13 +38,14 @@ const compressors: Record<Encoding, (html: string) => Buffer> = {
 
 /**
  * The public pages among them, all whole (they work without scripts: docs/decisions/0019-whole-content-pages.md;
- * a page with a form names the boot script: 0021), by file, with the server's settings in place of the placeholders
- * they were rendered with, compressed once, and with an entity tag, so that a browser's next visit gets a 304.
+ * a page with a form names the boot script: 0021), by file, in the copy for the server's payments mode (0046), with
+ * the server's settings in place of the placeholders they were rendered with, compressed once, and with an entity
+ * tag, so that a browser's next visit gets a 304.
  */
 function readWholePages(webDir: string, files: Set<string>, settings: PublicSettings) {
   const pages = new Map<string, WholePage>();
   for (const file of files) {
-    if (!file.endsWith('.html') || isPageFrameFile(file)) continue;
+    if (!isPublicPageFileOf(file, settings)) continue;
     const prerendered = readFileSync(path.join(webDir, file), 'utf8');
     const html = fillPublicSettings(prerendered, settings);
     // Weak: the same tag for each encoding of the page.
@@ -85,6 +86,7 @@ export function readWebBuild(webDir: string, publicSettings: PublicSettings) {
   }
   return {
     webDir,
+    payments: publicSettings.payments,
     hasBuild: existsSync(path.join(webDir, 'index.html')),
     prerenderedPages,
     wholePages,
@@ -112,7 +114,7 @@ export type SpaOptions = {
  */
 export async function registerSpa(
   app: FastifyInstance,
-  { webDir, hasBuild, prerenderedPages, wholePages }: WebBuild,
+  { webDir, payments, hasBuild, prerenderedPages, wholePages }: WebBuild,
   { hasSessionCookie, sessionRole }: SpaOptions,
 ) {
   if (hasBuild) {
@@ -157,7 +159,7 @@ export async function registerSpa(
     const [pagePath = '', query] = request.url.split('?');
     if (isPage && hasBuild && !path.extname(pagePath)) {
       reply.header('cache-control', 'no-cache').type('text/html');
-      const wholePage = wholePages.get(prerenderedPageFile(pagePath));
+      const wholePage = wholePages.get(prerenderedPageFile(pagePath, { payments }));
       if (wholePage !== undefined && !(wholePage.isHydrated && query !== undefined)) {
         // The same address is the whole page or the app, by the cookie: caches must keep them apart.
         reply.header('vary', 'cookie');

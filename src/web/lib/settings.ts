@@ -8,6 +8,10 @@ const fallbackSettings: PublicSettings = {
   supportEmail: 'support@virtualhelp.example',
   whatsappNumber: '41410000000',
   jitsiDomain: 'meet.jit.si',
+  // Until the server says it takes payments, nothing speaks of them: a site free of charge never shows them at all.
+  payments: false,
+  releaseAfterDays: 7,
+  commissionPercent: 15,
 };
 
 export const publicSettingsQueryOptions = queryOptions({
@@ -25,14 +29,21 @@ export function usePublicSettings() {
   return { settings: query.data ?? fallbackSettings, isPending: query.isPending };
 }
 
+/** Whether money moves through the site: under PAYMENTS_PROVIDER=none no screen speaks of paying, earning or refunds. */
+export const usePaymentsShown = () => usePublicSettings().settings.payments;
+
 /** The settings the server filled into a whole page's head (settingsMetaTags), for the app that hydrates it. */
 export function settingsInPage(): PublicSettings {
   const read = (key: keyof PublicSettings) =>
-    document.querySelector<HTMLMetaElement>(`meta[name="${settingsMetaName(key)}"]`)?.content ?? fallbackSettings[key];
+    document.querySelector<HTMLMetaElement>(`meta[name="${settingsMetaName(key)}"]`)?.content ??
+    String(fallbackSettings[key]);
   return {
     supportPhone: read('supportPhone'),
     supportEmail: read('supportEmail'),
     whatsappNumber: read('whatsappNumber'),
     jitsiDomain: read('jitsiDomain'),
+    payments: read('payments') === 'true',
+    releaseAfterDays: Number(read('releaseAfterDays')),
+    commissionPercent: Number(read('commissionPercent')),
   };
 }

@@ -27,12 +27,14 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   refunds: RefundContext;
   paymentLister: PaymentLister | null;
   acceptPaidOffer: AcceptPaidOffer;
-}> = async (app, { db, realtime, moderation, refunds, paymentLister, acceptPaidOffer }) => {
+  /** Not PAYMENTS_PROVIDER=none: the dashboard shows the money counters. */
+  takesPayments: boolean;
+}> = async (app, { db, realtime, moderation, refunds, paymentLister, acceptPaidOffer, takesPayments }) => {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
 
-  await app.register(adminDashboardRoutes, { db });
+  await app.register(adminDashboardRoutes, { db, takesPayments });
   await app.register(adminReportsRoutes, { db });
   await app.register(adminIllegalContentRoutes, { db });
   await app.register(adminMeetingStatsRoutes, { db });

@@ -116,15 +116,19 @@ export async function requireAdmin(request: FastifyRequest, db: Database, area?:
 
 /**
  * The dashboard counters, each one aggregate (no rows are loaded); the money counters only for an admin who may see
- * payments.
+ * payments, on a site that takes them (`takesPayments`: not PAYMENTS_PROVIDER=none).
  */
-export async function getAdminStats(db: Database, access: AdminAccess): Promise<AdminStats> {
+export async function getAdminStats(
+  db: Database,
+  access: AdminAccess,
+  { takesPayments }: { takesPayments: boolean },
+): Promise<AdminStats> {
   const [totalChats, totalUsers, activeReports, flaggedContent, payments] = await Promise.all([
     db.$count(chatRooms),
     db.$count(users, eq(users.isSystem, false)),
     db.$count(userReports, eq(userReports.status, 'pending')),
     db.$count(illegalContentFlags, eq(illegalContentFlags.status, 'pending')),
-    access.permissions.includes('payments') ? paymentTotals(db) : null,
+    takesPayments && access.permissions.includes('payments') ? paymentTotals(db) : null,
   ]);
   return { totalChats, totalUsers, activeReports, flaggedContent, payments };
 }

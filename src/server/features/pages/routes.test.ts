@@ -69,6 +69,9 @@ describe('contact and public settings', () => {
       supportEmail: 'support@virtualhelp.example',
       whatsappNumber: '41415555555',
       jitsiDomain: 'meet.jit.si',
+      payments: true,
+      releaseAfterDays: 7,
+      commissionPercent: 15,
     });
   });
 });

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatRooms } from '../../db/schema/chat.ts';
 import { emailLogs, mailOutbox, notifications } from '../../db/schema/notifications.ts';
 import { tutorBids, tutoringRequests, type TutoringRequest } from '../../db/schema/requests.ts';
-import { createRequest, createSubject } from '../../../../tests/support/factories.ts';
-import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
+import { createRequest, createSubAdmin, createSubject } from '../../../../tests/support/factories.ts';
+import { call, signedInStudent, signedInTeacher, signIn, type Caller } from '../../../../tests/support/callers.ts';
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { fromNow, HOUR_MS } from '../../../../tests/support/time.ts';
@@ -173,5 +173,13 @@ describe('accepting an offer with PAYMENTS_PROVIDER=none', () => {
     expect((await accept(other.student, 'x', 'y')).statusCode).toBe(400);
     expect(await stateOf(request.id)).toEqual(before);
     expect((await stateOf(other.request.id)).request).toEqual({ status: 'open', acceptedBidId: null });
+  });
+
+  it('says nothing of payments: the public settings and the dashboard of an admin who may see payments', async () => {
+    const settings = await t.app.inject({ method: 'GET', url: '/api/settings/public' });
+    expect(settings.json()).toMatchObject({ payments: false });
+    const admin = await signIn(t, await createSubAdmin(t.db, ['dashboard', 'payments']));
+    const stats = await call(t, admin, 'GET', '/api/admin/stats');
+    expect([stats.statusCode, stats.json().payments]).toEqual([200, null]);
   });
 });

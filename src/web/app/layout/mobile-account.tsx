@@ -4,12 +4,14 @@ import { Avatar } from '#web/components/ui/avatar.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
 import { cn } from '#web/lib/utils.ts';
 import { paths } from '#shared/paths.ts';
+import { usePaymentsShown } from '#web/lib/settings.ts';
 import { displayName } from './display-name.ts';
 import { mobileLinkClasses } from './nav-link-classes.ts';
 import { useLogout } from './use-logout.ts';
 
 export function MobileAccount({ user, onNavigate }: { user: SessionUser; onNavigate: () => void }) {
   const { logout, isPending } = useLogout();
+  const paymentsShown = usePaymentsShown();
   const name = displayName(user);
   return (
     <div className="flex flex-col gap-1">
@@ -24,7 +26,7 @@ export function MobileAccount({ user, onNavigate }: { user: SessionUser; onNavig
         <UserRound aria-hidden="true" className="size-5 text-muted-foreground" />
         Profile
       </Link>
-      {user.role === 'teacher' && (
+      {user.role === 'teacher' && paymentsShown && (
         <Link to={paths.earnings.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
           <Wallet aria-hidden="true" className="size-5 text-muted-foreground" />
           Earnings

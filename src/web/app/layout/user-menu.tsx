@@ -12,11 +12,13 @@ import {
 } from '#web/components/ui/dropdown-menu.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
 import { paths } from '#shared/paths.ts';
+import { usePaymentsShown } from '#web/lib/settings.ts';
 import { displayName } from './display-name.ts';
 import { useLogout } from './use-logout.ts';
 
 export function UserMenu({ user }: { user: SessionUser }) {
   const { logout, isPending } = useLogout();
+  const paymentsShown = usePaymentsShown();
   const name = displayName(user);
   return (
     <DropdownMenu>
@@ -42,7 +44,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
             Profile
           </Link>
         </DropdownMenuItem>
-        {user.role === 'teacher' && (
+        {user.role === 'teacher' && paymentsShown && (
           <DropdownMenuItem asChild>
             <Link to={paths.earnings.getHref()}>
               <Wallet aria-hidden="true" />

@@ -5,7 +5,10 @@ import { getAdminStats, readAdminAccess, requireAdmin } from '../service.ts';
 import { tags } from './params.ts';
 
 /** Dashboard: who the admin is, and the counters. */
-export const adminDashboardRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+export const adminDashboardRoutes: FastifyPluginAsyncZod<{ db: Database; takesPayments: boolean }> = async (
+  app,
+  { db, takesPayments },
+) => {
   app.get(
     '/api/admin/me',
     {
@@ -26,14 +29,14 @@ export const adminDashboardRoutes: FastifyPluginAsyncZod<{ db: Database }> = asy
       schema: {
         summary: 'Dashboard counters',
         description:
-          'Total Chats (chat rooms), Total Users (accounts, without system accounts), Active Reports (pending user reports), Flagged Content (pending illegal-content flags); with the payments permission too, revenue (the commission account) and the money held for jobs. Needs the dashboard permission.',
+          'Total Chats (chat rooms), Total Users (accounts, without system accounts), Active Reports (pending user reports), Flagged Content (pending illegal-content flags); with the payments permission too, on a site that takes payments, revenue (the commission account) and the money held for jobs. Needs the dashboard permission.',
         tags,
         response: { 200: adminStatsSchema },
       },
     },
     async (request) => {
       const { access } = await requireAdmin(request, db, 'dashboard');
-      return getAdminStats(db, access);
+      return getAdminStats(db, access, { takesPayments });
     },
   );
 };

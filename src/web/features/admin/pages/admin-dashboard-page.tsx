@@ -6,6 +6,7 @@ import { Alert } from '#web/components/ui/alert.tsx';
 import { Card } from '#web/components/ui/card.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
+import { usePaymentsShown } from '#web/lib/settings.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useAdminAccess, useAdminStats } from '../api.ts';
 
@@ -18,7 +19,10 @@ const counters: Counter[] = [
   { label: 'Flagged Content', icon: ShieldAlert, value: (stats) => stats.flaggedContent.toLocaleString() },
 ];
 
-/** The money counters, for admins with the payments permission (the server sends them only to those). */
+/**
+ * The money counters, for admins with the payments permission (the server sends them only to those), on a site that
+ * takes payments.
+ */
 const paymentCounters: Counter[] = [
   { label: 'Revenue', icon: Landmark, value: (stats) => formatLedgerCents(stats.payments?.revenueCents ?? 0) },
   { label: 'Held Funds', icon: HandCoins, value: (stats) => formatLedgerCents(stats.payments?.heldCents ?? 0) },
@@ -27,7 +31,9 @@ const paymentCounters: Counter[] = [
 export function AdminDashboardPage() {
   useDocumentTitle('Dashboard');
   const stats = useAdminStats();
-  const seesPayments = useAdminAccess(true).data?.permissions.includes('payments') ?? false;
+  const paymentsShown = usePaymentsShown();
+  const mayPayments = useAdminAccess(true).data?.permissions.includes('payments') ?? false;
+  const seesPayments = paymentsShown && mayPayments;
   const shown = seesPayments ? [...counters, ...paymentCounters] : counters;
   return (
     <div className="flex flex-col gap-6">

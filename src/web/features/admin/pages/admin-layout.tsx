@@ -19,6 +19,7 @@ import { Alert } from '#web/components/ui/alert.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useSession } from '#web/lib/auth-client.ts';
+import { usePaymentsShown } from '#web/lib/settings.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
 import { useAdminAccess } from '../api.ts';
@@ -30,6 +31,8 @@ const menu: {
   /** The permission the page needs, the super-admin for pages only they use, none for every admin's own. */
   permission?: AdminPermission | typeof SUPER_ADMIN_ROLE;
   icon: ComponentType<{ className?: string }>;
+  /** Left out of the menu on a site that takes no payments (PAYMENTS_PROVIDER=none). */
+  paymentsOnly?: boolean;
 }[] = [
   { label: 'Dashboard', href: paths.admin.dashboard.getHref(), permission: 'dashboard', icon: LayoutDashboard },
   { label: 'Report Management', href: paths.admin.reports.getHref(), permission: 'reports', icon: Flag },
@@ -43,7 +46,7 @@ const menu: {
   { label: 'Sub-Admin Management', href: paths.admin.subAdmins.getHref(), permission: SUPER_ADMIN_ROLE, icon: Users },
   { label: 'Moderation Patterns', href: paths.admin.patterns.getHref(), permission: 'patterns', icon: Filter },
   { label: 'Contact Messages', href: paths.admin.contactMessages.getHref(), permission: 'messages', icon: Mail },
-  { label: 'Payments', href: paths.admin.payments.getHref(), permission: 'payments', icon: Wallet },
+  { label: 'Payments', href: paths.admin.payments.getHref(), permission: 'payments', icon: Wallet, paymentsOnly: true },
   { label: 'Audit Log', href: paths.admin.auditLog.getHref(), permission: SUPER_ADMIN_ROLE, icon: ScrollText },
   { label: 'Two-Factor Sign-In', href: paths.admin.security.getHref(), icon: KeyRound },
 ];
@@ -63,6 +66,7 @@ export function AdminLayout() {
   const { isSignedIn, isPending: isSessionPending } = useSession();
   const access = useAdminAccess(isSignedIn);
   const { pathname } = useLocation();
+  const paymentsShown = usePaymentsShown();
 
   if (isSessionPending || (isSignedIn && access.isPending)) {
     return (
@@ -86,7 +90,9 @@ export function AdminLayout() {
   if (mustEnrol && pathname !== securityPage) return <Navigate to={securityPage} replace />;
   const mayOpen = (permission: AdminPermission | typeof SUPER_ADMIN_ROLE | undefined) =>
     !permission || isSuperAdmin || (permission !== SUPER_ADMIN_ROLE && permissions.includes(permission));
-  const allowed = menu.filter(({ permission }) => mayOpen(permission));
+  const allowed = menu.filter(
+    ({ permission, paymentsOnly }) => mayOpen(permission) && (paymentsShown || !paymentsOnly),
+  );
   return (
     <Container className="flex flex-1 flex-col gap-6 py-6 md:flex-row md:py-10">
       {/* Left out, not replaced, so the page beside it keeps its state when enrolment ends. */}

@@ -6,6 +6,7 @@ import { Button } from '#web/components/ui/button.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import type { SessionUser } from '#web/lib/auth-client.ts';
+import { usePaymentsShown } from '#web/lib/settings.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useCompleteJob, useMarkJobDelivered } from '#web/features/requests/api.ts';
 import { tutorsKeys, useSharedJobs } from '#web/features/tutors/api.ts';
@@ -32,6 +33,7 @@ export function JobBar({
   partnerName: string;
 }) {
   const queryClient = useQueryClient();
+  const paymentsShown = usePaymentsShown();
   const jobs = useSharedJobs(partnerId);
   const complete = useCompleteJob({
     onChanged: () => queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) }),
@@ -97,7 +99,7 @@ export function JobBar({
           )}
         </div>
       ) : null}
-      {!job.isCompleted && (
+      {!job.isCompleted && paymentsShown && (
         <JobRefunds userId={user.id} isStudent={isStudent} requestId={job.requestId} partnerName={partnerName} />
       )}
       {!job.isCompleted ? null : isStudent && isEditable ? (

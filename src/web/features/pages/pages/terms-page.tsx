@@ -1,12 +1,16 @@
 import { Link } from 'react-router';
+import { MISSED_SESSION_GRACE_MS, REFUND_ANSWER_DAYS } from '#shared/constants.ts';
 import { paths } from '#shared/paths.ts';
+import { usePublicSettings } from '#web/lib/settings.ts';
 import { StaticPage, type TocEntry } from '../components/static-page.tsx';
 import { SupportEmailLink } from '../components/support-email-link.tsx';
+
+const PAYMENTS_ENTRY: TocEntry = { id: 'payments', label: 'Payments and refunds' };
 
 const toc: TocEntry[] = [
   { id: 'our-services', label: 'Our services' },
   { id: 'accounts', label: 'Accounts and eligibility' },
-  { id: 'payments', label: 'Payments and refunds' },
+  PAYMENTS_ENTRY,
   { id: 'conduct', label: 'Conduct' },
   { id: 'chat-moderation', label: 'Chat and moderation' },
   { id: 'content', label: 'Your content' },
@@ -16,14 +20,19 @@ const toc: TocEntry[] = [
   { id: 'contact', label: 'Contact' },
 ];
 
+/**
+ * The terms. Their payments section says what the server does (docs/decisions/0041, 0042, 0044), with the operator's
+ * own release delay and commission; a site that takes no payments (PAYMENTS_PROVIDER=none) leaves it out.
+ */
 export function TermsPage() {
+  const { settings } = usePublicSettings();
   return (
     <StaticPage
       eyebrow="Legal"
       title="Terms and Conditions"
       documentTitle="Terms"
       intro="These terms are the agreement between you and Virtual Help when you use our website and services. Please read them carefully."
-      toc={toc}
+      toc={settings.payments ? toc : toc.filter((entry) => entry !== PAYMENTS_ENTRY)}
     >
       <p>
         Virtual Help is provided by Virtual Help, based in Lucerne, Switzerland. By creating an account or using the
@@ -54,22 +63,9 @@ export function TermsPage() {
         <li>One person may hold one account, and accounts may not be sold or transferred.</li>
       </ul>
 
-      <h2 id="payments">Payments and refunds</h2>
-      <ul>
-        <li>
-          <strong>Prepayment is required.</strong> Tutoring sessions and assignment help are paid in advance, at the
-          price agreed when the student accepts a tutor&apos;s offer.
-        </li>
-        <li>
-          <strong>Refunds</strong> are given only if a tutor misses a session or an assignment is not delivered. In
-          those cases, contact us and we will review the request and refund the amount paid for the missed session or
-          undelivered assignment.
-        </li>
-        <li>
-          No refunds are given for sessions that took place or work that was delivered, including when you are not
-          satisfied with a grade or result.
-        </li>
-      </ul>
+      {settings.payments && (
+        <PaymentTerms releaseAfterDays={settings.releaseAfterDays} commissionPercent={settings.commissionPercent} />
+      )}
 
       <h2 id="conduct">Conduct</h2>
       <p>When you use Virtual Help you agree not to:</p>
@@ -131,5 +127,54 @@ export function TermsPage() {
         <Link to={paths.contact.getHref()}>contact form</Link>.
       </p>
     </StaticPage>
+  );
+}
+
+function PaymentTerms({
+  releaseAfterDays,
+  commissionPercent,
+}: {
+  releaseAfterDays: number;
+  commissionPercent: number;
+}) {
+  return (
+    <>
+      <h2 id="payments">Payments and refunds</h2>
+      <ul>
+        <li>
+          <strong>Prepayment is required.</strong> Tutoring sessions and assignment help are paid in advance: the
+          student pays the price of the tutor&apos;s offer when accepting it, and the job starts once it is paid. A
+          tutoring job is one session of up to an hour; an assignment needs a deadline before it is paid for.
+        </li>
+        <li>
+          <strong>Your payment is held until the work is done.</strong> We hold it for the job and release it to the
+          tutor when the student marks the job completed, or {releaseAfterDays} days after the tutor marked it
+          delivered, unless a refund has been asked for by then. The tutor receives the price less the platform&apos;s
+          commission of {commissionPercent}&nbsp;%; money refunded to the student carries no commission.
+        </li>
+        <li>
+          <strong>Refunds apply only if a tutor misses a session or an assignment is not delivered.</strong> A tutor
+          misses a session when it was not cancelled and they did not press Join within{' '}
+          {MISSED_SESSION_GRACE_MS / 60_000} minutes of its start. An assignment is not delivered when the tutor did not
+          mark it delivered by its deadline. The student asks for a refund in the chat with the tutor, while the payment
+          is held.
+        </li>
+        <li>
+          The tutor can accept the request, and the whole payment is refunded at once, or contest it within{' '}
+          {REFUND_ANSWER_DAYS} days. A contested request, or one left unanswered for {REFUND_ANSWER_DAYS} days, is
+          decided by our admins, who may refund all of the payment, part of it (the rest goes to the tutor) or none.
+          While a request is open, the payment stays held.
+        </li>
+        <li>
+          A tutor may withdraw from a job, and the student and tutor may agree to cancel it; either way the whole
+          payment is refunded. If a tutor&apos;s account is suspended during a job, our admins decide the refund.
+        </li>
+        <li>
+          No refunds are given for sessions that took place or work that was delivered, including when you are not
+          satisfied with a grade or result. Once a payment has been released to the tutor, it cannot be refunded in the
+          app; write to <SupportEmailLink /> and our support team will look at your case.
+        </li>
+      </ul>
+    </>
   );
 }

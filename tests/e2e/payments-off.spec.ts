@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from '../../src/server/db/schema/index.ts';
+import { createSessionCookie, createUser } from '../support/factories.ts';
+import { TEST_ADMIN, TEST_AUTH_SECRET } from '../support/test-config.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+
+// A marketplace free of charge (PAYMENTS_PROVIDER=none): its own server from the same build, whose public pages and
+// screens say nothing of paying, refunds or earnings (docs/decisions/0046).
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ChildProcess;
+let baseURL: string;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const port = await freePort();
+  baseURL = `http://127.0.0.1:${port}`;
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-e2e-free-'));
+  server = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseURL,
+      DATA_DIR: dataDir,
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      LOG_LEVEL: 'warn',
+      PAYMENTS_PROVIDER: 'none',
+    },
+    stdio: 'ignore',
+  });
+  await expect
+    .poll(
+      () =>
+        fetch(`${baseURL}/api/health`).then(
+          (answer) => answer.ok,
+          () => false,
+        ),
+      { timeout: 110_000 },
+    )
+    .toBe(true);
+});
+
+test.afterAll(async () => {
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+});
+
+const PAYMENT_WORDS = /prepayment|refund|held until|commission|earnings/i;
+
+test('the public pages leave out the payment texts', async ({ page }) => {
+  await page.goto(`${baseURL}/terms`);
+  const terms = page.getByRole('main');
+  await expect(terms.getByRole('heading', { name: 'Conduct' })).toBeVisible();
+  await expect(terms.getByRole('heading', { name: 'Payments and refunds' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Payments and refunds' })).toHaveCount(0);
+  await expect(terms).not.toContainText(PAYMENT_WORDS);
+  await expectNoAxeViolations(page, 'the terms without payments');
+  for (const pagePath of ['/', '/about', '/disclaimer', '/auth/register']) {
+    await page.goto(`${baseURL}${pagePath}`);
+    await expect(page.getByRole('main'), pagePath).not.toContainText(PAYMENT_WORDS);
+  }
+});
+
+test("a tutor's menu has no Earnings, and the terms the app shows none either", async ({ page }) => {
+  const pool = new pg.Pool({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 1 });
+  try {
+    const db = drizzle(pool, { schema, casing: 'snake_case' });
+    const tutor = await createUser(db, { role: 'teacher' });
+    const cookie = await createSessionCookie(db, tutor.id);
+    await page.context().addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true }]);
+  } finally {
+    await pool.end();
+  }
+  await page.goto(`${baseURL}/profile`);
+  await page.getByRole('button', { name: /^User menu for/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Earnings' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  // Signed in, the app itself renders the terms (not the prerendered page), from the server's settings.
+  await page.goto(`${baseURL}/terms`);
+  await expect(page.getByRole('main').getByRole('heading', { name: 'Conduct' })).toBeVisible();
+  await expect(page.getByRole('main')).not.toContainText(PAYMENT_WORDS);
+});
