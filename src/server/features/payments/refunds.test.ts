@@ -331,7 +331,7 @@ describe('refunds', () => {
     const job = await paidJob();
     await t.db
       .update(checkouts)
-      .set({ status: 'cancelled', paidAt: null })
+      .set({ status: 'cancelled', paidAt: null, receiptNumber: null })
       .where(eq(checkouts.requestId, job.requestId));
     const refused = await ask(job, { reason: 'missed_deadline' });
     expect(refused.statusCode).toBe(409);
