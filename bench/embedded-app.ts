@@ -9,8 +9,11 @@ import { migrateDatabase } from '../src/server/db/migrate.ts';
 import { seedDatabase } from '../src/server/db/seed.ts';
 import { TEST_AUTH_SECRET } from '../tests/support/test-config.ts';
 
-/** The production configuration of an app built inside the benchmark's own process, on this data directory. */
-export const benchAppConfig = (dataDir: string) =>
+/**
+ * The production configuration of an app built inside the benchmark's own process, on this data directory; `env`
+ * changes it (the payments benchmark needs the `test` provider, which production refuses).
+ */
+export const benchAppConfig = (dataDir: string, env: Record<string, string> = {}) =>
   parseConfig({
     NODE_ENV: 'production',
     PAYMENTS_PROVIDER: 'none',
@@ -18,6 +21,7 @@ export const benchAppConfig = (dataDir: string) =>
     LOG_LEVEL: 'warn',
     AUTH_SECRET: TEST_AUTH_SECRET,
     ADMIN_PASSWORD: 'Bench-password-1',
+    ...env,
   });
 
 /** Runs `measure` against a fresh app and database in a temporary directory named `name`, removed afterwards. */
@@ -27,9 +31,10 @@ export async function withEmbeddedApp<T>(
     app: Awaited<ReturnType<typeof buildApp>>;
     db: Awaited<ReturnType<typeof openDatabase>>['db'];
   }) => Promise<T>,
+  env: Record<string, string> = {},
 ): Promise<T> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `vh-bench-${name}-`));
-  const config = benchAppConfig(dataDir);
+  const config = benchAppConfig(dataDir, env);
   const database = await openDatabase({ kind: 'embedded', dataDir: path.join(dataDir, 'db'), socketDir: dataDir });
   const app = await buildApp(config, { database });
   try {

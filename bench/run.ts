@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each;
-// `npm run bench -- chat` (or any of startup, marketplace, rooms, trust, chat, guru, moderation, lighthouse) runs only
+// `npm run bench -- chat` (or any of startup, marketplace, payments, rooms, trust, chat, guru, moderation, lighthouse) runs only
 // those named; paths (`npm run bench -- lighthouse /about /chat`) limit the pages Lighthouse measures.
 import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
@@ -7,6 +7,7 @@ import { benchGuru } from './guru.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchMarketplace } from './marketplace.ts';
 import { benchModeration } from './moderation.ts';
+import { benchPayments } from './payments.ts';
 import { benchRooms } from './rooms.ts';
 import { benchStartup } from './startup.ts';
 import { benchTrust } from './trust.ts';
@@ -21,6 +22,12 @@ const benches = {
       '\nMarketplace (embedded database: jobs page among 100,000 requests, one request notifying 1,000 teachers)',
     );
     console.table(await benchMarketplace());
+  },
+  async payments() {
+    console.log(
+      `\nPayments (embedded database, median of 3 rounds of 40 jobs): a paid checkout and a release against the plain accept and completion of PAYMENTS_PROVIDER=none, in the same run`,
+    );
+    console.table(await benchPayments());
   },
   async rooms() {
     console.log(
