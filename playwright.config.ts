@@ -60,6 +60,10 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The tests speak as different clients through X-Forwarded-For (see fixtures.ts).
       TRUST_PROXY: 'loopback',
+      // Receipts name the operator (tests/e2e/payments.spec.ts reads them).
+      OPERATOR_LEGAL_NAME: 'Virtual Help Test Ltd',
+      OPERATOR_ADDRESS: 'Seestrasse 1, 6000 Lucerne, Switzerland',
+      OPERATOR_VAT_NUMBER: 'CHE-123.456.789 MWST',
     },
   },
 });

@@ -57,6 +57,11 @@ export const paths = {
   },
 
   earnings: { path: '/earnings', getHref: () => '/earnings' },
+  payments: { path: '/payments', getHref: () => '/payments' },
+  receipt: {
+    path: '/payments/:checkoutId/receipt',
+    getHref: (checkoutId: string) => `/payments/${encodeURIComponent(checkoutId)}/receipt`,
+  },
 
   teacher: {
     jobs: {

@@ -1,6 +1,16 @@
 import { DECLINED_CARD } from '../support/checkout.ts';
 import { createBid, createRequest, createSubject, createTeacher } from '../support/factories.ts';
-import { expect, expectNoAxeViolations, payAtCheckout, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, payAtCheckout, test, type Page } from './fixtures.ts';
+
+/** The student accepts the tutor's offer on the request's offers page, which opens its checkout. */
+async function acceptOffer(page: Page, requestId: string, tutorName: string) {
+  await page.goto(`/student/offers/${requestId}`);
+  await page
+    .getByRole('article', { name: `Offer from ${tutorName}` })
+    .getByRole('button', { name: 'Accept Offer' })
+    .click();
+  await page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }).click();
+}
 
 test('a declined card keeps the offer open; the test card then pays it and opens the chat', async ({
   page,
@@ -16,12 +26,7 @@ test('a declined card keeps the offer open; the test card then pays it and opens
   const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
   await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 1500 });
 
-  await page.goto(`/student/offers/${request.id}`);
-  await page
-    .getByRole('article', { name: `Offer from ${tutor.username}` })
-    .getByRole('button', { name: 'Accept Offer' })
-    .click();
-  await page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }).click();
+  await acceptOffer(page, request.id, tutor.username);
   await expect(page.getByLabel('What you pay for')).toContainText(`One ${subject.name} session of up to an hour`);
   await expect(page.getByText(/The offer is held for you for (29|30):/)).toBeVisible();
 
@@ -43,12 +48,7 @@ test('a student cancels a checkout and the offer is open again', async ({ page, 
   const request = await createRequest(db, { studentId: student.id, subjectId: subject.id, type: 'assignment' });
   await createBid(db, { requestId: request.id, tutorId: tutor.id });
 
-  await page.goto(`/student/offers/${request.id}`);
-  await page
-    .getByRole('article', { name: `Offer from ${tutor.username}` })
-    .getByRole('button', { name: 'Accept Offer' })
-    .click();
-  await page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }).click();
+  await acceptOffer(page, request.id, tutor.username);
   // An assignment without a deadline asks for one on the checkout.
   await expect(page.getByLabel('Assignment deadline')).toBeVisible();
   await page.getByRole('button', { name: 'Cancel checkout' }).click();
@@ -58,4 +58,58 @@ test('a student cancels a checkout and the offer is open again', async ({ page, 
   await expect(
     page.getByRole('article', { name: `Offer from ${tutor.username}` }).getByRole('button', { name: 'Accept Offer' }),
   ).toBeEnabled();
+});
+
+test('a student pays, finds the payment held on Payments, and prints its receipt naming the operator; the job bar shows the payment to both', async ({
+  page,
+  db,
+  signInAs,
+  openBrowserAs,
+}) => {
+  const subject = await createSubject(db, { name: `Algebra ${Date.now()}` });
+  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+  const student = await signInAs('student');
+  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
+  await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_250 });
+
+  await acceptOffer(page, request.id, tutor.username);
+  await payAtCheckout(page);
+  // The chat's job bar says where the money is, to the student and to the tutor.
+  const jobBar = page.getByText(`Your ${subject.name} job is in progress.`);
+  await expect(jobBar.getByText('Payment held')).toBeVisible();
+  const tutorPage = (await openBrowserAs(tutor.id)).page;
+  await tutorPage.goto(`/chat?tutorId=${student.id}`);
+  await expect(tutorPage.getByText(`Your ${subject.name} job is in progress.`).getByText('Payment held')).toBeVisible();
+
+  await page.getByRole('button', { name: /^User menu for / }).click();
+  await page.getByRole('menuitem', { name: 'Payments' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible();
+  const payment = page.getByRole('list', { name: 'Your payments' }).getByRole('listitem').first();
+  await expect(payment).toContainText(`${subject.name} tutoring`);
+  await expect(payment).toContainText(`with ${tutor.username}`);
+  await expect(payment).toContainText('$22.50');
+  await expect(payment.getByText('Payment held')).toBeVisible();
+  await expectNoAxeViolations(page, 'the Payments page');
+
+  await payment.getByRole('link', { name: `Receipt for ${subject.name} tutoring` }).click();
+  const receipt = page.getByRole('article', { name: 'Receipt' });
+  await expect(receipt.locator('address')).toContainText('Virtual Help Test Ltd');
+  await expect(receipt.locator('address')).toContainText('Seestrasse 1, 6000 Lucerne, Switzerland');
+  await expect(receipt.locator('address')).toContainText('VAT number CHE-123.456.789 MWST');
+  await expect(receipt.getByRole('row', { name: new RegExp(`${subject.name} tutoring`) })).toContainText('$22.50');
+  await expect(receipt.getByRole('row', { name: /Total paid/ })).toContainText('$22.50');
+  await expect(receipt).toContainText('Test card ending in 4242');
+  await expect(receipt).toContainText(student.email);
+  await expectNoAxeViolations(page, 'a receipt');
+
+  // Printing leaves the app's top bar, footer and buttons off the paper.
+  await page.evaluate(() => {
+    window.print = () => document.body.setAttribute('data-printed', 'yes');
+  });
+  await page.getByRole('button', { name: 'Print' }).click();
+  await expect(page.locator('body')).toHaveAttribute('data-printed', 'yes');
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByRole('banner')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  await expect(receipt).toBeVisible();
 });

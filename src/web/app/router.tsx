@@ -126,6 +126,18 @@ const pageRoutes: RouteObject[] = [
           Component: (await import('#web/features/payments/pages/checkout-page.tsx')).CheckoutPage,
         }),
       },
+      {
+        path: paths.payments.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/payments/pages/payments-page.tsx')).PaymentsPage,
+        }),
+      },
+      {
+        path: paths.receipt.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/payments/pages/receipt-page.tsx')).ReceiptPage,
+        }),
+      },
     ],
   },
 

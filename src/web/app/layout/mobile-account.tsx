@@ -1,4 +1,4 @@
-import { LogOut, UserRound, Wallet } from 'lucide-react';
+import { LogOut, ReceiptText, UserRound, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
@@ -30,6 +30,12 @@ export function MobileAccount({ user, onNavigate }: { user: SessionUser; onNavig
         <Link to={paths.earnings.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
           <Wallet aria-hidden="true" className="size-5 text-muted-foreground" />
           Earnings
+        </Link>
+      )}
+      {user.role === 'student' && (
+        <Link to={paths.payments.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
+          <ReceiptText aria-hidden="true" className="size-5 text-muted-foreground" />
+          Payments
         </Link>
       )}
       <button

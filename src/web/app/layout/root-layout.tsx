@@ -57,7 +57,7 @@ export function RootLayout() {
       <SiteHeader />
       {/* At least a screen tall (less the top bar): while the session check and a lazy page load, the footer waits
           below the fold, so nothing on screen moves when the page arrives. */}
-      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex min-h-[calc(100dvh-4rem)] flex-1 flex-col">
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex min-h-[calc(100dvh-4rem)] flex-1 flex-col print:min-h-0">
         <Suspense fallback={<PageFallback />}>
           <Outlet />
         </Suspense>

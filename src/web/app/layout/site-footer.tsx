@@ -132,7 +132,7 @@ export function SiteFooter() {
   // the page anew, and what was typed into its form would be lost.
   const year = useAfterHydration(() => new Date().getFullYear(), __BUILD_YEAR__);
   return (
-    <footer className="border-t bg-surface">
+    <footer className="border-t bg-surface print:hidden">
       <Container className="grid grid-cols-2 gap-x-6 gap-y-10 py-12 lg:grid-cols-[1.6fr_1fr_1fr_1.3fr]">
         <div className="col-span-2 flex flex-col gap-4 lg:col-span-1">
           <Link to={paths.home.getHref()} className="w-fit rounded-md">

@@ -87,7 +87,7 @@ export function SiteHeader() {
   const closeMenu = () => menuRef.current?.hidePopover();
 
   return (
-    <header className="group/top-bar sticky top-0 z-40 border-b bg-background/90 backdrop-blur supports-backdrop-filter:bg-background/75">
+    <header className="group/top-bar sticky top-0 z-40 print:hidden border-b bg-background/90 backdrop-blur supports-backdrop-filter:bg-background/75">
       <Container className="flex h-16 items-center gap-4">
         <Link to={paths.home.getHref()} className="-ml-1 rounded-md px-1">
           <Logo />

@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, UserRound, Wallet } from 'lucide-react';
+import { ChevronDown, LogOut, ReceiptText, UserRound, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -49,6 +49,14 @@ export function UserMenu({ user }: { user: SessionUser }) {
             <Link to={paths.earnings.getHref()}>
               <Wallet aria-hidden="true" />
               Earnings
+            </Link>
+          </DropdownMenuItem>
+        )}
+        {user.role === 'student' && (
+          <DropdownMenuItem asChild>
+            <Link to={paths.payments.getHref()}>
+              <ReceiptText aria-hidden="true" />
+              Payments
             </Link>
           </DropdownMenuItem>
         )}

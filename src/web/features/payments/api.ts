@@ -34,3 +34,6 @@ export const useCancelCheckout = () =>
   useCheckoutAction((checkoutId, _input: null) =>
     apiFetch<CheckoutView>(`${checkoutUrl(checkoutId)}/cancel`, { method: 'POST', body: {} }),
   );
+
+/** A job's payment state and refunds, which the chat's job bar reads again when the job changes. */
+export { jobRefundsKeys } from './refunds-api.ts';

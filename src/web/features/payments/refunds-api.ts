@@ -4,11 +4,15 @@ import { apiFetch } from '#web/lib/api.ts';
 
 // A job's refunds as its student and tutor see and act on them: ask, answer, withdraw, propose and agree to cancel.
 
-const jobRefundsKey = (requestId: string) => ['refunds', 'job', requestId] as const;
+/** Every job's refunds and payment state (`all`), or one job's. */
+export const jobRefundsKeys = {
+  all: ['refunds', 'job'] as const,
+  job: (requestId: string) => [...jobRefundsKeys.all, requestId] as const,
+};
 
 export function useJobRefunds(requestId: string) {
   return useQuery({
-    queryKey: jobRefundsKey(requestId),
+    queryKey: jobRefundsKeys.job(requestId),
     queryFn: () => apiFetch<JobRefunds>(`/api/refunds/jobs/${encodeURIComponent(requestId)}`),
   });
 }
@@ -18,7 +22,7 @@ function useRefundChange<Input>(requestId: string, send: (input: Input) => Promi
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: send,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: jobRefundsKey(requestId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: jobRefundsKeys.job(requestId) }),
   });
 }
 

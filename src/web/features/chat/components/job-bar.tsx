@@ -11,7 +11,8 @@ import { useSocketEvent } from '#web/lib/socket.ts';
 import { useCompleteJob, useMarkJobDelivered } from '#web/features/requests/api.ts';
 import { tutorsKeys, useSharedJobs } from '#web/features/tutors/api.ts';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
-import { JobRefunds } from '#web/features/payments/embeds.ts';
+import { jobRefundsKeys } from '#web/features/payments/api.ts';
+import { JobPaymentBadge, JobRefunds } from '#web/features/payments/embeds.ts';
 
 // The rating form and its checks: only a student with a completed job sees it, so it is not part of the chat's code.
 const RatingPrompt = lazyWithPreload(async () => (await import('./rating-prompt.tsx')).RatingPrompt, {
@@ -35,33 +36,38 @@ export function JobBar({
   const queryClient = useQueryClient();
   const paymentsShown = usePaymentsShown();
   const jobs = useSharedJobs(partnerId);
-  const complete = useCompleteJob({
-    onChanged: () => queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) }),
-  });
-  const deliver = useMarkJobDelivered({
-    onChanged: () => queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) }),
-  });
+  // A job's step can move its money (completion releases it), so its payment state is read again with it.
+  const onJobChanged = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) }),
+      queryClient.invalidateQueries({ queryKey: jobRefundsKeys.all }),
+    ]);
+  const complete = useCompleteJob({ onChanged: onJobChanged });
+  const deliver = useMarkJobDelivered({ onChanged: onJobChanged });
   // When the chat opened: a review's 7 days are judged against it (render stays pure).
   const [openedAt] = useState(Date.now);
   // Once the student has acted here, the rating form that replaces the pressed button takes focus.
   const [isPromptFocused, setPromptFocused] = useState(false);
   // Completion, a review or a delivery comes with a notification: the bar follows the other person's step.
   useSocketEvent('notification:new', () => {
-    void queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) });
+    void onJobChanged();
   });
   const job = jobs.data?.[0];
   if (!job) return null;
   const isStudent = job.studentId === user.id;
   const isEditable = !job.review || new Date(job.review.editableUntil).getTime() > openedAt;
+  const payment = <JobPaymentBadge requestId={job.requestId} />;
 
   return (
     <div className="flex flex-col gap-2 border-b bg-muted/40 px-3 py-3 sm:px-4">
       {job.isClosed ? (
-        <p className="text-sm">Your {job.subjectName} job is closed.</p>
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          Your {job.subjectName} job is closed. {payment}
+        </p>
       ) : !job.isCompleted ? (
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <p className="text-sm">
-            Your {job.subjectName} job is {job.deliveredAt ? 'marked as delivered' : 'in progress'}.
+          <p className="flex flex-wrap items-center gap-2 text-sm">
+            Your {job.subjectName} job is {job.deliveredAt ? 'marked as delivered' : 'in progress'}. {payment}
           </p>
           {isStudent ? (
             <Button
@@ -103,15 +109,20 @@ export function JobBar({
         <JobRefunds userId={user.id} isStudent={isStudent} requestId={job.requestId} partnerName={partnerName} />
       )}
       {!job.isCompleted ? null : isStudent && isEditable ? (
-        <RatingPrompt
-          key={job.review?.updatedAt ?? job.requestId}
-          job={job}
-          tutorName={partnerName}
-          takeFocus={isPromptFocused}
-          onSaved={() => setPromptFocused(true)}
-        />
+        <>
+          <div className="flex empty:hidden">{payment}</div>
+          <RatingPrompt
+            key={job.review?.updatedAt ?? job.requestId}
+            job={job}
+            tutorName={partnerName}
+            takeFocus={isPromptFocused}
+            onSaved={() => setPromptFocused(true)}
+          />
+        </>
       ) : (
-        <p className="text-sm text-muted-foreground">Your {job.subjectName} job is completed.</p>
+        <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+          Your {job.subjectName} job is completed. {payment}
+        </p>
       )}
     </div>
   );
