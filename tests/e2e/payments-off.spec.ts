@@ -8,7 +8,7 @@ import pg from 'pg';
 import * as schema from '../../src/server/db/schema/index.ts';
 import { createSessionCookie, createUser } from '../support/factories.ts';
 import { TEST_ADMIN, TEST_AUTH_SECRET } from '../support/test-config.ts';
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
 // A marketplace free of charge (PAYMENTS_PROVIDER=none): its own server from the same build, whose public pages and
 // screens say nothing of paying, refunds or earnings (docs/decisions/0046).
@@ -84,16 +84,21 @@ test('the public pages leave out the payment texts', async ({ page }) => {
   }
 });
 
-test("a tutor's menu has no Earnings, and the terms the app shows none either", async ({ page }) => {
+/** Signs the page in on the free server as a new user of that role. */
+async function signInAs(page: Page, role: 'student' | 'teacher') {
   const pool = new pg.Pool({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 1 });
   try {
     const db = drizzle(pool, { schema, casing: 'snake_case' });
-    const tutor = await createUser(db, { role: 'teacher' });
-    const cookie = await createSessionCookie(db, tutor.id);
+    const user = await createUser(db, { role });
+    const cookie = await createSessionCookie(db, user.id);
     await page.context().addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true }]);
   } finally {
     await pool.end();
   }
+}
+
+test("a tutor's menu has no Earnings, and the terms the app shows none either", async ({ page }) => {
+  await signInAs(page, 'teacher');
   await page.goto(`${baseURL}/profile`);
   await page.getByRole('button', { name: /^User menu for/ }).click();
   await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
@@ -103,4 +108,12 @@ test("a tutor's menu has no Earnings, and the terms the app shows none either", 
   await page.goto(`${baseURL}/terms`);
   await expect(page.getByRole('main').getByRole('heading', { name: 'Conduct' })).toBeVisible();
   await expect(page.getByRole('main')).not.toContainText(PAYMENT_WORDS);
+});
+
+test("a student's menu has no Payments", async ({ page }) => {
+  await signInAs(page, 'student');
+  await page.goto(`${baseURL}/profile`);
+  await page.getByRole('button', { name: /^User menu for/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Payments' })).toHaveCount(0);
 });

@@ -32,7 +32,7 @@ export function MobileAccount({ user, onNavigate }: { user: SessionUser; onNavig
           Earnings
         </Link>
       )}
-      {user.role === 'student' && (
+      {user.role === 'student' && paymentsShown && (
         <Link to={paths.payments.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
           <ReceiptText aria-hidden="true" className="size-5 text-muted-foreground" />
           Payments

@@ -52,7 +52,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
             </Link>
           </DropdownMenuItem>
         )}
-        {user.role === 'student' && (
+        {user.role === 'student' && paymentsShown && (
           <DropdownMenuItem asChild>
             <Link to={paths.payments.getHref()}>
               <ReceiptText aria-hidden="true" />

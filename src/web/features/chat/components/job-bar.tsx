@@ -56,7 +56,7 @@ export function JobBar({
   if (!job) return null;
   const isStudent = job.studentId === user.id;
   const isEditable = !job.review || new Date(job.review.editableUntil).getTime() > openedAt;
-  const payment = <JobPaymentBadge requestId={job.requestId} />;
+  const payment = paymentsShown ? <JobPaymentBadge requestId={job.requestId} /> : null;
 
   return (
     <div className="flex flex-col gap-2 border-b bg-muted/40 px-3 py-3 sm:px-4">
