@@ -39,6 +39,23 @@ export default defineConfig({
         test: { name: 'tooling', include: ['tests/tooling/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
       },
       apiProject('embedded'),
+      // The tests of every kind of upload and download again with the files in an S3 bucket (s3rver, test-app.ts).
+      {
+        extends: true as const,
+        test: {
+          ...apiProject('embedded').test,
+          name: 'api-s3',
+          include: [
+            'src/server/features/profiles/routes.test.ts',
+            'src/server/features/chat/routes.test.ts',
+            'src/server/features/chat/orphan-uploads.test.ts',
+            'src/server/features/requests/routes.test.ts',
+            'src/server/features/guru/model-server.test.ts',
+            'src/server/platform/storage/incoming-files.test.ts',
+          ],
+          env: { TEST_DATABASE_KIND: 'embedded', TEST_STORAGE: 's3' },
+        },
+      },
       // The same API tests again on a real PostgreSQL server when one is given.
       ...(process.env.TEST_DATABASE_URL ? [apiProject('postgres')] : []),
     ],

@@ -161,7 +161,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
       record: ({ userId, action }) => recordSecondFactorChange(db, { adminId: userId, action }),
     },
   });
-  const storage = createStorage(config.storage);
+  const storage = createStorage(config.storage, app.log);
   const mailer = createMailer(config.mail, dependencies.onDevMail);
   let outbox: ReturnType<typeof startMailOutbox> | undefined;
   app.addHook('onReady', async () => {
@@ -286,7 +286,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   app.addHook('onClose', () => realtime.close());
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(healthRoutes, { db, realtimeFanOut: () => realtime.fanOut() });
+  await app.register(healthRoutes, { db, storage, realtimeFanOut: () => realtime.fanOut() });
   await app.register(authRoutes, {
     auth,
     db,

@@ -6,6 +6,9 @@ import { parseCents } from '#shared/rules/money.ts';
 
 // The only module that reads process.env: everything else receives a parsed Config.
 
+/** Where the local store keeps files; also where a backup's files are restored and storage:migrate reads them. */
+export const localUploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
+
 const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
@@ -114,6 +117,7 @@ const envSchema = z.object({
   S3_REGION: z.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: booleanFromString.default(false),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
   SUPPORT_PHONE: z.string().default('+41 41 000 00 00'),
   SUPPORT_EMAIL: emailAddress.default('support@virtualhelp.example'),
@@ -219,8 +223,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
           region: e.S3_REGION,
           accessKeyId: e.S3_ACCESS_KEY_ID,
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
         }
-      : { kind: 'local' as const, dir: path.join(dataDir, 'uploads') },
+      : { kind: 'local' as const, dir: localUploadsDir(dataDir) },
     payments: {
       provider: e.PAYMENTS_PROVIDER ?? ('test' as const),
       commissionBasisPoints: e.PAYMENTS_COMMISSION_PERCENT ?? DEFAULT_COMMISSION_BASIS_POINTS,

@@ -31,6 +31,7 @@ export const errorMessages = {
   PAYLOAD_TOO_LARGE: 'The upload is too large.',
   CROSS_SITE_REQUEST: 'This request came from another site and was refused.',
   STORAGE_FULL: 'Your storage space is full.',
+  STORAGE_UNAVAILABLE: 'Files cannot be saved or opened right now. Please try again in a few minutes.',
   UNREADABLE_UPLOAD: 'The upload could not be read. Please try again.',
   UNSUPPORTED_MEDIA_TYPE: 'This kind of request body is not accepted here.',
   RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',

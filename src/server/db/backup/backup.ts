@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { constants, existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../config.ts';
+import { localUploadsDir, type Config } from '../../config.ts';
 import { describeFile, inData, writeArchive, type BackupManifest } from './archive.ts';
 import { dumpEmbedded } from './embedded-dump.ts';
 import { dumpPostgres } from './postgres-tools.ts';
@@ -27,6 +27,16 @@ async function keptFiles(dataDir: string) {
   return files;
 }
 
+/** The files in the staging area's data folder, as paths inside the data directory, sorted. */
+async function stagedFiles(staging: string) {
+  const root = path.join(staging, inData(''));
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
 /** Copies the kept files not copied yet into the staging area; one deleted meanwhile is skipped. */
 async function copyKeptFiles(dataDir: string, staging: string, copied: Set<string>) {
   for (const file of await keptFiles(dataDir)) {
@@ -47,20 +57,37 @@ async function copyKeptFiles(dataDir: string, staging: string, copied: Set<strin
  * before and after the database's snapshot, so one the snapshot names is there even when it is replaced
  * (an avatar) or first written (an upload) during the backup.
  */
-export async function createBackup(config: Pick<Config, 'dataDir' | 'databaseUrl'>, archive: string) {
+export async function createBackup(
+  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+  archive: string,
+  {
+    copyBucket,
+  }: {
+    /**
+     * With files in a bucket: copies its objects into this folder, laid out as the local store keeps them, so a
+     * restore puts them into $DATA_DIR/uploads and `npm run storage:migrate` takes them back into a bucket.
+     */
+    copyBucket?: (uploadsDir: string) => Promise<unknown>;
+  } = {},
+) {
   await mkdir(path.dirname(archive), { recursive: true });
   const staging = await mkdtemp(path.join(path.dirname(archive), '.vh-backup-'));
   try {
     const copied = new Set<string>();
-    await copyKeptFiles(config.dataDir, staging, copied);
+    const copyFiles = async () => {
+      await copyBucket?.(localUploadsDir(path.join(staging, inData(''))));
+      await copyKeptFiles(config.dataDir, staging, copied);
+    };
+    await copyFiles();
     const kind = config.databaseUrl ? 'postgres' : 'embedded';
     const databaseFile = kind === 'postgres' ? 'database.pgdump' : 'database.sql';
     if (config.databaseUrl) await dumpPostgres(config.databaseUrl, path.join(staging, databaseFile));
     else await dumpEmbedded(config.dataDir, path.join(staging, databaseFile));
-    await copyKeptFiles(config.dataDir, staging, copied);
+    await copyFiles();
 
     const files = [];
-    for (const file of [...copied].sort()) files.push({ ...(await describeFile(staging, inData(file))), path: file });
+    for (const file of await stagedFiles(staging))
+      files.push({ ...(await describeFile(staging, inData(file))), path: file });
     const manifest: BackupManifest = {
       format: 'virtual-help-backup',
       version: 1,

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA } from '#shared/constants.ts';
+import { errorMessages } from '#shared/errors.ts';
 import { storedFiles } from '../../db/schema/limits.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
 import { createStorage } from '../../platform/storage/storage.ts';
 import { createSessionCookie, createUser } from '../../../../tests/support/factories.ts';
 import { formData, TINY_PNG } from '../../../../tests/support/files.ts';
+import { startS3Server, type S3Server } from '../../../../tests/support/s3-server.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { orphanUploadsJob } from './orphan-uploads.ts';
 
@@ -17,7 +19,7 @@ describe('stored chat files', () => {
   });
   afterAll(() => t.close());
 
-  const storage = () => createStorage(t.config.storage);
+  const storage = () => createStorage(t.config.storage, t.app.log);
   const signedIn = async () => {
     const user = await createUser(t.db);
     return { user, cookie: (await createSessionCookie(t.db, user.id)).header };
@@ -93,5 +95,46 @@ describe('stored chat files', () => {
       .from(storedFiles)
       .where(eq(storedFiles.ownerId, user.id));
     expect(used!.bytes).toBeLessThanOrEqual(STORAGE_QUOTA.bytes);
+  });
+});
+
+describe('stored chat files in a bucket that stops answering', () => {
+  let s3: S3Server;
+  let t: TestApp;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    t = await createTestApp(s3.env);
+  });
+  afterAll(async () => {
+    await t.close();
+    await s3.close();
+  });
+
+  it('keeps an orphan upload counted while the store cannot delete it, and deletes both on a later run', async () => {
+    const user = await createUser(t.db);
+    const cookie = (await createSessionCookie(t.db, user.id)).header;
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/uploads',
+      headers: { cookie },
+      payload: formData({}, { field: 'file', bytes: TINY_PNG, filename: 'graph.png', type: 'image/png' }),
+    });
+    const { fileKey } = uploaded.json();
+    await t.db
+      .update(storedFiles)
+      .set({ createdAt: sql`now() - interval '61 minutes'` })
+      .where(eq(storedFiles.key, fileKey));
+    const storage = createStorage(t.config.storage, t.app.log);
+    const job = orphanUploadsJob(storage);
+    await s3.stop();
+    try {
+      await expect(runJobOnce({ db: t.db, job })).rejects.toThrow(errorMessages.STORAGE_UNAVAILABLE);
+      expect(await t.db.$count(storedFiles, eq(storedFiles.ownerId, user.id))).toBe(1);
+    } finally {
+      await s3.start();
+    }
+    expect(await runJobOnce({ db: t.db, job })).toBe(true);
+    expect(await t.db.$count(storedFiles, eq(storedFiles.ownerId, user.id))).toBe(0);
+    expect(await storage.get(fileKey)).toBeNull();
   });
 });

@@ -20,6 +20,7 @@ describe('health, OpenAPI and the HTTP basics', () => {
       database: 'up',
       // One embedded node keeps its rooms in memory (single-node); on PostgreSQL the fan-out listens (up).
       realtime: t.realtime.fanOut(),
+      storage: 'up',
     });
   });
 
@@ -29,7 +30,7 @@ describe('health, OpenAPI and the HTTP basics', () => {
     expect(live.json()).toEqual({ alive: true });
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ ready: true, database: 'up', realtime: t.realtime.fanOut() });
+    expect(ready.json()).toEqual({ ready: true, database: 'up', realtime: t.realtime.fanOut(), storage: 'up' });
     for (const response of [live, ready]) expect(response.headers['cache-control']).toBe('no-store');
   });
 

@@ -3,11 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
 import type { FanOutState } from '../../platform/realtime/realtime.ts';
 
 const dependencies = {
   database: z.enum(['up', 'down']),
   realtime: z.enum(['up', 'reconnecting', 'single-node']),
+  storage: z.enum(['up', 'down']),
 };
 
 const healthSchema = z.object({
@@ -23,21 +25,27 @@ const readinessSchema = z.object({ ready: z.boolean(), ...dependencies });
 // Probes are asked every few seconds and must never answer from a cache on the way.
 const NO_STORE = 'no-store';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut: () => FanOutState }> = async (
-  app,
-  { db, realtimeFanOut },
-) => {
+export const healthRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  storage: Storage;
+  realtimeFanOut: () => FanOutState;
+}> = async (app, { db, storage: store, realtimeFanOut }) => {
   /** Each dependency's state now; a lost one reconnects by itself. */
   const dependencyStates = async (log: FastifyBaseLogger) => {
     const realtime = realtimeFanOut();
-    let database: 'up' | 'down' = 'up';
-    try {
-      await db.execute(sql`select 1`);
-    } catch (error) {
-      log.warn({ err: error }, 'database not answering');
-      database = 'down';
-    }
-    return { database, realtime };
+    const answers = (name: string, check: () => Promise<unknown>) =>
+      check().then(
+        () => 'up' as const,
+        (error: unknown) => {
+          log.warn({ err: error }, `${name} not answering`);
+          return 'down' as const;
+        },
+      );
+    const [database, storage] = await Promise.all([
+      answers('database', () => db.execute(sql`select 1`)),
+      answers('file store', () => store.check()),
+    ]);
+    return { database, realtime, storage };
   };
 
   app.get(
@@ -53,7 +61,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut:
     async (request, reply) => {
       const states = await dependencyStates(request.log);
       const ok = states.database === 'up';
-      const status = ok && states.realtime !== 'reconnecting' ? 'ok' : 'degraded';
+      const status = ok && states.realtime !== 'reconnecting' && states.storage === 'up' ? 'ok' : 'degraded';
       return reply.status(ok ? 200 : 503).send({ ok, status, ...states });
     },
   );
@@ -77,7 +85,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut:
     {
       schema: {
         security: [],
-        summary: 'Answers 200 when this process can serve everything, 503 while the database or the fan-out is lost',
+        summary:
+          'Answers 200 when this process can serve everything, 503 while the database, the fan-out or the file store is lost',
         description:
           'For a readiness probe or a load balancer: send no traffic while 503. The process reconnects by itself.',
         tags: ['health'],
@@ -86,7 +95,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Database; realtimeFanOut:
     },
     async (request, reply) => {
       const states = await dependencyStates(request.log);
-      const ready = states.database === 'up' && states.realtime !== 'reconnecting';
+      const ready = states.database === 'up' && states.realtime !== 'reconnecting' && states.storage === 'up';
       return reply
         .status(ready ? 200 : 503)
         .header('cache-control', NO_STORE)

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
 import { signedInStudent, signedInTeacher } from '../../../../tests/support/callers.ts';
 import { subjectIdsNamed } from '../../../../tests/support/factories.ts';
 import { FORGED_PNG, TINY_PNG, formData, pngOfSize } from '../../../../tests/support/files.ts';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { createTestApp, storedKeys, type TestApp } from '../../../../tests/support/test-app.ts';
 
 const uploadAvatar = (
   t: TestApp,
@@ -29,8 +28,8 @@ const putSpecializations = (t: TestApp, cookie: string | undefined, subjectIds: 
     headers: cookie ? { cookie } : {},
   });
 
-const avatarFile = (t: TestApp, image: string) =>
-  t.config.storage.kind === 'local' ? path.join(t.config.storage.dir, 'avatars', path.basename(image)) : '';
+const isStored = async (t: TestApp, image: string) =>
+  (await storedKeys(t, 'avatars/')).includes(`avatars/${path.basename(image)}`);
 
 describe('subjects and profiles', () => {
   let t: TestApp;
@@ -101,9 +100,9 @@ describe('subjects and profiles', () => {
     expect(secondImage).not.toBe(firstImage);
     const [row] = await t.db.select({ image: users.image }).from(users).where(eq(users.id, user.id));
     expect(row!.image).toBe(secondImage);
-    expect(existsSync(avatarFile(t, firstImage))).toBe(false);
+    expect(await isStored(t, firstImage)).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: firstImage })).statusCode).toBe(404);
-    expect(existsSync(avatarFile(t, secondImage))).toBe(true);
+    expect(await isStored(t, secondImage)).toBe(true);
   });
 
   it.each([

@@ -137,7 +137,8 @@ export async function withStoredAvatar<T>(
   try {
     return await write(name ? `${AVATAR_URL_PREFIX}${name}` : null);
   } catch (error) {
-    if (name) await storage.delete(avatarKey(name));
+    // A delete the store refuses too is logged there; the answer is the first failure.
+    if (name) await storage.delete(avatarKey(name)).catch(() => undefined);
     throw error;
   }
 }

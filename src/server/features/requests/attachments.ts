@@ -25,12 +25,16 @@ export async function withStoredAttachments<T>(
     file_size: upload.size,
   }));
   try {
-    await Promise.all(
+    // Every put settled before any is undone, so none lands after its delete.
+    const stored = await Promise.allSettled(
       uploads.map((upload, index) => storage.put(attachments[index]!.file_path, upload.path, upload.type)),
     );
+    const failure = stored.find((result) => result.status === 'rejected');
+    if (failure) throw failure.reason;
     return await write(attachments);
   } catch (error) {
-    await Promise.all(attachments.map((attachment) => storage.delete(attachment.file_path)));
+    // A delete the store refuses too is logged there; the answer is the first failure.
+    await Promise.allSettled(attachments.map((attachment) => storage.delete(attachment.file_path)));
     throw error;
   }
 }

@@ -1,5 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -12,7 +10,7 @@ import { createRequest, createSubject, createTeacher, createUser } from '../../.
 import { TINY_PNG, pngOfSize } from '../../../../tests/support/files.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { connectSocket, nextEvent } from '../../../../tests/support/socket-client.ts';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { createTestApp, storedKeys, type TestApp } from '../../../../tests/support/test-app.ts';
 import { INVALID_CURSOR_MESSAGE } from '#shared/schemas/cursor.ts';
 import { HOUR_MS } from '../../../../tests/support/time.ts';
 
@@ -346,10 +344,7 @@ describe('posting a request', () => {
   });
 
   describe('with attachments (multipart)', () => {
-    const uploadsDir = () =>
-      t.config.storage.kind === 'local' ? path.join(t.config.storage.dir, 'request-attachments') : '';
-    const storedFiles = () =>
-      existsSync(uploadsDir()) ? readdirSync(uploadsDir()).filter((name) => !name.endsWith('.meta.json')) : [];
+    const storedFiles = () => storedKeys(t, 'request-attachments/');
 
     it('stores images and documents typed from their bytes, and lists them with download links', async () => {
       const student = await signedInStudent(t);
@@ -408,7 +403,7 @@ describe('posting a request', () => {
 
     it('refuses a file name carrying contact details, storing neither request nor file', async () => {
       const student = await signedInStudent(t);
-      const [requestsBefore, filesBefore] = [await t.db.$count(tutoringRequests), storedFiles().length];
+      const [requestsBefore, filesBefore] = [await t.db.$count(tutoringRequests), (await storedFiles()).length];
       const response = await post(
         t,
         student,
@@ -417,7 +412,7 @@ describe('posting a request', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'MESSAGE_BLOCKED', fields: { attachments: expect.any(String) } });
       expect(await t.db.$count(tutoringRequests)).toBe(requestsBefore);
-      expect(storedFiles()).toHaveLength(filesBefore);
+      expect(await storedFiles()).toHaveLength(filesBefore);
     });
 
     it.each([
@@ -445,22 +440,22 @@ describe('posting a request', () => {
         'Invalid file type - Only images and documents are allowed.',
       ],
     ])('refuses %s with the SPEC message, leaving no request and no file', async (_case, files, message) => {
-      const before = { requests: await requestCount(), files: storedFiles().length };
+      const before = { requests: await requestCount(), files: (await storedFiles()).length };
       const response = await post(t, await signedInStudent(t), requestForm(valid, files));
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(message);
       expect(response.json().fields).toBeDefined();
-      expect({ requests: await requestCount(), files: storedFiles().length }).toEqual(before);
+      expect({ requests: await requestCount(), files: (await storedFiles()).length }).toEqual(before);
     });
 
     it('removes the stored files again when the request is refused after the upload', async () => {
-      const before = { requests: await requestCount(), files: storedFiles().length };
+      const before = { requests: await requestCount(), files: (await storedFiles()).length };
       const form = requestForm({ ...valid, subjectId: '2b0b3b1e-6a4f-4f7e-9a55-000000000001' }, [
         { bytes: TINY_PNG, filename: 'a.png' },
       ]);
       const response = await post(t, await signedInStudent(t), form);
       expect(response.json()).toMatchObject({ fields: { subjectId: 'Unknown subject' } });
-      expect({ requests: await requestCount(), files: storedFiles().length }).toEqual(before);
+      expect({ requests: await requestCount(), files: (await storedFiles()).length }).toEqual(before);
     });
   });
 });

@@ -114,9 +114,14 @@ describeOnPostgres('a PostgreSQL connection that drops', () => {
     };
     try {
       await cutRelay();
-      await expect
-        .poll(health, { timeout: 15_000 })
-        .toEqual({ httpStatus: 503, ok: false, status: 'degraded', database: 'down', realtime: 'reconnecting' });
+      await expect.poll(health, { timeout: 15_000 }).toEqual({
+        httpStatus: 503,
+        ok: false,
+        status: 'degraded',
+        database: 'down',
+        realtime: 'reconnecting',
+        storage: 'up',
+      });
       expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
       expect((await fetch(`${server.url}/livez`)).status).toBe(200);
     } finally {
@@ -124,7 +129,7 @@ describeOnPostgres('a PostgreSQL connection that drops', () => {
     }
     await expect
       .poll(health, { timeout: 20_000 })
-      .toEqual({ httpStatus: 200, ok: true, status: 'ok', database: 'up', realtime: 'up' });
+      .toEqual({ httpStatus: 200, ok: true, status: 'ok', database: 'up', realtime: 'up', storage: 'up' });
     expect(server.child.exitCode).toBeNull();
     await server.stop();
     await cutRelay();

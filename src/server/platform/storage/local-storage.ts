@@ -1,11 +1,27 @@
 import { createReadStream } from 'node:fs';
-import { chmod, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  constants,
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE } from '../../system/data-dir.ts';
 import type { Storage } from './storage-port.ts';
 
 // Path segments of letters, digits, dot, dash and underscore, none starting with a dot: no way out of the directory.
 const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+
+const META_SUFFIX = '.meta.json';
+/** A file being copied in, renamed to its key once complete. */
+const PARTIAL_SUFFIX = '.partial';
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -15,7 +31,7 @@ export function createLocalStorage(dir: string): Storage {
     if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${key}`);
     return path.join(dir, key);
   };
-  const metaFor = (file: string) => `${file}.meta.json`;
+  const metaFor = (file: string) => `${file}${META_SUFFIX}`;
 
   return {
     async put(key, sourceFile, contentType) {
@@ -23,9 +39,9 @@ export function createLocalStorage(dir: string): Storage {
       await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       await writeFile(metaFor(file), JSON.stringify({ contentType }), { mode: PRIVATE_FILE_MODE });
       // Copied aside (by the kernel, not through memory) and renamed, so a reader never sees half a file.
-      await copyFile(sourceFile, `${file}.partial`);
-      await chmod(`${file}.partial`, PRIVATE_FILE_MODE);
-      await rename(`${file}.partial`, file);
+      await copyFile(sourceFile, `${file}${PARTIAL_SUFFIX}`);
+      await chmod(`${file}${PARTIAL_SUFFIX}`, PRIVATE_FILE_MODE);
+      await rename(`${file}${PARTIAL_SUFFIX}`, file);
     },
 
     async get(key) {
@@ -43,6 +59,25 @@ export function createLocalStorage(dir: string): Storage {
     async delete(key) {
       const file = fileFor(key);
       await Promise.all([rm(file, { force: true }), rm(metaFor(file), { force: true })]);
+    },
+
+    async *list() {
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
+        if (isMissing(error)) return [];
+        throw error;
+      });
+      for (const entry of entries) {
+        const key = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+        if (!entry.isFile() || key.endsWith(META_SUFFIX) || key.endsWith(PARTIAL_SUFFIX) || !KEY_PATTERN.test(key))
+          continue;
+        const info = await stat(path.join(dir, key)).catch(() => null); // deleted meanwhile
+        if (info) yield { key, size: info.size };
+      }
+    },
+
+    async check() {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await access(dir, constants.R_OK | constants.W_OK);
     },
   };
 }

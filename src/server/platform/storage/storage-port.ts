@@ -11,4 +11,8 @@ export interface Storage {
   get(key: string): Promise<StoredFile | null>;
   /** Removes the file; a missing file is not an error. */
   delete(key: string): Promise<void>;
+  /** Every stored file's key and size, for backups and moving files between stores. */
+  list(): AsyncIterable<{ key: string; size: number }>;
+  /** Resolves when the store answers, for the readiness probe; throws otherwise. */
+  check(): Promise<void>;
 }
