@@ -175,6 +175,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // provider error) once their claim lapses.
   const refunds: RefundContext = {
     publicUrl: config.publicUrl,
+    operator: config.operator,
     commissionBasisPoints: config.payments.commissionBasisPoints,
     log: app.log,
     closeRefundedJob,
@@ -218,11 +219,12 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     provider: config.payments.provider === 'manual' ? 'manual' : 'test',
     pay: config.payments.provider === 'test' ? createTestPaymentProvider({ secret: authSecret }) : null,
     publicUrl: config.publicUrl,
+    operator: config.operator,
   };
   let payoutWorker: ReturnType<typeof startClaimedWork> | undefined;
   app.addHook('onReady', async () => {
     if (payouts.pay) {
-      const work = payoutWork({ pay: payouts.pay, publicUrl: payouts.publicUrl });
+      const work = payoutWork({ ...payouts, pay: payouts.pay });
       payoutWorker = startClaimedWork({ db, work, intervalMs: 60_000, log: app.log });
     }
   });
@@ -303,7 +305,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // The provider's own records, which the reconciliation compares with the ledger (none for manual and none).
   const paymentLister = paymentListerFor(config.payments.provider, db);
   // Accepts the offer of a checkout paid other than by the student's card: reconciled, or a recorded bank transfer.
-  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl: config.publicUrl });
+  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl: config.publicUrl, operator: config.operator });
   await app.register(adminRoutes, {
     db,
     realtime,

@@ -57,13 +57,17 @@ export async function startSmtpSink() {
     failNext(count: number) {
       failures = count;
     },
-    /** Resolves with the first mail (already received or arriving later) to that address. */
-    waitForMail(to: string, timeoutMs = 10_000) {
-      const match = (mail: SinkMail) => mail.to.includes(to);
+    /** Resolves with the first mail (already received or arriving later) to that address, or that matches. */
+    waitForMail(to: string | ((mail: SinkMail) => boolean), timeoutMs = 10_000) {
+      const match = typeof to === 'string' ? (mail: SinkMail) => mail.to.includes(to) : to;
       const existing = mails.find(match);
       if (existing) return Promise.resolve(existing);
       return new Promise<SinkMail>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`No mail to ${to} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(new Error(`No mail ${typeof to === 'string' ? `to ${to}` : 'that matches'} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({ match, resolve: (mail) => (clearTimeout(timer), resolve(mail)) });
       });
     },

@@ -64,5 +64,15 @@ export type Operator = z.infer<typeof operatorSchema>;
 export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 export type Receipt = z.infer<typeof receiptSchema>;
 
+/** How a payment was made, in words, for the receipt and its mail. */
+export function paymentMethodText(method: PaymentMethod) {
+  switch (method.kind) {
+    case 'test_card':
+      return `Test card${method.last4 ? ` ending in ${method.last4}` : ''} (test mode: no real money moved)`;
+    case 'bank_transfer':
+      return `Bank transfer${method.reference ? `, reference ${method.reference}` : ''}`;
+  }
+}
+
 /** "000042": how screens and mails print a receipt number. */
 export const formatReceiptNumber = (receiptNumber: number) => String(receiptNumber).padStart(6, '0');

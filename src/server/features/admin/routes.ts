@@ -43,6 +43,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   await app.register(adminPatternsRoutes, { db, moderation });
   await app.register(adminContactMessagesRoutes, { db });
   await app.register(adminAuditLogRoutes, { db });
-  await app.register(adminPaymentsRoutes, { db, publicUrl: refunds.publicUrl, paymentLister, acceptPaidOffer });
+  await app.register(adminPaymentsRoutes, {
+    db,
+    publicUrl: refunds.publicUrl,
+    operator: refunds.operator,
+    paymentLister,
+    acceptPaidOffer,
+  });
   await app.register(adminDisputesRoutes, { db, refunds });
 };

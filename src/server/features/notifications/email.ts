@@ -4,6 +4,8 @@ import type { Executor } from '../../db/client.ts';
 import { emailLogs } from '../../db/schema/notifications.ts';
 import { enqueueMails } from '../../platform/mail/outbox.ts';
 import { escapeHtml } from '#shared/rules/text.ts';
+import type { Operator } from '#shared/schemas/payments.ts';
+import { receiptFooter } from '../../platform/mail/templates.ts';
 
 // E-mail for notifications, with the semantics of SPEC.md §7 "send-notification-email": recipient, username,
 // type, message, link, role, sender, timestamp; each outcome is logged in email_logs.
@@ -20,6 +22,7 @@ const NOTIFICATION_EMAIL_TYPES = {
   new_review: 'New review',
   refund_requested: 'A refund was asked for',
   refund_update: 'Refund request update',
+  payment_receipt: 'Payment receipt',
   refund_issued: 'Refund receipt',
   payout_paid: 'Payout receipt',
 } as const;
@@ -39,6 +42,8 @@ export type NotificationEmail = {
   notificationId: string;
   /** An iCalendar invitation attached as invite.ics (meetings). */
   calendar?: string;
+  /** A receipt's mail names who took the money at its foot. */
+  operator?: Operator;
 };
 
 export const INVALID_EMAIL_FORMAT = 'Invalid email format';
@@ -49,12 +54,14 @@ function notificationMail(email: NotificationEmail, publicUrl: string) {
   const url = `${publicUrl}${email.link}`;
   const subject = `${NOTIFICATION_EMAIL_TYPES[email.type]} - Virtual Help`;
   const footer = `Sent by ${email.sender} on ${email.timestamp.toUTCString()}. You receive this e-mail because you have a ${email.role} account on Virtual Help.`;
-  const text = `Hello ${email.username},\n\n${email.message}\n\nOpen it in Virtual Help:\n${url}\n\n${footer}\n\n— The Virtual Help team\n`;
+  const receipt = email.operator ? receiptFooter(email.operator) : null;
+  const text = `Hello ${email.username},\n\n${email.message}\n\nOpen it in Virtual Help:\n${url}\n\n${receipt ? `${receipt.text}\n\n` : ''}${footer}\n\n— The Virtual Help team\n`;
   const html = `<!doctype html>
 <html lang="en"><body style="font-family: Arial, sans-serif; color: #1f2937; line-height: 1.5;">
 <p>Hello ${escapeHtml(email.username)},</p>
 <p>${escapeHtml(email.message)}</p>
 <p><a href="${escapeHtml(url)}" style="display: inline-block; padding: 10px 18px; background: #2563eb; color: #ffffff; border-radius: 6px; text-decoration: none;">Open in Virtual Help</a></p>
+${receipt?.html ?? ''}
 <p style="font-size: 13px; color: #6b7280;">${escapeHtml(footer)}</p>
 <p>— The Virtual Help team</p>
 </body></html>

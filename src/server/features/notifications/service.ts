@@ -15,7 +15,7 @@ import { users } from '../../db/schema/auth.ts';
 import { notifications, studentNotifications, teacherNotifications } from '../../db/schema/notifications.ts';
 import { teacherSpecializations } from '../../db/schema/subjects.ts';
 import { AppError } from '../../http/errors.ts';
-import { queueNotificationEmails, type NotificationEmail, type NotificationEmailType } from './email.ts';
+import { queueNotificationEmails, type NotificationEmail } from './email.ts';
 import { paths } from '#shared/paths.ts';
 
 // In-app notifications (three tables, one bell) and their e-mails. Callers publish the realtime
@@ -200,7 +200,7 @@ export async function createNotification({
   userId: string;
   message: string;
   link: string;
-  email: { type: NotificationEmailType; sender: string; calendar?: string };
+  email: Pick<NotificationEmail, 'type' | 'sender' | 'calendar' | 'operator'>;
 }) {
   const [notification] = await db
     .insert(notifications)

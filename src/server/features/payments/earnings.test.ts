@@ -180,6 +180,7 @@ describe('a tutor’s earnings and payouts', () => {
       recordPayoutPaid({
         db: tx,
         publicUrl: t.config.publicUrl,
+        operator: t.config.operator,
         payoutId: requested.json().id,
         adminId: admin.user.id,
         reference: 'Bank ref 42',
@@ -193,6 +194,7 @@ describe('a tutor’s earnings and payouts', () => {
       recordPayoutPaid({
         db: t.db,
         publicUrl: t.config.publicUrl,
+        operator: t.config.operator,
         payoutId: requested.json().id,
         adminId: admin.user.id,
         reference: 'again',
@@ -202,6 +204,7 @@ describe('a tutor’s earnings and payouts', () => {
       recordPayoutPaid({
         db: t.db,
         publicUrl: t.config.publicUrl,
+        operator: t.config.operator,
         payoutId: randomUUID(),
         adminId: admin.user.id,
         reference: 'none',

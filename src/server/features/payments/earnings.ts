@@ -4,6 +4,7 @@ import { paths } from '#shared/paths.ts';
 import { splitReleasedCents } from '#shared/rules/commission.ts';
 import { formatCents } from '#shared/rules/money.ts';
 import type { Earnings, EarningsJob, Payout } from '#shared/schemas/earnings.ts';
+import type { Operator } from '#shared/schemas/payments.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import {
@@ -36,6 +37,8 @@ export type Payouts = {
   pay: Pick<PaymentProvider, 'payout'> | null;
   /** For the receipt's link. */
   publicUrl: string;
+  /** Who pays, as the receipt names them. */
+  operator: Operator;
 };
 
 const toPayout = (row: PayoutRow): Payout => ({
@@ -171,7 +174,8 @@ async function markPayoutPaid(
     providerPayoutId,
     recordedBy,
     publicUrl,
-  }: { payoutId: string; providerPayoutId: string; recordedBy?: string; publicUrl: string },
+    operator,
+  }: { payoutId: string; providerPayoutId: string; recordedBy?: string; publicUrl: string; operator: Operator },
 ) {
   const [paid] = await db
     .update(payouts)
@@ -194,7 +198,7 @@ async function markPayoutPaid(
     userId: paid.tutorId,
     message: `Payout receipt: ${formatCents(paid.amountCents)} of your earnings was paid out to you. Payout reference ${providerPayoutId}.`,
     link: paths.earnings.getHref(),
-    email: { type: 'payout_paid', sender: 'Virtual Help' },
+    email: { type: 'payout_paid', sender: 'Virtual Help', operator },
   });
   return paid;
 }
@@ -206,9 +210,11 @@ async function markPayoutPaid(
 export const payoutWork = ({
   pay,
   publicUrl,
+  operator,
 }: {
   pay: Pick<PaymentProvider, 'payout'>;
   publicUrl: string;
+  operator: Operator;
 }): ClaimedWork<typeof payouts, { payoutId: string }> => ({
   name: 'payouts',
   table: payouts,
@@ -219,15 +225,17 @@ export const payoutWork = ({
   maxClaims: 5,
   call: (row) => pay.payout({ idempotencyKey: `payout:${row.id}`, payeeId: row.tutorId, amountCents: row.amountCents }),
   async record({ db, row, outcome }) {
-    if (outcome.ok) await markPayoutPaid(db, { payoutId: row.id, providerPayoutId: outcome.value.payoutId, publicUrl });
+    if (outcome.ok) {
+      await markPayoutPaid(db, { payoutId: row.id, providerPayoutId: outcome.value.payoutId, publicUrl, operator });
+    }
   },
   // Left requested: an admin sees it in the payments section.
   giveUp: async () => {},
 });
 
 /** Pays this one payout now (claim, call, record); when another holder has its claim, that one pays it. */
-async function payNow(db: Database, pay: Pick<PaymentProvider, 'payout'>, publicUrl: string, payoutId: string) {
-  const work = payoutWork({ pay, publicUrl });
+async function payNow(db: Database, provider: Payouts & { pay: Pick<PaymentProvider, 'payout'> }, payoutId: string) {
+  const work = payoutWork(provider);
   const { token, rows } = await claimWork({
     db,
     work: { ...work, due: and(work.due, eq(payouts.id, payoutId))!, batchSize: 1 },
@@ -286,7 +294,7 @@ export async function requestPayout({
       .returning();
     return created!;
   });
-  if (payout.status === 'requested' && provider.pay) await payNow(db, provider.pay, provider.publicUrl, payout.id);
+  if (payout.status === 'requested' && provider.pay) await payNow(db, { ...provider, pay: provider.pay }, payout.id);
   const [current] = await db.select().from(payouts).where(eq(payouts.id, payout.id));
   return toPayout(current!);
 }
@@ -298,17 +306,25 @@ export async function requestPayout({
 export async function recordPayoutPaid({
   db,
   publicUrl,
+  operator,
   payoutId,
   adminId,
   reference,
 }: {
   db: Executor;
   publicUrl: string;
+  operator: Operator;
   payoutId: string;
   adminId: string;
   reference: string;
 }) {
-  const paid = await markPayoutPaid(db, { payoutId, providerPayoutId: reference, recordedBy: adminId, publicUrl });
+  const paid = await markPayoutPaid(db, {
+    payoutId,
+    providerPayoutId: reference,
+    recordedBy: adminId,
+    publicUrl,
+    operator,
+  });
   if (paid) return toPayout(paid);
   const [existing] = await db.select({ id: payouts.id }).from(payouts).where(eq(payouts.id, payoutId));
   if (!existing) throw new AppError('NOT_FOUND', { message: 'Payout not found' });

@@ -89,6 +89,7 @@ describe('money flows', () => {
   let t: TestApp;
   const refundContext = {
     publicUrl: 'http://localhost',
+    operator: { legalName: 'Virtual Help', address: null, vatNumber: null },
     commissionBasisPoints: COMMISSION_BASIS_POINTS,
     log: { error: () => undefined },
     closeRefundedJob,

@@ -167,7 +167,7 @@ describe('the reconciliation job completing a payment whose record was lost', ()
         lister: paymentListerFor('test', t.db)!,
         completePayment: completeThroughRecord(
           t.db,
-          acceptPaidOfferFor({ realtime: t.realtime, publicUrl: 'http://x' }),
+          acceptPaidOfferFor({ realtime: t.realtime, publicUrl: 'http://x', operator: t.config.operator }),
         ),
         log: { error: (fields) => expect.fail(JSON.stringify(fields)) },
       });

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { RefundReason } from '#shared/constants.ts';
 import { paths } from '#shared/paths.ts';
+import type { Operator } from '#shared/schemas/payments.ts';
 import { refundMessages, type RefundRequestView } from '#shared/schemas/refunds.ts';
 import type { Executor } from '../../db/client.ts';
 import { checkouts, type RefundRequest } from '../../db/schema/payments.ts';
@@ -22,6 +23,8 @@ export const REASON_LABELS: Record<RefundReason, string> = {
 
 export type RefundContext = {
   publicUrl: string;
+  /** Who refunds, as the refund's receipt names them. */
+  operator: Operator;
   commissionBasisPoints: number;
   /** Where a refund that could not be made at once is told (it is made again later). */
   log: { error(fields: object, message: string): void };
@@ -77,7 +80,7 @@ export async function heldMoney(db: Executor, job: Job) {
 /** Tells one of the job's people about its refund, in the bell and by e-mail, linking to their chat. */
 export async function tell(
   db: Executor,
-  ctx: Pick<RefundContext, 'publicUrl'>,
+  ctx: Pick<RefundContext, 'publicUrl' | 'operator'>,
   {
     userId,
     partnerId,
@@ -96,7 +99,8 @@ export async function tell(
     userId,
     message,
     link: paths.chat.getHref(partnerId),
-    email: { type, sender: 'Virtual Help' },
+    // The refund's receipt names who refunded.
+    email: { type, sender: 'Virtual Help', ...(type === 'refund_issued' ? { operator: ctx.operator } : {}) },
   });
 }
 

@@ -383,6 +383,7 @@ describe('refunds', () => {
     await t.db.update(refundRequests).set({ status: 'refunding' }).where(eq(refundRequests.id, withdrawn.id));
     const ctx = {
       publicUrl: 'http://x',
+      operator: t.config.operator,
       commissionBasisPoints: 1_500,
       log: { error: () => undefined },
       closeRefundedJob,

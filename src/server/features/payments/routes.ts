@@ -29,7 +29,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
   /** Tests only: hold each pay between the provider's confirmation and its record (the crash test kills it there). */
   pauseBeforeRecord: boolean;
 }> = async (app, { db, realtime, publicUrl, takesPayments, operator, pauseBeforeRecord }) => {
-  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl });
+  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl, operator });
   const beforeRecord = pauseBeforeRecord
     ? () => {
         app.log.warn('payment confirmed by the provider; holding before its record');

@@ -1,5 +1,6 @@
 // The product's e-mails: plain text for every client, plus a simple HTML version.
 import { escapeHtml } from '#shared/rules/text.ts';
+import type { Operator } from '#shared/schemas/payments.ts';
 
 const PRODUCT = 'Virtual Help';
 
@@ -51,4 +52,20 @@ export function resetPasswordMail({ url, validMinutes }: { url: string; validMin
     url,
     note: `The link expires after ${validMinutes} minutes and works once. If you did not ask for this, ignore this e-mail: your password stays as it is.`,
   });
+}
+
+/**
+ * The foot of every receipt mail (payments, refunds, payouts): who took the money, as the operator set it, each
+ * detail on its own line; the address and VAT number only when set.
+ */
+export function receiptFooter(operator: Operator) {
+  const lines = [
+    operator.legalName,
+    operator.address,
+    operator.vatNumber === null ? null : `VAT number ${operator.vatNumber}`,
+  ].filter((line) => line !== null);
+  return {
+    text: `Receipt issued by:\n${lines.join('\n')}`,
+    html: `<p style="font-size: 13px; color: #6b7280;">Receipt issued by:<br>${lines.map(escapeHtml).join('<br>')}</p>`,
+  };
 }

@@ -8,6 +8,7 @@ import {
   recordTransferSchema,
   requestedPayoutsSchema,
 } from '#shared/schemas/admin-payments.ts';
+import type { Operator } from '#shared/schemas/payments.ts';
 import type { Database } from '../../../db/client.ts';
 import {
   comparePayments,
@@ -32,11 +33,12 @@ import { idParams, tags } from './params.ts';
  */
 export const adminPaymentsRoutes: FastifyPluginAsyncZod<{
   db: Database;
-  /** For the links of the payout receipt a recorded transfer sends. */
+  /** For the link and the foot of the payout receipt a recorded transfer sends. */
   publicUrl: string;
+  operator: Operator;
   paymentLister: PaymentLister | null;
   acceptPaidOffer: AcceptPaidOffer;
-}> = async (app, { db, publicUrl, paymentLister, acceptPaidOffer }) => {
+}> = async (app, { db, publicUrl, operator, paymentLister, acceptPaidOffer }) => {
   app.get(
     '/api/admin/payments/ledger',
     {
@@ -180,6 +182,7 @@ export const adminPaymentsRoutes: FastifyPluginAsyncZod<{
         const payout = await recordPayoutPaid({
           db: tx,
           publicUrl,
+          operator,
           payoutId: request.params.id,
           adminId: user.id,
           reference,

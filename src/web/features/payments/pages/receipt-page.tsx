@@ -3,7 +3,7 @@ import { ArrowLeft, CircleAlert, Printer, RotateCw } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { paths } from '#shared/paths.ts';
 import { formatCents } from '#shared/rules/money.ts';
-import type { PaymentMethod, Receipt } from '#shared/schemas/payments.ts';
+import { paymentMethodText, type Receipt } from '#shared/schemas/payments.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Container } from '#web/components/ui/container.tsx';
@@ -15,15 +15,6 @@ import { useReceipt } from '../student-payments-api.ts';
 
 const formatDateTime = (value: string) => format(new Date(value), 'MMM d, yyyy, HH:mm');
 const formatDate = (value: string) => format(new Date(value), 'MMM d, yyyy');
-
-function methodText(method: PaymentMethod) {
-  switch (method.kind) {
-    case 'test_card':
-      return `Test card${method.last4 ? ` ending in ${method.last4}` : ''} (test mode: no real money moved)`;
-    case 'bank_transfer':
-      return `Bank transfer${method.reference ? `, reference ${method.reference}` : ''}`;
-  }
-}
 
 function AmountRow({ label, cents, strong = false }: { label: string; cents: number; strong?: boolean }) {
   return (
@@ -111,7 +102,7 @@ function ReceiptDocument({ receipt }: { receipt: Receipt }) {
       <dl className="flex flex-col gap-3 text-sm">
         <div className="flex flex-wrap gap-x-2">
           <dt className="font-medium text-muted-foreground">Payment method:</dt>
-          <dd>{methodText(receipt.method)}</dd>
+          <dd>{paymentMethodText(receipt.method)}</dd>
         </div>
         <div className="flex flex-wrap items-center gap-x-2">
           <dt className="font-medium text-muted-foreground">Status:</dt>
