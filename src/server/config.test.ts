@@ -100,6 +100,17 @@ describe('parseConfig', () => {
     expect(parseConfig({ PUBLIC_URL: 'https://help.example.com/' }).publicUrl).toBe('https://help.example.com');
   });
 
+  it('never repeats a secret it refuses: the message goes to the log', () => {
+    for (const [name, secret] of [
+      ['AUTH_SECRET', 'too-short-secret'],
+      ['ADMIN_PASSWORD', 'short'],
+      ['METRICS_TOKEN', 'short-token'],
+    ] as const) {
+      expect(() => parseConfig({ [name]: secret })).toThrow(new RegExp(`${name}: must be at least`));
+      expect(() => parseConfig({ [name]: secret })).not.toThrow(new RegExp(secret));
+    }
+  });
+
   it('fails with a clear message naming each bad value', () => {
     expect(() => parseConfig({ PORT: 'abc' })).toThrow(ConfigError);
     expect(() => parseConfig({ PORT: 'abc' })).toThrow(/PORT: must be a port number \(got "abc"\)/);

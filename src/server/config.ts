@@ -75,6 +75,15 @@ const operatorDetail = (maxLength: number) =>
     .max(maxLength, { message: `must be 1 to ${maxLength} characters on one line` })
     .refine((value) => !/[\r\n]/.test(value), { message: `must be 1 to ${maxLength} characters on one line` });
 
+// Settings whose value a start-up error must not repeat: the error goes to the log.
+const SECRET_SETTINGS = new Set([
+  'AUTH_SECRET',
+  'ADMIN_PASSWORD',
+  'AI_API_KEY',
+  'S3_SECRET_ACCESS_KEY',
+  'METRICS_TOKEN',
+]);
+
 const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
   Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
 
@@ -171,7 +180,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map(
-        (issue) => `${issue.path.join('.')}: ${issue.message} (got "${env[String(issue.path[0])]}")`,
+        (issue) =>
+          `${issue.path.join('.')}: ${issue.message}${SECRET_SETTINGS.has(String(issue.path[0])) ? '' : ` (got "${env[String(issue.path[0])]}")`}`,
       ),
     );
   }
