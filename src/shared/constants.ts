@@ -54,6 +54,12 @@ export const REVIEW = {
   pageSize: 10,
 } as const;
 export const REVIEW_EDITABLE_MS = REVIEW.editableDays * 24 * 60 * 60 * 1000;
+/**
+ * Reviews to look at (admins, Report Management): a review is published all the same, and listed for the admins too,
+ * when its student's or tutor's account is younger than `accountDays` and the pair has at least `pairJobs` paid jobs
+ * together posted within the `windowDays` before it: what a sock-puppet account rating its own tutor looks like.
+ */
+export const REVIEWS_TO_LOOK_AT = { accountDays: 30, windowDays: 30, pairJobs: 2, pageSize: 20 } as const;
 
 // Bids: one per teacher per request; only one can be accepted.
 export const BID_STATUSES = ['pending', 'accepted', 'rejected'] as const;

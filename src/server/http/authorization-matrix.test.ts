@@ -236,6 +236,14 @@ const MATRIX: Record<string, Row> = {
     expected: signedIn(403),
     call: (w) => ({ url: `/api/admin/reviews/${w.reviewId}/hide`, payload: { note: 'Unfair' } }),
   },
+  'GET /api/admin/reviews/to-look-at': {
+    expected: signedIn(403),
+    call: () => ({ url: '/api/admin/reviews/to-look-at' }),
+  },
+  'POST /api/admin/reviews/{id}/looked-at': {
+    expected: signedIn(403),
+    call: (w) => ({ url: `/api/admin/reviews/${w.reviewId}/looked-at` }),
+  },
   'POST /api/profile/avatar': {
     expected: signedIn(200),
     call: () => ({

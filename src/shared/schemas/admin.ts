@@ -23,6 +23,7 @@ export const adminMessages = {
   accessGranted: 'Success - Admin access granted',
   statsFailed: 'Failed to fetch dashboard statistics.',
   reportsFailed: 'Failed to fetch reports',
+  reviewsToLookAtFailed: 'Failed to fetch the reviews to look at',
   flagsFailed: 'Failed to fetch illegal content flags',
   repeatedSendersFailed: 'Failed to fetch repeated attempts',
   meetingsFailed: 'Failed to fetch meeting statistics',

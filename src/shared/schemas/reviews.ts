@@ -83,6 +83,39 @@ export const reviewSchema = z.object({
 export const reviewsPageSchema = z.object({ reviews: z.array(reviewSchema), nextCursor: z.string().nullable() });
 export const reviewsQuerySchema = z.object({ cursor: cursorSchema.optional() });
 
+/** One account of a review's pair as the admins see it: its age and what it did on the site. */
+const reviewAccountSchema = z.object({
+  id: z.uuid(),
+  username: z.string(),
+  createdAt: isoDate,
+  /** Paid jobs: as the student for the student, as the tutor for the tutor. */
+  jobs: z.int(),
+  /** Cents paid through the site for those jobs (none under PAYMENTS_PROVIDER=none). */
+  paidCents: z.int(),
+  /** Reviews given, for the student; received, for the tutor. */
+  reviews: z.int(),
+});
+
+/** A review listed for the admins to look at (REVIEWS_TO_LOOK_AT), with both accounts' age and history. */
+export const reviewToLookAtSchema = z.object({
+  id: z.uuid(),
+  requestId: z.uuid(),
+  subjectName: z.string(),
+  rating: z.int(),
+  body: z.string().nullable(),
+  createdAt: isoDate,
+  hiddenAt: isoDate.nullable(),
+  /** The pair's paid jobs posted within the window before the review, this one included. */
+  pairJobs: z.int(),
+  lookedAt: isoDate.nullable(),
+  student: reviewAccountSchema,
+  tutor: reviewAccountSchema,
+});
+export const reviewsToLookAtPageSchema = z.object({
+  items: z.array(reviewToLookAtSchema),
+  nextCursor: z.string().nullable(),
+});
+
 /** A tutor's public page: never the e-mail address or any other private field. */
 export const tutorProfileSchema = tutorTrustSchema.extend({
   id: z.uuid(),
@@ -139,3 +172,5 @@ export type TutorProfile = z.infer<typeof tutorProfileSchema>;
 export type SharedJob = z.infer<typeof sharedJobSchema>;
 export type AdminReview = z.infer<typeof adminReviewSchema>;
 export type AdminReviewsPage = z.infer<typeof adminReviewsPageSchema>;
+export type ReviewToLookAt = z.infer<typeof reviewToLookAtSchema>;
+export type ReviewsToLookAtPage = z.infer<typeof reviewsToLookAtPageSchema>;

@@ -39,6 +39,10 @@ export const reviews = pgTable(
     // Whether its stars count in the tutor's rating: not for a job completed within an hour of its acceptance that
     // the tutor had not marked delivered (published all the same).
     countsTowardRating: boolean('counts_toward_rating').notNull().default(true),
+    // Listed for the admins when written (a young account's review of a pair with several paid jobs together,
+    // REVIEWS_TO_LOOK_AT), until an admin has looked at it.
+    toLookAt: boolean('to_look_at').notNull().default(false),
+    lookedAt: timestamptz('looked_at'),
   },
   (t) => [
     unique('reviews_request_key').on(t.requestId),
@@ -69,6 +73,10 @@ export const reviews = pgTable(
     index('reviews_reported_idx')
       .on(t.reportedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.reportedAt} is not null`),
+    // The admins' list of reviews to look at, newest first.
+    index('reviews_to_look_at_idx')
+      .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.toLookAt} and ${t.lookedAt} is null`),
   ],
 );
 

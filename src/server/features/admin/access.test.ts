@@ -1,9 +1,11 @@
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE } from '#shared/constants.ts';
 import { randomUUID } from 'node:crypto';
 import { illegalContentFlags, moderationPatterns, userReports } from '../../db/schema/moderation.ts';
 import { contactMessages } from '../../db/schema/pages.ts';
+import { reviews } from '../../db/schema/reviews.ts';
 import {
   createReviewedJob,
   createSessionCookie,
@@ -66,6 +68,20 @@ describe('every admin route checks the caller’s admin permission', () => {
           url: `/api/admin/reviews/${(await createReviewedJob(t.db)).review.id}/hide`,
           payload: { note: 'Unfair' },
         }),
+      },
+      'GET /api/admin/reviews/to-look-at': {
+        area: 'reports',
+        ok: 200,
+        call: () => ({ url: '/api/admin/reviews/to-look-at' }),
+      },
+      'POST /api/admin/reviews/{id}/looked-at': {
+        area: 'reports',
+        ok: 200,
+        call: async () => {
+          const { review } = await createReviewedJob(t.db);
+          await t.db.update(reviews).set({ toLookAt: true }).where(eq(reviews.id, review.id));
+          return { url: `/api/admin/reviews/${review.id}/looked-at` };
+        },
       },
       'GET /api/admin/flags': { area: 'content', ok: 200, call: () => ({ url: '/api/admin/flags' }) },
       'GET /api/admin/flags/repeated-senders': {

@@ -17,6 +17,7 @@ import type { Moderation } from '../moderation/service.ts';
 import { createNotification } from '../notifications/service.ts';
 import { isJobPaid, jobCountsTowardTrust } from '../payments/service.ts';
 import { assertTutorExists } from './profile.ts';
+import { isReviewToLookAt } from './reviews-to-look-at.ts';
 import { countReview } from './trust-columns.ts';
 
 // The reviews of completed jobs: written by the student, answered or reported by the tutor, hidden by the admins.
@@ -147,6 +148,7 @@ export async function createReview({
     if (job.status !== 'completed' || !job.bidId || !job.tutorId) throw new AppError('JOB_NOT_COMPLETED');
     if (!(await isJobPaid({ db: tx, requestId }))) throw new AppError('JOB_NOT_COMPLETED');
     const countsTowardRating = await jobCountsTowardTrust({ db: tx, requestId });
+    const toLookAt = await isReviewToLookAt({ db: tx, studentId: student.id, tutorId: job.tutorId });
     const [review] = await tx
       .insert(reviews)
       .values({
@@ -157,6 +159,7 @@ export async function createReview({
         rating: input.rating,
         body: input.body,
         countsTowardRating,
+        toLookAt,
       })
       .onConflictDoNothing({ target: reviews.requestId })
       .returning({ id: reviews.id });

@@ -11,4 +11,5 @@ export {
   reportReview,
   updateReview,
 } from './reviews.ts';
+export { listReviewsToLookAt, markReviewLookedAt } from './reviews-to-look-at.ts';
 export { countCompletedJob, toTutorTrust, tutorTrustColumns } from './trust-columns.ts';

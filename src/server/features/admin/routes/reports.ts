@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { REVIEWS_TO_LOOK_AT } from '#shared/constants.ts';
 import {
   adminReportSchema,
   adminReportsPageSchema,
@@ -10,15 +11,20 @@ import {
   adminReviewsPageSchema,
   hideReviewSchema,
   reviewsQuerySchema,
+  reviewsToLookAtPageSchema,
+  reviewToLookAtSchema,
 } from '#shared/schemas/reviews.ts';
 import type { Database } from '../../../db/client.ts';
-import { listReportedReviews } from '../../tutors/service.ts';
+import { listReportedReviews, listReviewsToLookAt } from '../../tutors/service.ts';
 import { decideReport, listReports } from '../moderation-queue.ts';
-import { hideReviewAsAdmin } from '../reviews.ts';
+import { hideReviewAsAdmin, lookAtReviewAsAdmin } from '../reviews.ts';
 import { requireAdmin } from '../service.ts';
 import { idParams, tags } from './params.ts';
 
-/** Report Management: user reports and the reviews tutors reported. */
+/**
+ * Report Management: user reports, the reviews tutors reported, and the reviews to look at (under the reports
+ * permission: the admins who judge and hide reviews, on a site that takes payments or not).
+ */
 export const adminReportsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
   app.get(
     '/api/admin/reports',
@@ -88,6 +94,40 @@ export const adminReportsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async
     async (request) => {
       const { user } = await requireAdmin(request, db, 'reports');
       return hideReviewAsAdmin({ db, actor: user, reviewId: request.params.id, note: request.body.note });
+    },
+  );
+
+  app.get(
+    '/api/admin/reviews/to-look-at',
+    {
+      schema: {
+        summary: 'Report Management: reviews to look at, newest first',
+        description: `Reviews of a pair where either account was younger than ${REVIEWS_TO_LOOK_AT.accountDays} days, with ${REVIEWS_TO_LOOK_AT.pairJobs} or more paid jobs together posted within ${REVIEWS_TO_LOOK_AT.windowDays} days before the review; published all the same. Each with both accounts' age and history. Page with the cursor. Needs reports.`,
+        tags,
+        querystring: reviewsQuerySchema,
+        response: { 200: reviewsToLookAtPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request, db, 'reports');
+      return listReviewsToLookAt({ db, cursor: request.query.cursor });
+    },
+  );
+
+  app.post(
+    '/api/admin/reviews/:id/looked-at',
+    {
+      schema: {
+        summary: 'Mark a review to look at as looked at: it leaves the list (audited)',
+        description: 'Not a review to look at: 404; looked at already: 409. Needs reports.',
+        tags,
+        params: idParams,
+        response: { 200: reviewToLookAtSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAdmin(request, db, 'reports');
+      return lookAtReviewAsAdmin({ db, actor: user, reviewId: request.params.id });
     },
   );
 };
