@@ -7,6 +7,7 @@ import {
   DEFAULT_TEST_PASSWORD,
   TEST_TOTP_SECRET,
   createRequest,
+  createReviewedJob,
   createSubAdmin,
   createSubject,
   createUser,
@@ -450,4 +451,38 @@ test('an admin records a student’s bank transfer and a tutor’s payout: the j
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByRole('region', { name: 'Balances' })).toContainText('$20.00');
   await expect(page.getByRole('region', { name: 'Transactions' })).toContainText(`payment:${checkout.id}`);
+});
+
+test('an admin with the reports permission looks at a young pair’s review, with both accounts’ history', async ({
+  page,
+  db,
+  signInAsUser,
+}) => {
+  // A new student's second paid job with the same tutor, reviewed: listed to look at.
+  const first = await createReviewedJob(db, { rating: 5 });
+  const pair = { studentId: first.student.id, tutorId: first.tutor.id };
+  const { review } = await createReviewedJob(db, { rating: 5, pair, toLookAt: true });
+  const [student, tutor] = await Promise.all(
+    [pair.studentId, pair.tutorId].map(
+      async (id) => (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, id) }))!,
+    ),
+  );
+
+  await signInAsUser((await createSubAdmin(db, ['reports'])).id);
+  await page.goto('/admin/reports');
+  const section = page.getByRole('region', { name: 'Reviews to look at' });
+  const row = section.getByRole('row').filter({ hasText: student!.username });
+  await expect(row).toContainText('0 days old');
+  await expect(row).toContainText('2 paid jobs, $0 paid, 2 reviews given');
+  await expect(row).toContainText('2 paid jobs, $0 paid, 2 reviews received');
+  await expect(row).toContainText('5 / 5');
+  await expect(row).toContainText(`2 paid jobs together in 30 days`);
+  await expectNoAxeViolations(page, 'reviews to look at');
+
+  await row.getByRole('button', { name: `Looked at ${student!.username}'s review of ${tutor!.username}` }).click();
+  await expect(page.getByText('Review looked at')).toBeVisible();
+  await expect(section.getByRole('row').filter({ hasText: student!.username })).toHaveCount(0);
+  // Audited: the super-admin finds it in the audit log.
+  const audited = await db.query.adminAuditLog.findFirst({ where: (log, { eq }) => eq(log.objectId, review.id) });
+  expect(audited).toMatchObject({ action: 'review.looked_at' });
 });

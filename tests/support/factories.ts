@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { hashPassword, symmetricEncrypt } from 'better-auth/crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { AdminPermission, Role } from '#shared/constants.ts';
 import type { Executor } from '../../src/server/db/client.ts';
 import { adminPermissions, adminRoles } from '../../src/server/db/schema/admin.ts';
@@ -117,13 +117,21 @@ export async function createBid(
 }
 
 /**
- * A completed job between a new student and a new teacher with the student's review of it, written straight to the
- * database with the teacher's counters as the service would leave them.
+ * A completed job between a new student and a new teacher (or the pair given) with the student's review of it,
+ * written straight to the database with the teacher's counters as the service would leave them; `toLookAt` lists the
+ * review for the admins as the service would for a young pair with several paid jobs.
  */
-export async function createReviewedJob(db: Executor, { rating = 4 }: { rating?: number } = {}) {
+export async function createReviewedJob(
+  db: Executor,
+  {
+    rating = 4,
+    pair,
+    toLookAt = false,
+  }: { rating?: number; pair?: { studentId: string; tutorId: string }; toLookAt?: boolean } = {},
+) {
   const subject = await createSubject(db);
-  const student = await createUser(db, { role: 'student' });
-  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+  const student = pair ? { id: pair.studentId } : await createUser(db, { role: 'student' });
+  const tutor = pair ? { id: pair.tutorId } : await createTeacher(db, { subjectIds: [subject.id] });
   const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
   const bid = await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 1000, status: 'accepted' });
   await db
@@ -132,11 +140,15 @@ export async function createReviewedJob(db: Executor, { rating = 4 }: { rating?:
     .where(eq(tutoringRequests.id, request.id));
   const [review] = await db
     .insert(reviews)
-    .values({ requestId: request.id, studentId: student.id, bidId: bid.id, tutorId: tutor.id, rating })
+    .values({ requestId: request.id, studentId: student.id, bidId: bid.id, tutorId: tutor.id, rating, toLookAt })
     .returning();
   await db
     .update(users)
-    .set({ jobsCompleted: 1, reviewCount: 1, reviewRatingSum: rating })
+    .set({
+      jobsCompleted: sql`${users.jobsCompleted} + 1`,
+      reviewCount: sql`${users.reviewCount} + 1`,
+      reviewRatingSum: sql`${users.reviewRatingSum} + ${rating}`,
+    })
     .where(eq(users.id, tutor.id));
   return { student, tutor, requestId: request.id, review: review! };
 }

@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PERMISSIONS, SUPER_ADMIN_ROLE } from '#shared/constants.ts';
 import { randomUUID } from 'node:crypto';
 import { illegalContentFlags, moderationPatterns, userReports } from '../../db/schema/moderation.ts';
 import { contactMessages } from '../../db/schema/pages.ts';
-import { reviews } from '../../db/schema/reviews.ts';
 import {
   createReviewedJob,
   createSessionCookie,
@@ -78,8 +76,7 @@ describe('every admin route checks the caller’s admin permission', () => {
         area: 'reports',
         ok: 200,
         call: async () => {
-          const { review } = await createReviewedJob(t.db);
-          await t.db.update(reviews).set({ toLookAt: true }).where(eq(reviews.id, review.id));
+          const { review } = await createReviewedJob(t.db, { toLookAt: true });
           return { url: `/api/admin/reviews/${review.id}/looked-at` };
         },
       },

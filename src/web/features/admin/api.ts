@@ -31,7 +31,7 @@ import type {
   SubAdminsPage,
   UpdateSubAdminInput,
 } from '#shared/schemas/admin.ts';
-import type { AdminReview, AdminReviewsPage } from '#shared/schemas/reviews.ts';
+import type { AdminReview, AdminReviewsPage, ReviewToLookAt, ReviewsToLookAtPage } from '#shared/schemas/reviews.ts';
 import { ApiError, apiFetch } from '#web/lib/api.ts';
 
 /** Every admin query's key, so a change can refresh exactly what it touched. */
@@ -40,6 +40,7 @@ const adminKeys = {
   stats: ['admin', 'stats'] as const,
   reports: ['admin', 'reports'] as const,
   reviews: ['admin', 'reviews'] as const,
+  reviewsToLookAt: ['admin', 'reviews', 'to-look-at'] as const,
   flags: ['admin', 'flags'] as const,
   meetings: ['admin', 'meetings'] as const,
   subAdmins: ['admin', 'sub-admins'] as const,
@@ -106,6 +107,9 @@ export const useAdminReports = (filter: AdminTableFilter<AdminReport['status']>)
 export const useReportedReviews = () =>
   useInfiniteQuery(adminPagesOptions<AdminReviewsPage>(adminKeys.reviews, '/api/admin/reviews'));
 
+export const useReviewsToLookAt = () =>
+  useInfiniteQuery(adminPagesOptions<ReviewsToLookAtPage>(adminKeys.reviewsToLookAt, '/api/admin/reviews/to-look-at'));
+
 export const useAdminFlags = (filter: AdminTableFilter<AdminFlag['status']>) =>
   useInfiniteQuery(adminPagesOptions<AdminFlagsPage>(adminKeys.flags, '/api/admin/flags', filter));
 
@@ -157,6 +161,12 @@ export const useHideReview = () =>
     ({ id, note }: { id: string; note: string }) =>
       apiFetch<AdminReview>(`/api/admin/reviews/${id}/hide`, { method: 'POST', body: { note } }),
     [adminKeys.reviews],
+  );
+
+export const useLookAtReview = () =>
+  useAdminMutation(
+    (id: string) => apiFetch<ReviewToLookAt>(`/api/admin/reviews/${id}/looked-at`, { method: 'POST' }),
+    [adminKeys.reviewsToLookAt],
   );
 
 export const useDecideFlag = () =>

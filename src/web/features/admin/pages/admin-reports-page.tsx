@@ -9,6 +9,7 @@ import { useAdminReports, useDecideReport, useHideReview, useReportedReviews, ty
 import { adminDateTime, DecisionCell, StatusBadge } from '../components/admin-format.tsx';
 import { AdminTable, pagedRows, type AdminColumn } from '../components/admin-table.tsx';
 import { DecisionDialog } from '../components/decision-dialog.tsx';
+import { ReviewsToLookAt } from '../components/reviews-to-look-at.tsx';
 import { UserLink } from '../components/user-link.tsx';
 
 const reasonLabels = Object.fromEntries(REPORT_REASONS.map(({ value, label }) => [value, label]));
@@ -133,6 +134,7 @@ export function AdminReportsPage() {
         />
       )}
       <ReportedReviews />
+      <ReviewsToLookAt />
     </div>
   );
 }
