@@ -94,8 +94,8 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
     ],
     [
       `with checkout as (
-         insert into checkouts (request_id, bid_id, student_id, tutor_id, amount_cents, provider, status, expires_at, paid_at)
-         values ($2, $3, $1, $4, 1000, 'test', 'paid', now(), now()) returning id)
+         insert into checkouts (request_id, bid_id, student_id, tutor_id, amount_cents, provider, status, expires_at, paid_at, receipt_number)
+         values ($2, $3, $1, $4, 1000, 'test', 'paid', now(), now(), nextval('receipt_numbers')) returning id)
        insert into refund_requests (request_id, checkout_id, student_id, tutor_id, reason, opened_by, status, held_cents)
        select $2, id, $1, $4, 'missed_deadline', $1, 'declined', 1000 from checkout`,
       [student.id, requestId, review.bidId, tutor.id],
