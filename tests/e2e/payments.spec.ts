@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DECLINED_CARD } from '../support/checkout.ts';
 import { createBid, createRequest, createSubject, createTeacher } from '../support/factories.ts';
 import { expect, expectNoAxeViolations, payAtCheckout, test, type Page } from './fixtures.ts';
@@ -65,6 +66,7 @@ test('a student pays, finds the payment held on Payments, and prints its receipt
   db,
   signInAs,
   openBrowserAs,
+  allowConsoleError,
 }) => {
   const subject = await createSubject(db, { name: `Algebra ${Date.now()}` });
   const tutor = await createTeacher(db, { subjectIds: [subject.id] });
@@ -112,4 +114,13 @@ test('a student pays, finds the payment held on Payments, and prints its receipt
   await expect(page.getByRole('banner')).toBeHidden();
   await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
   await expect(receipt).toBeVisible();
+  await page.emulateMedia({ media: 'screen' });
+
+  // Someone else's payment, or none: the receipt cannot be shown.
+  allowConsoleError(/status of 404/);
+  await page.goto(`/payments/${randomUUID()}/receipt`);
+  await expect(page.getByText('This receipt cannot be shown')).toBeVisible();
+  await expect(page.getByText('Payment not found')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Receipt', level: 1 })).toBeAttached();
+  await expectNoAxeViolations(page, 'a receipt that cannot be shown');
 });

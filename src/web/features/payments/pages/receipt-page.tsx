@@ -137,6 +137,8 @@ export function ReceiptPage() {
           </Button>
         )}
       </div>
+      {/* The receipt is the page's heading; until it shows, the page still has one. */}
+      {!receipt.data && <h1 className="sr-only">Receipt</h1>}
       {receipt.isPending ? (
         <>
           <span role="status" className="sr-only">
