@@ -79,6 +79,7 @@ test('a student pays, finds the payment held on Payments, and prints its receipt
   // The chat's job bar says where the money is, to the student and to the tutor.
   const jobBar = page.getByText(`Your ${subject.name} job is in progress.`);
   await expect(jobBar.getByText('Payment held')).toBeVisible();
+  await expectNoAxeViolations(page, 'the job bar with the payment held');
   const tutorPage = (await openBrowserAs(tutor.id)).page;
   await tutorPage.goto(`/chat?tutorId=${student.id}`);
   await expect(tutorPage.getByText(`Your ${subject.name} job is in progress.`).getByText('Payment held')).toBeVisible();
