@@ -75,6 +75,7 @@ import { expiredUsageCountersJob } from './platform/limits/usage-limits.ts';
 import { createMetrics, registerMetrics } from './platform/metrics/metrics.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { createStorage } from './platform/storage/storage.ts';
+import { registerReadiness } from './http/readiness.ts';
 import { registerUploads } from './platform/storage/incoming-files.ts';
 
 export type AppDependencies = {
@@ -286,9 +287,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     () => realtime.io.engine.clientsCount,
   );
   app.addHook('onClose', () => realtime.close());
+  app.addHook('preClose', () => realtime.reconnectElsewhere()); // else closing waits for every open socket
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(healthRoutes, { db, storage, realtimeFanOut: () => realtime.fanOut() });
+  const readiness = registerReadiness(app, config.readiness);
+  await app.register(healthRoutes, { db, storage, realtimeFanOut: () => realtime.fanOut(), readiness });
   await app.register(authRoutes, {
     auth,
     db,

@@ -13,6 +13,11 @@ const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+const millisecondsUpTo = (max: number) => {
+  const message = `must be a whole number of milliseconds from 0 to ${max}`;
+  return z.coerce.number({ message }).int({ message }).min(0, { message }).max(max, { message });
+};
+
 const optionalUrl = (protocols: string[]) =>
   z
     .url({ message: 'must be a URL' })
@@ -103,6 +108,9 @@ const envSchema = z.object({
     .default(3000),
   HOST: z.string().default('0.0.0.0'),
   TRUST_PROXY: trustProxySchema,
+  READY_MAX_EVENT_LOOP_LAG_MS: millisecondsUpTo(60_000).default(1_000),
+  SHUTDOWN_DRAIN_DELAY_MS: millisecondsUpTo(300_000).optional(),
+  SHUTDOWN_TIMEOUT_MS: millisecondsUpTo(600_000).default(30_000),
   PUBLIC_URL: z.url({ message: 'must be a URL' }).optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
@@ -204,6 +212,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     port: e.PORT,
     host: e.HOST,
     trustProxy: e.TRUST_PROXY ?? false,
+    readiness: { maxEventLoopLagMs: e.READY_MAX_EVENT_LOOP_LAG_MS },
+    shutdown: {
+      // Outside production a restart (the dev server's watch, a test) need not wait for a proxy.
+      drainDelayMs: e.SHUTDOWN_DRAIN_DELAY_MS ?? (e.NODE_ENV === 'production' ? 5_000 : 0),
+      timeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL,

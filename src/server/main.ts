@@ -1,6 +1,7 @@
 import 'dotenv/config';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { buildApp } from './app.ts';
 import { ConfigError, parseConfig, type Config } from './config.ts';
 import { databaseSourceFor, openDatabase } from './db/client.ts';
@@ -52,11 +53,25 @@ async function start() {
   });
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: 'SIGTERM' | 'SIGINT') => {
     if (stopping) return;
     stopping = true;
+    const { drainDelayMs, timeoutMs } = config.shutdown;
+    // Whatever holds the shutdown up (a request that never ends, a stuck job), the process ends within the bound.
+    setTimeout(() => {
+      app.log.error({ timeoutMs }, 'shutdown took too long: exiting with work unfinished');
+      process.exit(1);
+    }, timeoutMs).unref();
+    // A service manager or an orchestrator stops with SIGTERM: first the node reports not ready while it still
+    // serves, so the proxy stops sending it work. Ctrl-C (SIGINT) in a terminal stops at once.
+    app.startDraining();
+    if (signal === 'SIGTERM' && drainDelayMs > 0) {
+      app.log.info({ drainDelayMs }, 'draining: not ready, still serving');
+      await delay(drainDelayMs);
+    }
     app.log.info({ signal }, 'shutting down');
-    // Stops accepting connections, lets requests in flight finish, then runs the onClose hooks.
+    // Tells sockets to reconnect, stops accepting connections, lets requests in flight finish, then runs the
+    // onClose hooks (jobs finish the run they are in).
     await app.close();
     await snapshots?.close();
     await database.close();

@@ -93,6 +93,8 @@ export async function startTestServerProcess(
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     REQUIRE_EMAIL_CONFIRMATION: 'false',
+    // As in test-config.ts: a busy test machine's event loops lag.
+    READY_MAX_EVENT_LOOP_LAG_MS: '60000',
     ...env,
   };
   if (template.kind === 'embedded') {

@@ -30,8 +30,49 @@ describe('health, OpenAPI and the HTTP basics', () => {
     expect(live.json()).toEqual({ alive: true });
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ ready: true, database: 'up', realtime: t.realtime.fanOut(), storage: 'up' });
+    expect(ready.json()).toEqual({
+      ready: true,
+      database: 'up',
+      realtime: t.realtime.fanOut(),
+      storage: 'up',
+      draining: false,
+      eventLoopLagMs: expect.any(Number),
+    });
     for (const response of [live, ready]) expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers not ready while the event loop lags past READY_MAX_EVENT_LOOP_LAG_MS, and ready again after', async () => {
+    const busy = await createTestApp({ READY_MAX_EVENT_LOOP_LAG_MS: '200' });
+    try {
+      const holdUntil = performance.now() + 400;
+      while (performance.now() < holdUntil); // one long task holds the loop, as a heavy request would
+      const lagging = await busy.app.inject({ method: 'GET', url: '/readyz' });
+      expect(lagging.statusCode).toBe(503);
+      expect(lagging.json()).toMatchObject({ ready: false, database: 'up', draining: false });
+      expect(lagging.json().eventLoopLagMs).toBeGreaterThan(200);
+      // Forgotten within two windows of 5 s.
+      await expect
+        .poll(async () => (await busy.app.inject({ method: 'GET', url: '/readyz' })).statusCode, {
+          timeout: 15_000,
+          interval: 500,
+        })
+        .toBe(200);
+    } finally {
+      await busy.close();
+    }
+  }, 30_000);
+
+  it('answers not ready once draining has started, while everything else still answers', async () => {
+    const draining = await createTestApp();
+    try {
+      draining.app.startDraining();
+      const ready = await draining.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ ready: false, draining: true, database: 'up', storage: 'up' });
+      expect((await draining.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await draining.close();
+    }
   });
 
   it('publishes a valid OpenAPI 3 document generated from the route schemas', async () => {

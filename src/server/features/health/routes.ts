@@ -20,7 +20,14 @@ const healthSchema = z.object({
   ...dependencies,
 });
 const livenessSchema = z.object({ alive: z.literal(true) });
-const readinessSchema = z.object({ ready: z.boolean(), ...dependencies });
+const readinessSchema = z.object({
+  ready: z.boolean(),
+  ...dependencies,
+  /** Shutting down: finishing what it has, taking nothing new. */
+  draining: z.boolean(),
+  /** How late the event loop has run lately; past the configured bound the process is too busy for more. */
+  eventLoopLagMs: z.number(),
+});
 
 // Probes are asked every few seconds and must never answer from a cache on the way.
 const NO_STORE = 'no-store';
@@ -29,7 +36,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{
   db: Database;
   storage: Storage;
   realtimeFanOut: () => FanOutState;
-}> = async (app, { db, storage: store, realtimeFanOut }) => {
+  readiness: { isDraining: () => boolean; eventLoopLagMs: () => number; maxEventLoopLagMs: number };
+}> = async (app, { db, storage: store, realtimeFanOut, readiness }) => {
   /** Each dependency's state now; a lost one reconnects by itself. */
   const dependencyStates = async (log: FastifyBaseLogger) => {
     const realtime = realtimeFanOut();
@@ -86,20 +94,28 @@ export const healthRoutes: FastifyPluginAsyncZod<{
       schema: {
         security: [],
         summary:
-          'Answers 200 when this process can serve everything, 503 while the database, the fan-out or the file store is lost',
+          'Answers 200 when this process can serve everything; 503 while the database, the fan-out or the file store is lost, while it shuts down, or while its event loop lags',
         description:
-          'For a readiness probe or a load balancer: send no traffic while 503. The process reconnects by itself.',
+          'For a readiness probe or a load balancer: send no traffic while 503. The process reconnects by itself; ' +
+          'after SIGTERM it stays 503 until it exits (SHUTDOWN_DRAIN_DELAY_MS, then it stops taking connections).',
         tags: ['health'],
         response: { 200: readinessSchema, 503: readinessSchema },
       },
     },
     async (request, reply) => {
       const states = await dependencyStates(request.log);
-      const ready = states.database === 'up' && states.realtime !== 'reconnecting' && states.storage === 'up';
+      const draining = readiness.isDraining();
+      const eventLoopLagMs = readiness.eventLoopLagMs();
+      const ready =
+        states.database === 'up' &&
+        states.realtime !== 'reconnecting' &&
+        states.storage === 'up' &&
+        !draining &&
+        eventLoopLagMs <= readiness.maxEventLoopLagMs;
       return reply
         .status(ready ? 200 : 503)
         .header('cache-control', NO_STORE)
-        .send({ ready, ...states });
+        .send({ ready, ...states, draining, eventLoopLagMs });
     },
   );
 };

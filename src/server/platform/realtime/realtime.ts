@@ -45,6 +45,11 @@ export type Realtime = {
   onConnection(handler: (socket: RealtimeSocket) => void): void;
   /** Whether events reach the other nodes now: `reconnecting` while the fan-out connection is lost. */
   fanOut(): FanOutState;
+  /**
+   * Ends every socket's connection without Socket.IO's disconnect (after which a client would stay away), so each
+   * client reconnects by itself, through the proxy to another node, and refetches what it missed.
+   */
+  reconnectElsewhere(): void;
   close(): Promise<void>;
 };
 
@@ -162,6 +167,10 @@ export async function createRealtime(options: {
     endSession(sessionId) {
       void endLocalSession(sessionId);
       if (clustered) io.serverSideEmit('session:end', sessionId);
+    },
+    reconnectElsewhere() {
+      passOn();
+      for (const socket of io.of('/').sockets.values()) socket.conn.close();
     },
     async close() {
       passOn();

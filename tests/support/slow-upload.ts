@@ -1,0 +1,39 @@
+import { request as httpRequest } from 'node:http';
+import { TINY_PNG } from './files.ts';
+
+const BOUNDARY = 'slow-upload';
+
+/**
+ * A chat upload over a real connection whose body is sent in two steps: the part's head and the PNG's first bytes at
+ * once, the rest on `finish()`; `leave()` cuts the connection instead.
+ */
+export function startUpload(url: string, cookie: string, { bytes = TINY_PNG, filename = 'graph.png' } = {}) {
+  const request = httpRequest(`${url}/api/chat/uploads`, {
+    method: 'POST',
+    agent: false,
+    headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+  });
+  const answer = new Promise<{ status: number; body: { code?: string; message?: string } }>((resolve, reject) => {
+    request.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
+    });
+    request.on('error', reject);
+  });
+  request.write(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`,
+  );
+  request.write(bytes.subarray(0, 8));
+  return {
+    answer,
+    finish() {
+      request.end(Buffer.concat([bytes.subarray(8), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]));
+      return answer;
+    },
+    leave() {
+      answer.catch(() => undefined);
+      request.destroy();
+    },
+  };
+}
