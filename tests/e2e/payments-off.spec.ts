@@ -104,6 +104,9 @@ test("a tutor's menu has no Earnings, and the terms the app shows none either", 
   await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Earnings' })).toHaveCount(0);
   await page.keyboard.press('Escape');
+  // Typing the address leads nowhere either.
+  await page.goto(`${baseURL}/earnings`);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   // Signed in, the app itself renders the terms (not the prerendered page), from the server's settings.
   await page.goto(`${baseURL}/terms`);
   await expect(page.getByRole('main').getByRole('heading', { name: 'Conduct' })).toBeVisible();
@@ -116,4 +119,9 @@ test("a student's menu has no Payments", async ({ page }) => {
   await page.getByRole('button', { name: /^User menu for/ }).click();
   await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Payments' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  for (const pagePath of ['/payments', '/payments/00000000-0000-4000-8000-000000000000/receipt']) {
+    await page.goto(`${baseURL}${pagePath}`);
+    await expect(page.getByRole('heading', { name: 'Page not found' }), pagePath).toBeVisible();
+  }
 });

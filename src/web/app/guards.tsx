@@ -5,6 +5,8 @@ import type { Role } from '#shared/constants.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { StatusPage } from '#web/components/ui/status-page.tsx';
 import { useSession } from '#web/lib/auth-client.ts';
+import { usePublicSettings } from '#web/lib/settings.ts';
+import { NotFoundPage } from '#web/features/pages/pages/not-found-page.tsx';
 import { signInDestination } from '#web/lib/redirect.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PageFallback } from './page-fallback.tsx';
@@ -69,6 +71,16 @@ export function RequireAuth({ role }: { role?: Role }) {
   }
   if (role && user.role !== role) return <RoleRefusal role={role} />;
   return <Outlet />;
+}
+
+/**
+ * Layout route for the screens of paying and earning: under PAYMENTS_PROVIDER=none the site takes no money, so they
+ * do not exist there, even when their address is typed.
+ */
+export function RequirePayments() {
+  const { settings, isPending } = usePublicSettings();
+  if (isPending) return <PageFallback />;
+  return settings.payments ? <Outlet /> : <NotFoundPage />;
 }
 
 /**

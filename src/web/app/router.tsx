@@ -1,5 +1,5 @@
 import { replace, type RouteObject } from 'react-router';
-import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
+import { RedirectIfSignedIn, RequireAuth, RequirePayments } from './guards.tsx';
 import { RootLayout } from './layout/root-layout.tsx';
 import { PageFallback } from './page-fallback.tsx';
 import { paths } from '#shared/paths.ts';
@@ -98,10 +98,15 @@ const pageRoutes: RouteObject[] = [
         handle: { prefetch: prefetchJobs, frame: { teacher: <JobsPageFrame /> } } satisfies RouteHandle,
       },
       {
-        path: paths.earnings.path,
-        lazy: async () => ({
-          Component: (await import('#web/features/payments/pages/earnings-page.tsx')).EarningsPage,
-        }),
+        element: <RequirePayments />,
+        children: [
+          {
+            path: paths.earnings.path,
+            lazy: async () => ({
+              Component: (await import('#web/features/payments/pages/earnings-page.tsx')).EarningsPage,
+            }),
+          },
+        ],
       },
     ],
   },
@@ -121,22 +126,27 @@ const pageRoutes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('#web/features/requests/pages/offers-page.tsx')).OffersPage }),
       },
       {
-        path: paths.checkout.path,
-        lazy: async () => ({
-          Component: (await import('#web/features/payments/pages/checkout-page.tsx')).CheckoutPage,
-        }),
-      },
-      {
-        path: paths.payments.path,
-        lazy: async () => ({
-          Component: (await import('#web/features/payments/pages/payments-page.tsx')).PaymentsPage,
-        }),
-      },
-      {
-        path: paths.receipt.path,
-        lazy: async () => ({
-          Component: (await import('#web/features/payments/pages/receipt-page.tsx')).ReceiptPage,
-        }),
+        element: <RequirePayments />,
+        children: [
+          {
+            path: paths.checkout.path,
+            lazy: async () => ({
+              Component: (await import('#web/features/payments/pages/checkout-page.tsx')).CheckoutPage,
+            }),
+          },
+          {
+            path: paths.payments.path,
+            lazy: async () => ({
+              Component: (await import('#web/features/payments/pages/payments-page.tsx')).PaymentsPage,
+            }),
+          },
+          {
+            path: paths.receipt.path,
+            lazy: async () => ({
+              Component: (await import('#web/features/payments/pages/receipt-page.tsx')).ReceiptPage,
+            }),
+          },
+        ],
       },
     ],
   },
