@@ -1,21 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
+import { findExecutable } from './executables.ts';
 import { freePort } from './server-process.ts';
 
 /** The redis-server binary on PATH, or undefined when this machine has none. */
-export function findRedisServer() {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, 'redis-server');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
+export const findRedisServer = () => findExecutable('redis-server');
 
 /** What a test that needs its own Redis server says when it is skipped. */
 export const MISSING_REDIS_SERVER = 'needs redis-server on PATH: apt-get install redis-server (CI has it)';
