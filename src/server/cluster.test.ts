@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inArray } from 'drizzle-orm';
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startCluster, type Cluster } from '../../tests/support/cluster.ts';
 import { formData, TINY_PNG } from '../../tests/support/files.ts';
 import { findNginx, MISSING_NGINX, startNginx } from '../../tests/support/nginx.ts';
 import { startS3Server, type S3Server } from '../../tests/support/s3-server.ts';
-import { freePort } from '../../tests/support/server-process.ts';
+import { freePort, SERVER_COMMAND, startServerProcess } from '../../tests/support/server-process.ts';
 import { connectSocket, nextEvent, type TestSocket } from '../../tests/support/socket-client.ts';
 import { describeOnPostgres } from '../../tests/support/test-database.ts';
+import { uniqueWord } from '../../tests/support/words.ts';
+import type { ChatMessage, MessagePage, RoomPage } from '#shared/schemas/chat.ts';
+import { messages } from './db/schema/chat.ts';
 
 // Three server processes on one PostgreSQL database and one S3 bucket, behind nginx running deploy/nginx.conf as
 // shipped: any node serves any user's files, events cross nodes, and a node stopped by SIGTERM loses no request.
@@ -45,7 +53,7 @@ function behindNginx(nginxBinary: string) {
         port,
         upstreamPorts: cluster.servers.map((server) => Number(new URL(server.url).port)),
       });
-    }, 600_000);
+    }, 300_000);
 
     afterAll(async () => {
       for (const socket of sockets) socket.close();
@@ -108,5 +116,105 @@ function behindNginx(nginxBinary: string) {
       expect(statuses.length).toBeGreaterThan(10);
       expect(statuses.filter((status) => status !== 200)).toEqual([]);
     }, 60_000);
+
+    it('restarts each node in turn under chat load: every acknowledged message stored once and seen once by the receiver', async () => {
+      const receiver = await cluster.signedIn();
+      const senders = [await cluster.signedIn(), await cluster.signedIn(), await cluster.signedIn()];
+      // The receiver as the web app behaves: a socket through nginx that reconnects by itself, and after each
+      // reconnect a refetch of its conversations (messages it missed meanwhile).
+      const socket: TestSocket = io(proxy.url, {
+        transports: ['websocket'],
+        extraHeaders: { cookie: receiver.cookie },
+        reconnectionDelay: 200,
+        reconnectionDelayMax: 1_000,
+      });
+      sockets.push(socket);
+      const live: string[] = [];
+      const refetched = new Set<string>();
+      const reconnectMs: number[] = [];
+      let lostAt = 0;
+      socket.on('message:new', (message) => live.push(message.id));
+      socket.on('disconnect', () => (lostAt = performance.now()));
+      const refetchOnce = async () => {
+        const rooms = (await (await through('/api/chat/rooms?limit=100', receiver.cookie)).json()) as RoomPage;
+        for (const room of rooms.rooms) {
+          const page = (await (
+            await through(`/api/chat/rooms/${room.id}/messages?limit=100`, receiver.cookie)
+          ).json()) as MessagePage;
+          for (const message of page.messages) refetched.add(message.id);
+        }
+      };
+      // As the web app's queries retry: a request may meet nginx's 502 while a node restarts.
+      const refetch = async () => {
+        for (let tries = 1; ; tries++) {
+          try {
+            return await refetchOnce();
+          } catch (error) {
+            if (tries === 10) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 300));
+          }
+        }
+      };
+      socket.io.on('reconnect', () => {
+        reconnectMs.push(Math.round(performance.now() - lostAt));
+        void refetch();
+      });
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+
+      // Each sender as the web app's outbox: one message at a time, resent under the same clientId until stored.
+      const acknowledged = new Map<string, string>(); // clientId -> message id
+      let sending = true;
+      const keepSending = () => sending;
+      const send = async (sender: { cookie: string }) => {
+        while (keepSending()) {
+          const clientId = randomUUID();
+          for (;;) {
+            const answer = await through('/api/chat/messages', sender.cookie, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ clientId, receiverId: receiver.id, content: `load ${uniqueWord()}` }),
+            }).catch(() => null);
+            // 201 stored now; 200 stored by an earlier try whose answer was lost.
+            if (answer?.status === 201 || answer?.status === 200) {
+              acknowledged.set(clientId, ((await answer.json()) as ChatMessage).id);
+              break;
+            }
+            // Refused sends count against the sender's ceiling too: a refused one waits longer.
+            await new Promise((resolve) => setTimeout(resolve, answer ? 3_000 : 200));
+          }
+          // Under the ceiling of 60 messages a minute per sender.
+          await new Promise((resolve) => setTimeout(resolve, 1_100));
+        }
+      };
+      const load = Promise.all(senders.map(send));
+
+      for (const [index, server] of cluster.servers.entries()) {
+        const port = new URL(server.url).port;
+        expect(await server.stop()).toBe(0);
+        cluster.servers[index] = await startServerProcess(
+          SERVER_COMMAND,
+          { ...cluster.env, PORT: port, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-node-')) },
+          240_000,
+        );
+      }
+      sending = false;
+      await load;
+      await refetch();
+
+      const ids = [...acknowledged.values()];
+      expect(ids.length).toBeGreaterThan(10);
+      const stored = await cluster.database.db
+        .select({ clientId: messages.clientId })
+        .from(messages)
+        .where(inArray(messages.clientId, [...acknowledged.keys()]));
+      expect(stored).toHaveLength(acknowledged.size);
+      // Live at most once each; whatever was missed live was in a refetch.
+      expect(new Set(live).size).toBe(live.length);
+      expect(ids.filter((id) => !live.includes(id) && !refetched.has(id))).toEqual([]);
+      console.log(
+        `rolling restart of 3 nodes: ${ids.length} acknowledged messages, ${live.length} live, ` +
+          `reconnects after ${reconnectMs.join(', ')} ms`,
+      );
+    }, 300_000);
   };
 }
