@@ -28,12 +28,67 @@ describe('parseConfig', () => {
     });
     for (const refused of [{}, { PAYMENTS_PROVIDER: 'test' }]) {
       expect(() => parseConfig({ NODE_ENV: 'production', ...refused })).toThrow(
-        /PAYMENTS_PROVIDER: must be chosen with NODE_ENV=production, and not test \(choose none or manual/,
+        /PAYMENTS_PROVIDER: must be chosen with NODE_ENV=production, and not test \(choose none, manual or stripe/,
       );
     }
     expect(() => parseConfig({ PAYMENTS_PROVIDER: 'paypal' })).toThrow(
-      /PAYMENTS_PROVIDER: must be one of test, none, manual \(got "paypal"\)/,
+      /PAYMENTS_PROVIDER: must be one of test, none, manual, stripe \(got "paypal"\)/,
     );
+  });
+
+  describe('with PAYMENTS_PROVIDER=stripe', () => {
+    const testKeys = {
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_51Abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_51Abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_Abc123',
+    };
+    const liveKeys = { ...testKeys, STRIPE_SECRET_KEY: 'sk_live_51Abc', STRIPE_PUBLISHABLE_KEY: 'pk_live_51Abc' };
+
+    it("needs all three keys, of one mode, and reads no other provider's", () => {
+      expect(parseConfig(testKeys).payments.stripe).toEqual({
+        secretKey: 'sk_test_51Abc',
+        publishableKey: 'pk_test_51Abc',
+        webhookSecret: 'whsec_Abc123',
+        apiBase: null,
+      });
+      expect(parseConfig({ ...testKeys, PAYMENTS_PROVIDER: 'test' }).payments.stripe).toBeNull();
+      expect(() => parseConfig({ PAYMENTS_PROVIDER: 'stripe', STRIPE_PUBLISHABLE_KEY: 'pk_test_1' })).toThrow(
+        /STRIPE_SECRET_KEY: must be set with PAYMENTS_PROVIDER=stripe\n.*STRIPE_WEBHOOK_SECRET: must be set/,
+      );
+      expect(() =>
+        parseConfig({ ...testKeys, STRIPE_PUBLISHABLE_KEY: 'pk_live_51Abc', STRIPE_ALLOW_LIVE_KEYS: 'true' }),
+      ).toThrow(/STRIPE_PUBLISHABLE_KEY: must be of the same mode \(test or live\) as STRIPE_SECRET_KEY/);
+      expect(() => parseConfig({ ...testKeys, STRIPE_PUBLISHABLE_KEY: 'sk_test_51Abc' })).toThrow(
+        /STRIPE_PUBLISHABLE_KEY: must be a Stripe key as the dashboard shows it \(pk_test_ or pk_live_…\)/,
+      );
+    });
+
+    it('refuses test keys in production and live keys elsewhere unless allowed', () => {
+      expect(() => parseConfig({ ...testKeys, NODE_ENV: 'production' })).toThrow(
+        /STRIPE_SECRET_KEY: must be a live key with NODE_ENV=production/,
+      );
+      expect(parseConfig({ ...liveKeys, NODE_ENV: 'production' }).payments.stripe?.secretKey).toBe('sk_live_51Abc');
+      expect(() => parseConfig(liveKeys)).toThrow(/STRIPE_SECRET_KEY: a live key moves real money/);
+      expect(parseConfig({ ...liveKeys, STRIPE_ALLOW_LIVE_KEYS: 'true' }).payments.stripe?.secretKey).toBe(
+        'sk_live_51Abc',
+      );
+    });
+
+    it('never repeats a key it refuses, and points at a stand-in for Stripe only in tests', () => {
+      for (const [name, secret] of [
+        ['STRIPE_SECRET_KEY', 'pk_live_notASecretKey'],
+        ['STRIPE_WEBHOOK_SECRET', 'wh_oops_Secret'],
+      ] as const) {
+        expect(() => parseConfig({ ...testKeys, [name]: secret })).toThrow(new RegExp(`${name}: must`));
+        expect(() => parseConfig({ ...testKeys, [name]: secret })).not.toThrow(new RegExp(secret));
+      }
+      const apiBase = 'http://127.0.0.1:12111';
+      expect(
+        parseConfig({ ...testKeys, NODE_ENV: 'test', STRIPE_API_BASE: apiBase }).payments.stripe?.apiBase?.href,
+      ).toBe(`${apiBase}/`);
+      expect(parseConfig({ ...testKeys, STRIPE_API_BASE: apiBase }).payments.stripe?.apiBase).toBeNull();
+    });
   });
 
   it('takes 15 % commission and releases 7 days after delivery unless told otherwise, percent to basis points', () => {

@@ -80,6 +80,13 @@ const operatorDetail = (maxLength: number) =>
     .max(maxLength, { message: `must be 1 to ${maxLength} characters on one line` })
     .refine((value) => !/[\r\n]/.test(value), { message: `must be 1 to ${maxLength} characters on one line` });
 
+// Stripe's keys name their mode: `sk_test_`/`pk_test_` move no money, `sk_live_`/`rk_live_`/`pk_live_` move real money.
+const stripeKey = (prefixes: string[], example: string) =>
+  z.string().regex(new RegExp(`^(?:${prefixes.join('|')})_(?:test|live)_[A-Za-z0-9]+$`), {
+    message: `must be a Stripe key as the dashboard shows it (${example}…)`,
+  });
+const isLiveStripeKey = (key: string) => key.includes('_live_');
+
 // Settings whose value a start-up error must not repeat: the error goes to the log.
 const SECRET_SETTINGS = new Set([
   'AUTH_SECRET',
@@ -87,6 +94,8 @@ const SECRET_SETTINGS = new Set([
   'AI_API_KEY',
   'S3_SECRET_ACCESS_KEY',
   'METRICS_TOKEN',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
 ]);
 
 const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
@@ -94,9 +103,9 @@ const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
 
 /**
  * Who takes the money: `test` (the default: test cards, no real money moves), `none` (a marketplace free of charge)
- * or `manual` (an admin records bank transfers and payouts).
+ * `manual` (an admin records bank transfers and payouts) or `stripe` (cards and Connect payouts, docs/decisions/0048).
  */
-export const PAYMENTS_PROVIDERS = ['test', 'none', 'manual'] as const;
+export const PAYMENTS_PROVIDERS = ['test', 'none', 'manual', 'stripe'] as const;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -160,6 +169,15 @@ const envSchema = z.object({
     .min(1, { message: 'must be a whole number of seconds from 1 to 86400' })
     .max(86_400, { message: 'must be a whole number of seconds from 1 to 86400' })
     .default(300),
+  STRIPE_SECRET_KEY: stripeKey(['sk', 'rk'], 'sk_test_ or sk_live_').optional(),
+  STRIPE_PUBLISHABLE_KEY: stripeKey(['pk'], 'pk_test_ or pk_live_').optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/, { message: 'must start with whsec_' })
+    .optional(),
+  STRIPE_ALLOW_LIVE_KEYS: booleanFromString.default(false),
+  // Tests only (ignored unless NODE_ENV=test): the address of a stand-in for api.stripe.com.
+  STRIPE_API_BASE: optionalUrl(['http', 'https']),
   // Tests only (ignored unless NODE_ENV=test): a pay stops between the provider's confirmation and its record.
   PAYMENTS_PAUSE_BEFORE_RECORD: booleanFromString.default(false),
   // Who takes the money, as receipts name them: the company's legal name, postal address and VAT number.
@@ -175,6 +193,43 @@ const envSchema = z.object({
 });
 
 export type Config = ReturnType<typeof parseConfig>;
+export type StripeSettings = ReturnType<typeof stripeSettings>;
+
+/**
+ * The Stripe keys, all three required, of one mode: test keys never in production (a shop that takes no money),
+ * live keys only in production unless STRIPE_ALLOW_LIVE_KEYS says a staging server means it (real money).
+ */
+function stripeSettings(e: z.infer<typeof envSchema>) {
+  const {
+    STRIPE_SECRET_KEY: secretKey,
+    STRIPE_PUBLISHABLE_KEY: publishableKey,
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+  } = e;
+  const missing = [
+    ['STRIPE_SECRET_KEY', secretKey],
+    ['STRIPE_PUBLISHABLE_KEY', publishableKey],
+    ['STRIPE_WEBHOOK_SECRET', webhookSecret],
+  ].flatMap(([name, value]) => (value ? [] : [`${name}: must be set with PAYMENTS_PROVIDER=stripe`]));
+  if (!secretKey || !publishableKey || !webhookSecret) throw new ConfigError(missing);
+  const live = isLiveStripeKey(secretKey);
+  if (live !== isLiveStripeKey(publishableKey)) {
+    throw new ConfigError(['STRIPE_PUBLISHABLE_KEY: must be of the same mode (test or live) as STRIPE_SECRET_KEY']);
+  }
+  if (e.NODE_ENV === 'production' && !live) {
+    throw new ConfigError(['STRIPE_SECRET_KEY: must be a live key with NODE_ENV=production (test keys take no money)']);
+  }
+  if (e.NODE_ENV !== 'production' && live && !e.STRIPE_ALLOW_LIVE_KEYS) {
+    throw new ConfigError([
+      'STRIPE_SECRET_KEY: a live key moves real money; use it with NODE_ENV=production, or set STRIPE_ALLOW_LIVE_KEYS=true',
+    ]);
+  }
+  return {
+    secretKey,
+    publishableKey,
+    webhookSecret,
+    apiBase: e.NODE_ENV === 'test' && e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : null,
+  };
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -202,9 +257,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   // Production takes real money only from an operator who chose how: the test cards would let anyone in for free.
   if (e.NODE_ENV === 'production' && (e.PAYMENTS_PROVIDER ?? 'test') === 'test') {
     throw new ConfigError([
-      `PAYMENTS_PROVIDER: must be chosen with NODE_ENV=production, and not test (choose none or manual; got "${env.PAYMENTS_PROVIDER ?? ''}")`,
+      `PAYMENTS_PROVIDER: must be chosen with NODE_ENV=production, and not test (choose none, manual or stripe; got "${env.PAYMENTS_PROVIDER ?? ''}")`,
     ]);
   }
+  const stripe = e.PAYMENTS_PROVIDER === 'stripe' ? stripeSettings(e) : null;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -256,6 +312,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       releaseAfterDays: e.PAYMENTS_RELEASE_AFTER_DAYS,
       reconcileIntervalMs: e.PAYMENTS_RECONCILE_INTERVAL_SECONDS * 1000,
       pauseBeforeRecord: e.NODE_ENV === 'test' && e.PAYMENTS_PAUSE_BEFORE_RECORD,
+      stripe,
     },
     // Receipts leave out the address and VAT number the operator did not set.
     operator: {

@@ -1,0 +1,127 @@
+import Stripe from 'stripe';
+import type { StripeSettings } from '../../config.ts';
+
+// The Stripe API as the payments feature uses it (docs/decisions/0048): separate charges and transfers. The
+// platform charges the student with a PaymentIntent, keeps the money on its balance, and transfers the tutor's
+// share to their connected account on release. Every call that changes something carries the caller's idempotency
+// key, derived from our own records, so a call repeated after a crash or a timeout does what the first one did (the
+// SDK's own retry keys are random and would not survive a restart).
+
+/** The API version every request names: Stripe answers in the shapes this code was written against. */
+export const STRIPE_API_VERSION = '2026-10-28.endive' satisfies Stripe.LatestApiVersion;
+
+/** How old a webhook's signature may be: Stripe's default, against replays of a captured request. */
+export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** What a PaymentIntent has come to, read from Stripe itself (never from the browser). */
+export type StripeChargeState =
+  | { status: 'succeeded'; paymentIntentId: string; amountCents: number; chargeId: string }
+  | { status: 'pending'; paymentIntentId: string }
+  | { status: 'failed'; paymentIntentId: string; message: string };
+
+/** A client of the Stripe API with the settings' key; `apiBase` (tests only) points it at a stand-in server. */
+export function createStripeGateway(settings: StripeSettings) {
+  const { apiBase } = settings;
+  const stripe = new Stripe(settings.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    maxNetworkRetries: 2,
+    telemetry: false,
+    ...(apiBase && {
+      host: apiBase.hostname,
+      port: apiBase.port || (apiBase.protocol === 'https:' ? 443 : 80),
+      protocol: apiBase.protocol === 'https:' ? 'https' : 'http',
+    }),
+  });
+
+  const chargeStateOf = (intent: Stripe.PaymentIntent): StripeChargeState => {
+    if (intent.status === 'succeeded' && typeof intent.latest_charge === 'string') {
+      return {
+        status: 'succeeded',
+        paymentIntentId: intent.id,
+        amountCents: intent.amount_received,
+        chargeId: intent.latest_charge,
+      };
+    }
+    if (intent.status === 'canceled') {
+      return { status: 'failed', paymentIntentId: intent.id, message: 'The payment was cancelled.' };
+    }
+    return { status: 'pending', paymentIntentId: intent.id };
+  };
+
+  return {
+    /**
+     * A PaymentIntent for the amount, captured as soon as the card is confirmed (a hold lasts only days, a job may
+     * run longer); the browser confirms it with the client secret. The same key answers the same PaymentIntent.
+     */
+    async startCharge(input: { idempotencyKey: string; amountCents: number; transferGroup: string }) {
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: input.amountCents,
+          currency: 'usd',
+          capture_method: 'automatic',
+          automatic_payment_methods: { enabled: true },
+          transfer_group: input.transferGroup,
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (!intent.client_secret) throw new Error(`Stripe gave PaymentIntent ${intent.id} no client secret`);
+      return { paymentIntentId: intent.id, clientSecret: intent.client_secret };
+    },
+
+    /** Where the PaymentIntent stands now, as Stripe tells it. */
+    async chargeState(paymentIntentId: string) {
+      return chargeStateOf(await stripe.paymentIntents.retrieve(paymentIntentId));
+    },
+
+    /** Gives some or all of a charge back to the card; the same key refunds once. */
+    async refund(input: { idempotencyKey: string; paymentIntentId: string; amountCents: number }) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: input.paymentIntentId, amount: input.amountCents },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { refundId: refund.id };
+    },
+
+    /**
+     * Moves a tutor's share of a charge to their connected account. `source_transaction` ties it to the charge, so
+     * it may be made before the charge's money is available on the platform's balance.
+     */
+    async transfer(input: {
+      idempotencyKey: string;
+      amountCents: number;
+      accountId: string;
+      chargeId: string;
+      transferGroup: string;
+    }) {
+      const transfer = await stripe.transfers.create(
+        {
+          amount: input.amountCents,
+          currency: 'usd',
+          destination: input.accountId,
+          source_transaction: input.chargeId,
+          transfer_group: input.transferGroup,
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { transferId: transfer.id };
+    },
+
+    /** The event a webhook request carries, or null when its signature is wrong or older than the tolerance. */
+    verifyEvent({ body, signature }: { body: string | Buffer; signature: string | undefined }) {
+      if (!signature) return null;
+      try {
+        return stripe.webhooks.constructEvent(
+          body,
+          signature,
+          settings.webhookSecret,
+          STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+        );
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+export type StripeGateway = ReturnType<typeof createStripeGateway>;

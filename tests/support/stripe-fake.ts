@@ -1,0 +1,233 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+/** A request as the fake received it: form fields flat, as the SDK encodes them (`metadata[job]`). */
+export type StripeFakeRequest = {
+  method: string;
+  path: string;
+  form: Record<string, string>;
+  idempotencyKey: string | undefined;
+  stripeVersion: string | undefined;
+  authorization: string | undefined;
+};
+
+type Answer = { status: number; body: unknown };
+type StoredObject = Record<string, unknown> & { id: string };
+
+/**
+ * An HTTP stand-in for api.stripe.com, on a free loopback port, for the endpoints the payments code calls: the real
+ * SDK talks to it (`STRIPE_API_BASE`). It keeps every request so tests assert form bodies, idempotency keys and the
+ * API version; answers a repeated idempotency key with the first answer, and a key reused with other parameters
+ * with Stripe's 400; and fails the next calls to a path when told (`failNext`), saving nothing, as a Stripe outage
+ * does. `succeed` plays the card holder confirming a PaymentIntent in the browser.
+ */
+export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhookSecret?: string } = {}) {
+  const requests: StripeFakeRequest[] = [];
+  const objects = new Map<string, StoredObject>();
+  const answered = new Map<string, { form: string; answer: Answer }>();
+  const failures: Array<{ path: string; status: number; message: string }> = [];
+  let counter = 0;
+  const nextId = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, '0')}`;
+
+  const store = (object: StoredObject) => {
+    objects.set(object.id, object);
+    return object;
+  };
+  const notFound = (id: string): Answer => ({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: '${id}'` } },
+  });
+  const invalid = (message: string): Answer => ({
+    status: 400,
+    body: { error: { type: 'invalid_request_error', message } },
+  });
+  const amountOf = (form: Record<string, string>) => {
+    const amount = Number(form.amount);
+    return Number.isSafeInteger(amount) && amount > 0 ? amount : null;
+  };
+
+  const routes: Array<{
+    method: string;
+    pattern: RegExp;
+    handle: (form: Record<string, string>, id?: string) => Answer;
+  }> = [
+    {
+      method: 'POST',
+      pattern: /^\/v1\/payment_intents$/,
+      handle(form) {
+        const amount = amountOf(form);
+        if (amount === null) return invalid('Invalid positive integer: amount');
+        const id = nextId('pi');
+        return {
+          status: 200,
+          body: store({
+            id,
+            object: 'payment_intent',
+            amount,
+            amount_received: 0,
+            currency: form.currency,
+            capture_method: form.capture_method ?? 'automatic',
+            status: 'requires_payment_method',
+            client_secret: `${id}_secret_fake`,
+            transfer_group: form.transfer_group ?? null,
+            latest_charge: null,
+            metadata: {},
+          }),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/payment_intents\/([^/]+)$/,
+      handle(_form, id = '') {
+        const intent = objects.get(id);
+        return intent?.object === 'payment_intent' ? { status: 200, body: intent } : notFound(id);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/refunds$/,
+      handle(form) {
+        const intent = objects.get(form.payment_intent ?? '');
+        if (intent?.object !== 'payment_intent') return notFound(form.payment_intent ?? '');
+        const amount = amountOf(form) ?? Number(intent.amount_received);
+        const refunded = Number(intent.amount_refunded ?? 0);
+        if (intent.status !== 'succeeded' || refunded + amount > Number(intent.amount_received)) {
+          return invalid('Refund amount is greater than the unrefunded amount of the charge.');
+        }
+        intent.amount_refunded = refunded + amount;
+        const refund = { id: nextId('re'), object: 'refund', amount, payment_intent: intent.id, status: 'succeeded' };
+        return { status: 200, body: store(refund) };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/transfers$/,
+      handle(form) {
+        const amount = amountOf(form);
+        if (amount === null) return invalid('Invalid positive integer: amount');
+        const transfer = {
+          id: nextId('tr'),
+          object: 'transfer',
+          amount,
+          currency: form.currency,
+          destination: form.destination,
+          source_transaction: form.source_transaction ?? null,
+          transfer_group: form.transfer_group ?? null,
+          reversed: false,
+        };
+        return { status: 200, body: store(transfer) };
+      },
+    },
+  ];
+
+  const readBody = async (request: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+  const send = (response: ServerResponse, { status, body }: Answer) => {
+    response.writeHead(status, { 'content-type': 'application/json', 'request-id': nextId('req') });
+    response.end(JSON.stringify(body));
+  };
+
+  const server = createServer((request, response) => {
+    void readBody(request).then((raw) => {
+      const url = new URL(request.url ?? '/', 'http://stripe.fake');
+      const method = request.method ?? 'GET';
+      const form = Object.fromEntries(new URLSearchParams(method === 'GET' ? url.search : raw));
+      const header = (name: string) => {
+        const value = request.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      const idempotencyKey = header('idempotency-key');
+      requests.push({
+        method,
+        path: url.pathname,
+        form,
+        idempotencyKey,
+        stripeVersion: header('stripe-version'),
+        authorization: header('authorization'),
+      });
+
+      const failureIndex = failures.findIndex((failure) => failure.path === url.pathname);
+      if (failureIndex >= 0) {
+        const [failure] = failures.splice(failureIndex, 1);
+        return send(response, {
+          status: failure!.status,
+          body: { error: { type: 'api_error', message: failure!.message } },
+        });
+      }
+      const stored = idempotencyKey && method === 'POST' ? answered.get(idempotencyKey) : undefined;
+      if (stored) {
+        if (stored.form !== raw) {
+          return send(response, {
+            status: 400,
+            body: {
+              error: {
+                type: 'idempotency_error',
+                message: `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
+              },
+            },
+          });
+        }
+        return send(response, stored.answer);
+      }
+      for (const route of routes) {
+        const match = route.method === method ? route.pattern.exec(url.pathname) : null;
+        if (!match) continue;
+        const answer = route.handle(form, match[1]);
+        if (idempotencyKey && method === 'POST') answered.set(idempotencyKey, { form: raw, answer });
+        return send(response, answer);
+      }
+      send(response, invalid(`Unrecognized request URL (${method}: ${url.pathname}).`));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    /** The address to give STRIPE_API_BASE. */
+    url: `http://127.0.0.1:${port}`,
+    webhookSecret,
+    requests,
+    /** The requests to one path, in order. */
+    requestsTo: (method: string, path: string) =>
+      requests.filter((request) => request.method === method && request.path === path),
+    object: (id: string) => objects.get(id),
+    /** The next call to the path fails with the status (5xx: the SDK retries it under the same key). */
+    failNext(path: string, { status = 500, times = 1, message = 'An error occurred.' } = {}) {
+      for (let n = 0; n < times; n++) failures.push({ path, status, message });
+    },
+    /** The card holder confirms the PaymentIntent in the browser and the card is charged. */
+    succeed(paymentIntentId: string) {
+      const intent = objects.get(paymentIntentId);
+      if (intent?.object !== 'payment_intent') throw new Error(`No PaymentIntent ${paymentIntentId}`);
+      const charge = store({ id: nextId('ch'), object: 'charge', amount: intent.amount, payment_intent: intent.id });
+      Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: charge.id });
+      return intent;
+    },
+    /** A webhook request as Stripe sends it: the event's body and its `Stripe-Signature` header. */
+    signedEvent(
+      event: { id?: string; type: string; object: unknown },
+      { timestamp = Math.floor(Date.now() / 1000) } = {},
+    ) {
+      const body = JSON.stringify({
+        id: event.id ?? nextId('evt'),
+        object: 'event',
+        api_version: null,
+        created: timestamp,
+        type: event.type,
+        data: { object: event.object },
+      });
+      return {
+        body,
+        signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret: webhookSecret, timestamp }),
+      };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type StripeFake = Awaited<ReturnType<typeof startStripeFake>>;
