@@ -48,6 +48,7 @@ import { tutorsRoutes } from './features/tutors/routes.ts';
 import { closeRefundedJob, requestExpiryJob } from './features/requests/service.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
 import { earningsRoutes } from './features/payments/earnings-routes.ts';
+import { createStripeGateway } from './platform/payments/stripe.ts';
 import { createTestPaymentProvider } from './platform/payments/test-provider.ts';
 import { registerContentTypeRules } from './http/content-types.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
@@ -172,6 +173,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     await outbox?.stop();
     mailer.close();
   });
+  const stripe = config.payments.stripe ? createStripeGateway(config.payments.stripe) : null;
   // Decided refunds are made at once by the request that decides them; this makes any that could not be (a crash, a
   // provider error) once their claim lapses.
   const refunds: RefundContext = {
@@ -180,6 +182,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     commissionBasisPoints: config.payments.commissionBasisPoints,
     log: app.log,
     closeRefundedJob,
+    stripe,
   };
   let refundWorker: ReturnType<typeof startClaimedWork> | undefined;
   app.addHook('onReady', async () => {

@@ -202,12 +202,13 @@ export const LEDGER_TRANSACTION_KINDS = [
 export const CHECKOUT_STATUSES = ['awaiting_payment', 'paid', 'lapsed', 'cancelled'] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 /** The providers that take payments (with `none` nothing is charged and no checkout is made). */
-export const CHECKOUT_PROVIDERS = ['test', 'manual'] as const;
+export const CHECKOUT_PROVIDERS = ['test', 'manual', 'stripe'] as const;
 export type CheckoutProvider = (typeof CHECKOUT_PROVIDERS)[number];
 /** How long a checkout holds the request: a card is paid at once, a bank transfer takes days. */
 export const CHECKOUT_HOLD_MS: Record<CheckoutProvider, number> = {
   test: 30 * 60 * 1000,
   manual: 5 * 24 * 60 * 60 * 1000,
+  stripe: 30 * 60 * 1000,
 };
 export const CHECKOUT_LAPSE_JOB_INTERVAL_MS = 60_000;
 /**

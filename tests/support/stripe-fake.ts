@@ -80,9 +80,19 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     {
       method: 'GET',
       pattern: /^\/v1\/payment_intents\/([^/]+)$/,
-      handle(_form, id = '') {
+      handle(form, id = '') {
         const intent = objects.get(id);
-        return intent?.object === 'payment_intent' ? { status: 200, body: intent } : notFound(id);
+        if (intent?.object !== 'payment_intent') return notFound(id);
+        const expanded = Object.entries(form).some(
+          ([name, value]) => name.startsWith('expand[') && value === 'latest_charge.balance_transaction',
+        );
+        const charge = typeof intent.latest_charge === 'string' ? objects.get(intent.latest_charge) : undefined;
+        if (!expanded || !charge) return { status: 200, body: intent };
+        const balanceTransaction = objects.get(String(charge.balance_transaction));
+        return {
+          status: 200,
+          body: { ...intent, latest_charge: { ...charge, balance_transaction: balanceTransaction } },
+        };
       },
     },
     {
@@ -204,7 +214,22 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     succeed(paymentIntentId: string) {
       const intent = objects.get(paymentIntentId);
       if (intent?.object !== 'payment_intent') throw new Error(`No PaymentIntent ${paymentIntentId}`);
-      const charge = store({ id: nextId('ch'), object: 'charge', amount: intent.amount, payment_intent: intent.id });
+      const amount = Number(intent.amount);
+      // Stripe's card pricing in the US: 2.9 % + 30¢.
+      const balanceTransaction = store({
+        id: nextId('txn'),
+        object: 'balance_transaction',
+        amount,
+        fee: Math.round(amount * 0.029) + 30,
+      });
+      const charge = store({
+        id: nextId('ch'),
+        object: 'charge',
+        amount,
+        payment_intent: intent.id,
+        balance_transaction: balanceTransaction.id,
+        payment_method_details: { type: 'card', card: { last4: '4242' } },
+      });
       Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: charge.id });
       return intent;
     },

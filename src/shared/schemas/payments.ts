@@ -36,6 +36,8 @@ export const paymentMethodSchema = z.discriminatedUnion('kind', [
   /** A test card (no money moved); `last4` is null when a payment was completed by the reconciliation. */
   z.object({ kind: z.literal('test_card'), last4: z.string().nullable() }),
   z.object({ kind: z.literal('bank_transfer'), reference: z.string().nullable() }),
+  /** A card charged through Stripe; `last4` is null when Stripe did not tell it (a payment method without one). */
+  z.object({ kind: z.literal('card'), last4: z.string().nullable() }),
 ]);
 
 export const receiptSchema = z.object({
@@ -71,6 +73,8 @@ export function paymentMethodText(method: PaymentMethod) {
       return `Test card${method.last4 ? ` ending in ${method.last4}` : ''} (test mode: no real money moved)`;
     case 'bank_transfer':
       return `Bank transfer${method.reference ? `, reference ${method.reference}` : ''}`;
+    case 'card':
+      return method.last4 ? `Card ending in ${method.last4}` : 'Card';
   }
 }
 

@@ -129,6 +129,8 @@ export const checkouts = pgTable(
     status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('awaiting_payment'),
     // The provider's id of the confirmed payment.
     providerPaymentId: text('provider_payment_id'),
+    // Under `stripe`: the PaymentIntent the student's browser confirms, made under the key `payment:<id>`.
+    stripePaymentIntentId: text('stripe_payment_intent_id').unique('checkouts_stripe_payment_intent_id_key'),
     // The card's last four digits, when the provider tells them (its receipt names the card by them).
     cardLast4: text('card_last4'),
     // The payment's receipt number, from receipt_numbers when it is paid.

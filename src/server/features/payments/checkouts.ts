@@ -260,7 +260,7 @@ export async function claimCheckout(db: Executor, checkoutId: string) {
 }
 
 /** Ends the token's claim, changing nothing else (a refused card); false when the claim is not the token's. */
-async function endCheckoutClaim({ db, checkoutId, token }: { db: Executor; checkoutId: string; token: string }) {
+export async function endCheckoutClaim({ db, checkoutId, token }: { db: Executor; checkoutId: string; token: string }) {
   const ended = await db
     .update(checkouts)
     .set({ claimToken: null, claimedUntil: null })

@@ -93,6 +93,7 @@ describe('money flows', () => {
     commissionBasisPoints: COMMISSION_BASIS_POINTS,
     log: { error: () => undefined },
     closeRefundedJob,
+    stripe: null,
   };
   beforeAll(async () => {
     t = await createTestApp();

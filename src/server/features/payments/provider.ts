@@ -4,9 +4,11 @@ import { readExpiry, type CardInput } from '#shared/schemas/checkouts.ts';
 import { testCardOutcome, testProviderFeeCents } from '#shared/rules/test-cards.ts';
 import type { Executor } from '../../db/client.ts';
 import { testProviderPayments } from '../../db/schema/payments.ts';
+import type { StripeGateway } from '../../platform/payments/stripe.ts';
 
 // The payment provider behind a checkout. `test` charges the well-known test cards with no money moving; `manual`
-// takes bank transfers, which an admin records, so it charges no card. Stripe implements the same interface later.
+// takes bank transfers, which an admin records, so it charges no card; `stripe` charges in the student's browser
+// (docs/decisions/0049), so it charges no card here either: the server reads the outcome from Stripe.
 
 /** The form field a card problem belongs to. */
 export type CardField = 'number' | 'expiry' | 'cvc';
@@ -108,6 +110,24 @@ const manualProvider: PaymentProvider = {
   listPayments: null,
 };
 
-/** The provider a checkout was made with (the test provider keeps its books in `db`). */
-export const paymentProvider = (name: CheckoutProvider, db: Executor) =>
-  name === 'test' ? testProvider(db) : manualProvider;
+const stripeProvider = (stripe: StripeGateway): PaymentProvider => ({
+  name: 'stripe',
+  chargeCard: null,
+  async refund({ providerPaymentId, amountCents, idempotencyKey }) {
+    if (!providerPaymentId) throw new Error('A Stripe refund needs the PaymentIntent it gives back');
+    const { refundId } = await stripe.refund({ idempotencyKey, paymentIntentId: providerPaymentId, amountCents });
+    return { providerRefundId: refundId };
+  },
+  listPayments: null,
+});
+
+/**
+ * The provider a checkout was made with (the test provider keeps its books in `db`). A Stripe checkout on a server
+ * no longer configured for Stripe cannot be refunded here: its call fails and is tried again once it is.
+ */
+export function paymentProvider(name: CheckoutProvider, db: Executor, stripe: StripeGateway | null = null) {
+  if (name === 'test') return testProvider(db);
+  if (name === 'manual') return manualProvider;
+  if (!stripe) throw new Error('PAYMENTS_PROVIDER is not stripe: a Stripe checkout cannot be handled');
+  return stripeProvider(stripe);
+}

@@ -7,6 +7,7 @@ import type { Executor } from '../../db/client.ts';
 import { checkouts, type RefundRequest } from '../../db/schema/payments.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { AppError } from '../../http/errors.ts';
+import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import { createNotification } from '../notifications/service.ts';
 import { jobPaymentState } from './job-payment-state.ts';
 import { ledgerAccountBalance } from './ledger.ts';
@@ -33,6 +34,8 @@ export type RefundContext = {
    * owns the job's row and imports this feature, so the app passes its rule in rather than this feature importing it.
    */
   closeRefundedJob: (options: { db: Executor; requestId: string }) => Promise<void>;
+  /** Under PAYMENTS_PROVIDER=stripe: who gives a Stripe payment back. */
+  stripe: StripeGateway | null;
 };
 
 /** The job (an accepted request) with its people, its row locked until the transaction ends: refunds and the

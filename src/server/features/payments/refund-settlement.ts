@@ -96,7 +96,7 @@ export function refundWork({ db, ctx }: { db: Executor; ctx: RefundContext }) {
     maxClaims: 5,
     async call(row) {
       const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, row.checkoutId));
-      return paymentProvider(checkout!.provider, db).refund({
+      return paymentProvider(checkout!.provider, db, ctx.stripe).refund({
         providerPaymentId: checkout!.providerPaymentId,
         amountCents: row.refundCents!,
         idempotencyKey: `refund:${row.id}`,

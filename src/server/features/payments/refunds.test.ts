@@ -387,6 +387,7 @@ describe('refunds', () => {
       commissionBasisPoints: 1_500,
       log: { error: () => undefined },
       closeRefundedJob,
+      stripe: null,
     };
     await runClaimedWorkOnce({ db: t.db, work: refundWork({ db: t.db, ctx }), log: ctx.log });
     expect(await money(job)).toMatchObject({ held: 0, refunded: PRICE });

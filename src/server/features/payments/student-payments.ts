@@ -71,6 +71,8 @@ function paymentMethod(checkout: Checkout): PaymentMethod {
       return { kind: 'test_card', last4: checkout.cardLast4 };
     case 'manual':
       return { kind: 'bank_transfer', reference: checkout.providerPaymentId };
+    case 'stripe':
+      return { kind: 'card', last4: checkout.cardLast4 };
   }
 }
 

@@ -68,6 +68,11 @@ describe('the Stripe gateway, against a stand-in for api.stripe.com', () => {
       paymentIntentId,
       amountCents: 1_000,
       chargeId: confirmed.latest_charge,
+      feeCents: 59,
+      cardLast4: '4242',
+    });
+    expect(fake.requestsTo('GET', `/v1/payment_intents/${paymentIntentId}`).at(-1)!.form).toEqual({
+      'expand[0]': 'latest_charge.balance_transaction',
     });
     await expect(stripe.chargeState('pi_unknown')).rejects.toThrow(/No such object/);
   });

@@ -15,7 +15,15 @@ export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /** What a PaymentIntent has come to, read from Stripe itself (never from the browser). */
 export type StripeChargeState =
-  | { status: 'succeeded'; paymentIntentId: string; amountCents: number; chargeId: string }
+  | {
+      status: 'succeeded';
+      paymentIntentId: string;
+      amountCents: number;
+      chargeId: string;
+      /** What Stripe kept of the charge, from its balance transaction. */
+      feeCents: number;
+      cardLast4: string | null;
+    }
   | { status: 'pending'; paymentIntentId: string }
   | { status: 'failed'; paymentIntentId: string; message: string };
 
@@ -34,12 +42,17 @@ export function createStripeGateway(settings: StripeSettings) {
   });
 
   const chargeStateOf = (intent: Stripe.PaymentIntent): StripeChargeState => {
-    if (intent.status === 'succeeded' && typeof intent.latest_charge === 'string') {
+    const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+    const balance = typeof charge?.balance_transaction === 'object' ? charge.balance_transaction : null;
+    // Stripe's fee is known once the charge's balance transaction is; until then the payment is not recorded.
+    if (intent.status === 'succeeded' && charge && balance) {
       return {
         status: 'succeeded',
         paymentIntentId: intent.id,
         amountCents: intent.amount_received,
-        chargeId: intent.latest_charge,
+        chargeId: charge.id,
+        feeCents: balance.fee,
+        cardLast4: charge.payment_method_details?.card?.last4 ?? null,
       };
     }
     if (intent.status === 'canceled') {
@@ -70,7 +83,10 @@ export function createStripeGateway(settings: StripeSettings) {
 
     /** Where the PaymentIntent stands now, as Stripe tells it. */
     async chargeState(paymentIntentId: string) {
-      return chargeStateOf(await stripe.paymentIntents.retrieve(paymentIntentId));
+      const intent = await stripe.paymentIntents.retrieve(paymentIntentId, {
+        expand: ['latest_charge.balance_transaction'],
+      });
+      return chargeStateOf(intent);
     },
 
     /** Gives some or all of a charge back to the card; the same key refunds once. */
