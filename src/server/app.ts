@@ -337,6 +337,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     takesPayments: config.payments.provider !== 'none',
     operator: config.operator,
     pauseBeforeRecord: config.payments.pauseBeforeRecord,
+    stripe,
   });
   // The reconciliation with the provider, on every node (docs/decisions/0043).
   let reconciliation: ReturnType<typeof startPaymentReconciliation> | undefined;

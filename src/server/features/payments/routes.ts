@@ -11,9 +11,11 @@ import {
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRole } from '../../http/session.ts';
+import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { cancelCheckout, getCheckout, payCheckout } from './checkouts.ts';
 import { acceptPaidOfferFor } from './paid-offer.ts';
+import { stripeCheckoutRoutes } from './stripe-routes.ts';
 import { getReceipt, listStudentPayments } from './student-payments.ts';
 
 const tags = ['payments'];
@@ -28,7 +30,12 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
   operator: Operator;
   /** Tests only: hold each pay between the provider's confirmation and its record (the crash test kills it there). */
   pauseBeforeRecord: boolean;
-}> = async (app, { db, realtime, publicUrl, takesPayments, operator, pauseBeforeRecord }) => {
+  /** Under PAYMENTS_PROVIDER=stripe: who is asked about a checkout's PaymentIntent. */
+  stripe: StripeGateway | null;
+}> = async (app, { db, realtime, publicUrl, takesPayments, operator, pauseBeforeRecord, stripe }) => {
+  if (stripe) {
+    await app.register(stripeCheckoutRoutes, { db, realtime, publicUrl, operator, stripe });
+  }
   const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl, operator });
   const beforeRecord = pauseBeforeRecord
     ? () => {

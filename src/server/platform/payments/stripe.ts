@@ -62,6 +62,9 @@ export function createStripeGateway(settings: StripeSettings) {
   };
 
   return {
+    /** The key the browser's Stripe.js is given: the only Stripe key the browser sees. */
+    publishableKey: settings.publishableKey,
+
     /**
      * A PaymentIntent for the amount, captured as soon as the card is confirmed (a hold lasts only days, a job may
      * run longer); the browser confirms it with the client secret. The same key answers the same PaymentIntent.

@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { checkoutMessages, checkoutSchema } from '#shared/schemas/checkouts.ts';
+import type { Operator } from '#shared/schemas/payments.ts';
+import { stripePaidSchema, stripePaymentIntentSchema } from '#shared/schemas/stripe-checkouts.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { checkouts } from '../../db/schema/payments.ts';
+import { tutoringRequests } from '../../db/schema/requests.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
+import { requireRole } from '../../http/session.ts';
+import type { StripeGateway } from '../../platform/payments/stripe.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import { getCheckout } from './checkouts.ts';
+import { acceptPaidOfferFor } from './paid-offer.ts';
+import { recordStripePayment, stripePaymentIntentFor } from './stripe-checkouts.ts';
+
+// The checkout's Stripe routes (docs/decisions/0049), registered under PAYMENTS_PROVIDER=stripe only.
+
+const tags = ['payments'];
+const checkoutParams = z.object({ id: z.uuid() });
+
+export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  realtime: Realtime;
+  publicUrl: string;
+  operator: Operator;
+  stripe: StripeGateway;
+}> = async (app, { db, realtime, publicUrl, operator, stripe }) => {
+  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl, operator });
+
+  /** The student's own Stripe checkout with its request's type and deadline; anyone else's, or another kind: 404. */
+  const ownStripeCheckout = async (studentId: string, checkoutId: string) => {
+    const [found] = await db
+      .select({
+        checkout: checkouts,
+        pastHold: sql<boolean>`${checkouts.expiresAt} <= now()`,
+        type: tutoringRequests.type,
+        deadline: tutoringRequests.deadline,
+      })
+      .from(checkouts)
+      .innerJoin(tutoringRequests, eq(tutoringRequests.id, checkouts.requestId))
+      .where(and(eq(checkouts.id, checkoutId), eq(checkouts.studentId, studentId), eq(checkouts.provider, 'stripe')));
+    if (!found) throw new AppError('NOT_FOUND', { message: 'Checkout not found' });
+    return found;
+  };
+
+  app.post(
+    '/api/checkouts/:id/stripe-payment',
+    {
+      schema: {
+        summary:
+          "Start or resume paying a checkout with Stripe: the PaymentIntent's client secret for the Payment Element",
+        description:
+          "The PaymentIntent is made once per checkout, for the checkout's amount. Anyone else's checkout: 404; a " +
+          'paid, lapsed or cancelled one 409 CHECKOUT_CLOSED; Stripe not answering 502 PAYMENT_PROVIDER_FAILED.',
+        tags,
+        params: checkoutParams,
+        response: { 200: stripePaymentIntentSchema },
+      },
+    },
+    async (request, reply) => {
+      const student = await requireRole(request, 'student');
+      const { checkout, pastHold } = await ownStripeCheckout(student.id, request.params.id);
+      if (checkout.status !== 'awaiting_payment' || pastHold) throw new AppError('CHECKOUT_CLOSED');
+      reply.header('cache-control', 'no-store');
+      const { clientSecret } = await stripePaymentIntentFor({ db, stripe, checkout }).catch((error: unknown) => {
+        request.log.error({ err: error, checkoutId: checkout.id }, 'Stripe did not make the PaymentIntent');
+        throw new AppError('PAYMENT_PROVIDER_FAILED');
+      });
+      return { clientSecret, publishableKey: stripe.publishableKey };
+    },
+  );
+
+  app.post(
+    '/api/checkouts/:id/stripe-paid',
+    {
+      schema: {
+        summary: 'The student confirmed the payment with Stripe: the server asks Stripe and records it',
+        description:
+          'The payment is recorded once, by this call or by the webhook, whichever comes first; the paid checkout ' +
+          'accepts the offer. Stripe still processing (or not answering): 409 PAYMENT_IN_PROGRESS, the webhook ' +
+          "records it. Anyone else's checkout: 404; a lapsed or cancelled one 409 CHECKOUT_CLOSED. An assignment " +
+          'without a deadline needs `deadline` (400 otherwise).',
+        tags,
+        params: checkoutParams,
+        body: stripePaidSchema,
+        response: { 200: checkoutSchema },
+      },
+    },
+    async (request) => {
+      const student = await requireRole(request, 'student');
+      const checkoutId = request.params.id;
+      const found = await ownStripeCheckout(student.id, checkoutId);
+      const deadline = request.body.deadline ? new Date(request.body.deadline) : null;
+      const awaiting = found.checkout.status === 'awaiting_payment';
+      if (awaiting && found.type === 'assignment' && !found.deadline && !deadline) {
+        throw fieldError('deadline', checkoutMessages.deadlineRequired);
+      }
+      if (awaiting) {
+        await recordStripePayment({ db, stripe, checkoutId, deadline, acceptPaidOffer }).catch((error: unknown) => {
+          request.log.error({ err: error, checkoutId }, 'Stripe did not tell the payment');
+        });
+      }
+      const view = await getCheckout({ db, studentId: student.id, checkoutId });
+      if (view.status === 'paid') return view;
+      if (view.status === 'awaiting_payment') throw new AppError('PAYMENT_IN_PROGRESS');
+      throw new AppError('CHECKOUT_CLOSED');
+    },
+  );
+};
