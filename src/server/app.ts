@@ -70,7 +70,7 @@ import {
   startMailOutbox,
   type MailOutboxTiming,
 } from './platform/mail/outbox.ts';
-import { startClaimedWork } from './platform/jobs/claimed-work.ts';
+import { runClaimedWorkWhileUp, startClaimedWork } from './platform/jobs/claimed-work.ts';
 import { startIntervalJobs } from './platform/jobs/interval-jobs.ts';
 import { expiredUsageCountersJob } from './platform/limits/usage-limits.ts';
 import { createMetrics, registerMetrics } from './platform/metrics/metrics.ts';
@@ -184,13 +184,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     closeRefundedJob,
     stripe,
   };
-  let refundWorker: ReturnType<typeof startClaimedWork> | undefined;
-  app.addHook('onReady', async () => {
-    refundWorker = startClaimedWork({ db, work: refundWork({ db, ctx: refunds }), intervalMs: 60_000, log: app.log });
-  });
-  app.addHook('onClose', async () => {
-    await refundWorker?.stop();
-  });
+  runClaimedWorkWhileUp(app, { db, work: refundWork({ db, ctx: refunds }), intervalMs: 60_000, log: app.log });
   // Periodic database jobs (one node at a time runs each, see interval-jobs.ts).
   let intervalJobs: ReturnType<typeof startIntervalJobs> | undefined;
   app.addHook('onReady', async () => {

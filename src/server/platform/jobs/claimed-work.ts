@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../db/client.ts';
@@ -248,4 +249,18 @@ export function startClaimedWork<T extends ClaimableTable, Value>({
       await running;
     },
   };
+}
+
+/** Works through due rows while the app is up: started when it is ready, stopped (the batch in hand done) as it closes. */
+export function runClaimedWorkWhileUp<T extends ClaimableTable, Value>(
+  app: Pick<FastifyInstance, 'addHook'>,
+  options: Parameters<typeof startClaimedWork<T, Value>>[0],
+) {
+  let worker: ReturnType<typeof startClaimedWork> | undefined;
+  app.addHook('onReady', async () => {
+    worker = startClaimedWork(options);
+  });
+  app.addHook('onClose', async () => {
+    await worker?.stop();
+  });
 }
