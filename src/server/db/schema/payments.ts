@@ -290,3 +290,26 @@ export const testProviderPayments = pgTable(
   },
   (t) => [index('test_provider_payments_created_idx').on(t.createdAt)],
 );
+
+/**
+ * The events Stripe sent to the webhook, each kept once by its id (Stripe may send one again, and in any order), and
+ * processed by claimed work after the webhook has answered.
+ */
+export const stripeEvents = pgTable(
+  'stripe_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    // The object the event is about (a PaymentIntent's id for `payment_intent.*`), as Stripe sent it.
+    objectId: text('object_id').notNull(),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
+    processedAt: timestamptz('processed_at'),
+    ...claimColumns(),
+  },
+  (t) => [
+    index('stripe_events_unprocessed_idx')
+      .on(t.receivedAt)
+      .where(sql`${t.processedAt} is null`),
+  ],
+);
+export type StripeEvent = typeof stripeEvents.$inferSelect;

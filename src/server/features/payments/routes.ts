@@ -11,11 +11,13 @@ import {
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRole } from '../../http/session.ts';
+import { runClaimedWorkWhileUp } from '../../platform/jobs/claimed-work.ts';
 import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { cancelCheckout, getCheckout, payCheckout } from './checkouts.ts';
 import { acceptPaidOfferFor } from './paid-offer.ts';
 import { stripeCheckoutRoutes } from './stripe-routes.ts';
+import { stripeEventWork, stripeWebhookRoutes } from './stripe-webhook.ts';
 import { getReceipt, listStudentPayments } from './student-payments.ts';
 
 const tags = ['payments'];
@@ -33,10 +35,13 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
   /** Under PAYMENTS_PROVIDER=stripe: who is asked about a checkout's PaymentIntent. */
   stripe: StripeGateway | null;
 }> = async (app, { db, realtime, publicUrl, takesPayments, operator, pauseBeforeRecord, stripe }) => {
+  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl, operator });
   if (stripe) {
     await app.register(stripeCheckoutRoutes, { db, realtime, publicUrl, operator, stripe });
+    const eventWork = stripeEventWork({ db, stripe, acceptPaidOffer, log: app.log });
+    const events = runClaimedWorkWhileUp(app, { db, work: eventWork, intervalMs: 60_000, log: app.log });
+    await app.register(stripeWebhookRoutes, { db, stripe, onEventKept: events.wake });
   }
-  const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl, operator });
   const beforeRecord = pauseBeforeRecord
     ? () => {
         app.log.warn('payment confirmed by the provider; holding before its record');

@@ -263,4 +263,5 @@ export function runClaimedWorkWhileUp<T extends ClaimableTable, Value>(
   app.addHook('onClose', async () => {
     await worker?.stop();
   });
+  return { wake: () => worker?.wake() };
 }
