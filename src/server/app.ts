@@ -51,6 +51,7 @@ import { earningsRoutes } from './features/payments/earnings-routes.ts';
 import { createStripeGateway } from './platform/payments/stripe.ts';
 import { createTestPaymentProvider } from './platform/payments/test-provider.ts';
 import { registerContentTypeRules } from './http/content-types.ts';
+import { contentSecurityDirectives } from './http/content-security.ts';
 import { registerCrossSiteGuard } from './http/cross-site.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -233,21 +234,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const webBuild = readWebBuild(dependencies.webDir ?? defaultWebDir, config.publicSettings);
   await app.register(helmet, {
     contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...webBuild.inlineScriptHashes],
-        // No <style> element is added at run time (see vite.config.ts); style attributes set through the CSSOM are allowed.
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        // blob: lets the composer read a picked file for its preview.
-        connectSrc: ["'self'", 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: config.publicUrl.startsWith('https://') ? [] : null,
-      },
+      directives: contentSecurityDirectives({
+        inlineScriptHashes: webBuild.inlineScriptHashes,
+        https: config.publicUrl.startsWith('https://'),
+        stripe: config.payments.provider === 'stripe',
+      }),
     },
     crossOriginEmbedderPolicy: false,
   });
