@@ -8,6 +8,9 @@ export const stripePaymentIntentSchema = z.object({
 });
 export type StripePaymentIntentView = z.infer<typeof stripePaymentIntentSchema>;
 
-/** "I have paid": the browser confirmed the PaymentIntent; the amount and outcome are read from Stripe. */
-export const stripePaidSchema = payCheckoutSchema.pick({ deadline: true });
-export type StripePaidInput = z.input<typeof stripePaidSchema>;
+/**
+ * Starting to pay: an assignment without a deadline gets it now, before the card is confirmed, since the payment
+ * may be recorded by Stripe's webhook rather than by the student's page.
+ */
+export const stripePaymentSchema = payCheckoutSchema.pick({ deadline: true });
+export type StripePaymentInput = z.input<typeof stripePaymentSchema>;

@@ -35,7 +35,6 @@ describe('a checkout paid with Stripe', () => {
       db: t.db,
       stripe,
       checkoutId: row.id,
-      deadline: null,
       acceptPaidOffer: acceptPaidOfferFor({ realtime: t.realtime, publicUrl: 'http://x', operator: t.config.operator }),
     });
   const postings = (row: Checkout) =>

@@ -46,13 +46,11 @@ export async function recordStripePayment({
   db,
   stripe,
   checkoutId,
-  deadline,
   acceptPaidOffer,
 }: {
   db: Database;
   stripe: StripeGateway;
   checkoutId: string;
-  deadline: Date | null;
   acceptPaidOffer: AcceptPaidOffer;
 }): Promise<StripeChargeState | null> {
   const claimed = await claimCheckout(db, checkoutId);
@@ -80,7 +78,8 @@ export async function recordStripePayment({
       providerPaymentId: charge.paymentIntentId,
       cardLast4: charge.cardLast4,
       feeCents: charge.feeCents,
-      deadline,
+      // An assignment's deadline was kept on its request when the payment started (stripe-routes.ts).
+      deadline: null,
       acceptPaidOffer,
     });
     if (!recorded) throw new AppError('PAYMENT_IN_PROGRESS');

@@ -43,7 +43,7 @@ describe('paying a checkout with Stripe (PAYMENTS_PROVIDER=stripe, against a sta
 
   it("gives the student the PaymentIntent's client secret and the publishable key, for the offer's amount", async () => {
     const { student, checkoutId } = await stripeCheckout();
-    const response = await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`);
+    const response = await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`, {});
 
     expect(response.statusCode).toBe(200);
     const paymentIntentId = await paymentIntentOf(checkoutId);
@@ -57,7 +57,7 @@ describe('paying a checkout with Stripe (PAYMENTS_PROVIDER=stripe, against a sta
 
   it('records the payment when Stripe says it succeeded, once, and accepts the offer', async () => {
     const { student, requestId, checkoutId } = await stripeCheckout();
-    await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`);
+    await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`, {});
 
     const early = await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-paid`, {});
     expect(early.statusCode).toBe(409);
@@ -77,7 +77,7 @@ describe('paying a checkout with Stripe (PAYMENTS_PROVIDER=stripe, against a sta
     const [request] = await t.db.select().from(tutoringRequests).where(eq(tutoringRequests.id, requestId));
     expect(request).toMatchObject({ status: 'accepted' });
 
-    const closed = await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`);
+    const closed = await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`, {});
     expect(closed.statusCode).toBe(409);
     expect(closed.json()).toMatchObject({ code: 'CHECKOUT_CLOSED' });
   });
@@ -92,16 +92,21 @@ describe('paying a checkout with Stripe (PAYMENTS_PROVIDER=stripe, against a sta
       expect((await call(t, otherStudent, 'POST', url, {})).statusCode).toBe(404);
       expect((await call(t, student, 'POST', `/api/checkouts/not-a-uuid/${path}`, {})).statusCode).toBe(400);
     }
-    const withoutDeadline = await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-paid`, {});
+    const startPaying = (body: object) => call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`, body);
+    const withoutDeadline = await startPaying({});
     expect(withoutDeadline.statusCode).toBe(400);
     expect(withoutDeadline.json()).toMatchObject({
       fields: { deadline: 'Set the assignment’s deadline before you pay: the refund rule depends on it.' },
     });
-    const badDeadline = await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-paid`, {
-      deadline: 'tomorrow',
-    });
-    expect(badDeadline.statusCode).toBe(400);
+    expect((await startPaying({ deadline: 'tomorrow' })).statusCode).toBe(400);
+    const deadlineOf = async () =>
+      (await t.db.select().from(tutoringRequests).where(eq(tutoringRequests.id, requestId)))[0]!.deadline;
+    expect(await deadlineOf()).toBeNull();
     expect(await paymentIntentOf(checkoutId)).toBeNull();
     expect(await postings(requestId)).toBe(0);
+
+    const deadline = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000).toISOString();
+    expect((await startPaying({ deadline })).statusCode).toBe(200);
+    expect((await deadlineOf())?.toISOString()).toBe(deadline);
   });
 });

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkoutMessages, checkoutSchema } from '#shared/schemas/checkouts.ts';
 import type { Operator } from '#shared/schemas/payments.ts';
-import { stripePaidSchema, stripePaymentIntentSchema } from '#shared/schemas/stripe-checkouts.ts';
-import { and, eq, sql } from 'drizzle-orm';
+import { stripePaymentIntentSchema, stripePaymentSchema } from '#shared/schemas/stripe-checkouts.ts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { checkouts } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
@@ -52,17 +52,26 @@ export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
         summary:
           "Start or resume paying a checkout with Stripe: the PaymentIntent's client secret for the Payment Element",
         description:
-          "The PaymentIntent is made once per checkout, for the checkout's amount. Anyone else's checkout: 404; a " +
-          'paid, lapsed or cancelled one 409 CHECKOUT_CLOSED; Stripe not answering 502 PAYMENT_PROVIDER_FAILED.',
+          "The PaymentIntent is made once per checkout, for the checkout's amount. An assignment without a deadline " +
+          "needs `deadline` (400 otherwise), kept on the request. Anyone else's checkout: 404; a paid, lapsed or " +
+          'cancelled one 409 CHECKOUT_CLOSED; Stripe not answering 502 PAYMENT_PROVIDER_FAILED.',
         tags,
         params: checkoutParams,
+        body: stripePaymentSchema,
         response: { 200: stripePaymentIntentSchema },
       },
     },
     async (request, reply) => {
       const student = await requireRole(request, 'student');
-      const { checkout, pastHold } = await ownStripeCheckout(student.id, request.params.id);
+      const { checkout, pastHold, type, deadline } = await ownStripeCheckout(student.id, request.params.id);
       if (checkout.status !== 'awaiting_payment' || pastHold) throw new AppError('CHECKOUT_CLOSED');
+      if (type === 'assignment' && !deadline) {
+        if (!request.body.deadline) throw fieldError('deadline', checkoutMessages.deadlineRequired);
+        await db
+          .update(tutoringRequests)
+          .set({ deadline: new Date(request.body.deadline) })
+          .where(and(eq(tutoringRequests.id, checkout.requestId), isNull(tutoringRequests.deadline)));
+      }
       reply.header('cache-control', 'no-store');
       const { clientSecret } = await stripePaymentIntentFor({ db, stripe, checkout }).catch((error: unknown) => {
         request.log.error({ err: error, checkoutId: checkout.id }, 'Stripe did not make the PaymentIntent');
@@ -80,25 +89,18 @@ export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
         description:
           'The payment is recorded once, by this call or by the webhook, whichever comes first; the paid checkout ' +
           'accepts the offer. Stripe still processing (or not answering): 409 PAYMENT_IN_PROGRESS, the webhook ' +
-          "records it. Anyone else's checkout: 404; a lapsed or cancelled one 409 CHECKOUT_CLOSED. An assignment " +
-          'without a deadline needs `deadline` (400 otherwise).',
+          "records it. Anyone else's checkout: 404; a lapsed or cancelled one 409 CHECKOUT_CLOSED.",
         tags,
         params: checkoutParams,
-        body: stripePaidSchema,
         response: { 200: checkoutSchema },
       },
     },
     async (request) => {
       const student = await requireRole(request, 'student');
       const checkoutId = request.params.id;
-      const found = await ownStripeCheckout(student.id, checkoutId);
-      const deadline = request.body.deadline ? new Date(request.body.deadline) : null;
-      const awaiting = found.checkout.status === 'awaiting_payment';
-      if (awaiting && found.type === 'assignment' && !found.deadline && !deadline) {
-        throw fieldError('deadline', checkoutMessages.deadlineRequired);
-      }
-      if (awaiting) {
-        await recordStripePayment({ db, stripe, checkoutId, deadline, acceptPaidOffer }).catch((error: unknown) => {
+      const { checkout } = await ownStripeCheckout(student.id, checkoutId);
+      if (checkout.status === 'awaiting_payment') {
+        await recordStripePayment({ db, stripe, checkoutId, acceptPaidOffer }).catch((error: unknown) => {
           request.log.error({ err: error, checkoutId }, 'Stripe did not tell the payment');
         });
       }

@@ -34,7 +34,7 @@ describe("Stripe's webhook (PAYMENTS_PROVIDER=stripe, against a stand-in for Str
     const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
     const bid = await createBid(t.db, { requestId: request.id, tutorId: tutor.user.id, amountCents: 3_000 });
     const { checkoutId } = await startCheckout(t, student, request.id, bid.id);
-    await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`);
+    await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`, {});
     const [row] = await t.db.select().from(checkouts).where(eq(checkouts.id, checkoutId!));
     fake.succeed(row!.stripePaymentIntentId!);
     return { student, requestId: request.id, checkoutId: checkoutId!, paymentIntentId: row!.stripePaymentIntentId! };

@@ -90,7 +90,6 @@ export function stripeEventWork({
         db,
         stripe,
         checkoutId: checkout.id,
-        deadline: null,
         acceptPaidOffer,
       });
       // Stripe has not settled the charge's fee yet: the event is processed again after its lease.
