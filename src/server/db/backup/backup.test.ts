@@ -106,6 +106,11 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
       [],
     ],
     [
+      `insert into stripe_events (id, type, object_id, processed_at)
+       values ('evt_backup', 'payment_intent.succeeded', 'pi_backup', now())`,
+      [],
+    ],
+    [
       `insert into payouts (tutor_id, amount_cents, provider, idempotency_key) values ($1, 1000, 'test', gen_random_uuid())`,
       [tutor.id],
     ],
