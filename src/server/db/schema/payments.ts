@@ -131,6 +131,9 @@ export const checkouts = pgTable(
     providerPaymentId: text('provider_payment_id'),
     // Under `stripe`: the PaymentIntent the student's browser confirms, made under the key `payment:<id>`.
     stripePaymentIntentId: text('stripe_payment_intent_id').unique('checkouts_stripe_payment_intent_id_key'),
+    // Under `stripe`: an assignment's deadline, set as its payment starts; the offer is accepted with it, whichever
+    // records the payment (the student's page or the webhook).
+    deadline: timestamptz('deadline'),
     // The card's last four digits, when the provider tells them (its receipt names the card by them).
     cardLast4: text('card_last4'),
     // The payment's receipt number, from receipt_numbers when it is paid.

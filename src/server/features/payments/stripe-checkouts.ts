@@ -78,8 +78,8 @@ export async function recordStripePayment({
       providerPaymentId: charge.paymentIntentId,
       cardLast4: charge.cardLast4,
       feeCents: charge.feeCents,
-      // An assignment's deadline was kept on its request when the payment started (stripe-routes.ts).
-      deadline: null,
+      // An assignment's deadline was kept with the checkout as its payment started (stripe-routes.ts).
+      deadline: checkout.deadline,
       acceptPaidOffer,
     });
     if (!recorded) throw new AppError('PAYMENT_IN_PROGRESS');

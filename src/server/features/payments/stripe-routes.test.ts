@@ -105,8 +105,21 @@ describe('paying a checkout with Stripe (PAYMENTS_PROVIDER=stripe, against a sta
     expect(await paymentIntentOf(checkoutId)).toBeNull();
     expect(await postings(requestId)).toBe(0);
 
+    // The deadline goes with the checkout, and onto the job when the payment is recorded (here by the webhook).
     const deadline = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000).toISOString();
     expect((await startPaying({ deadline })).statusCode).toBe(200);
+    expect(await deadlineOf()).toBeNull();
+    const paymentIntentId = (await paymentIntentOf(checkoutId))!;
+    fake.succeed(paymentIntentId);
+    const event = fake.signedEvent({ type: 'payment_intent.succeeded', object: { id: paymentIntentId } });
+    const delivered = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/stripe/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+      payload: event.body,
+    });
+    expect(delivered.statusCode).toBe(200);
+    for (let tries = 0; tries < 100 && !(await deadlineOf()); tries++) await new Promise((r) => setTimeout(r, 50));
     expect((await deadlineOf())?.toISOString()).toBe(deadline);
   });
 });

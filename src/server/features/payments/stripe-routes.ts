@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { checkoutMessages, checkoutSchema } from '#shared/schemas/checkouts.ts';
 import type { Operator } from '#shared/schemas/payments.ts';
 import { stripePaymentIntentSchema, stripePaymentSchema } from '#shared/schemas/stripe-checkouts.ts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { checkouts } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
@@ -53,7 +53,7 @@ export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
           "Start or resume paying a checkout with Stripe: the PaymentIntent's client secret for the Payment Element",
         description:
           "The PaymentIntent is made once per checkout, for the checkout's amount. An assignment without a deadline " +
-          "needs `deadline` (400 otherwise), kept on the request. Anyone else's checkout: 404; a paid, lapsed or " +
+          "needs `deadline` (400 otherwise), kept with the checkout. Anyone else's checkout: 404; a paid, lapsed or " +
           'cancelled one 409 CHECKOUT_CLOSED; Stripe not answering 502 PAYMENT_PROVIDER_FAILED.',
         tags,
         params: checkoutParams,
@@ -68,9 +68,9 @@ export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
       if (type === 'assignment' && !deadline) {
         if (!request.body.deadline) throw fieldError('deadline', checkoutMessages.deadlineRequired);
         await db
-          .update(tutoringRequests)
+          .update(checkouts)
           .set({ deadline: new Date(request.body.deadline) })
-          .where(and(eq(tutoringRequests.id, checkout.requestId), isNull(tutoringRequests.deadline)));
+          .where(eq(checkouts.id, checkout.id));
       }
       reply.header('cache-control', 'no-store');
       const { clientSecret } = await stripePaymentIntentFor({ db, stripe, checkout }).catch((error: unknown) => {
