@@ -103,7 +103,7 @@ const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
 
 /**
  * Who takes the money: `test` (the default: test cards, no real money moves), `none` (a marketplace free of charge)
- * `manual` (an admin records bank transfers and payouts) or `stripe` (cards and Connect payouts, docs/decisions/0050).
+ * `manual` (an admin records bank transfers and payouts) or `stripe` (cards and Connect payouts, docs/decisions/0051).
  */
 export const PAYMENTS_PROVIDERS = ['test', 'none', 'manual', 'stripe'] as const;
 

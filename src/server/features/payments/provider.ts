@@ -8,7 +8,7 @@ import type { StripeGateway } from '../../platform/payments/stripe.ts';
 
 // The payment provider behind a checkout. `test` charges the well-known test cards with no money moving; `manual`
 // takes bank transfers, which an admin records, so it charges no card; `stripe` charges in the student's browser
-// (docs/decisions/0050), so it charges no card here either: the server reads the outcome from Stripe.
+// (docs/decisions/0051), so it charges no card here either: the server reads the outcome from Stripe.
 
 /** The form field a card problem belongs to. */
 export type CardField = 'number' | 'expiry' | 'cvc';

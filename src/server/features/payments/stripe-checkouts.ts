@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import type { StripeChargeState, StripeGateway } from '../../platform/payments/stripe.ts';
 import { claimCheckout, endCheckoutClaim, recordCheckoutPayment, type AcceptPaidOffer } from './checkouts.ts';
 
-// A checkout under PAYMENTS_PROVIDER=stripe (docs/decisions/0050): the server makes the PaymentIntent for the
+// A checkout under PAYMENTS_PROVIDER=stripe (docs/decisions/0051): the server makes the PaymentIntent for the
 // checkout's own amount, the student's browser confirms it with Stripe (3-D Secure there), and the server learns the
 // outcome from Stripe itself, by the student's "I have paid" or by the webhook, whichever comes first. Both record
 // through the checkout's claim, so the payment (`payment:<checkoutId>`) is posted once.

@@ -15,7 +15,7 @@ import { getCheckout } from './checkouts.ts';
 import { acceptPaidOfferFor } from './paid-offer.ts';
 import { recordStripePayment, stripePaymentIntentFor } from './stripe-checkouts.ts';
 
-// The checkout's Stripe routes (docs/decisions/0050), registered under PAYMENTS_PROVIDER=stripe only.
+// The checkout's Stripe routes (docs/decisions/0051), registered under PAYMENTS_PROVIDER=stripe only.
 
 const tags = ['payments'];
 const checkoutParams = z.object({ id: z.uuid() });

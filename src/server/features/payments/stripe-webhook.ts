@@ -9,7 +9,7 @@ import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import type { AcceptPaidOffer } from './checkouts.ts';
 import { recordStripePayment } from './stripe-checkouts.ts';
 
-// Stripe's webhook (docs/decisions/0050): the signature is checked on the exact bytes Stripe sent, the event's id
+// Stripe's webhook (docs/decisions/0051): the signature is checked on the exact bytes Stripe sent, the event's id
 // kept once, and the answer given at once; claimed work processes the event afterwards, reading the object's state
 // from Stripe rather than from the event, so a repeated or out-of-order event changes nothing twice.
 

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { StripeSettings } from '../../config.ts';
 
-// The Stripe API as the payments feature uses it (docs/decisions/0050): separate charges and transfers. The
+// The Stripe API as the payments feature uses it (docs/decisions/0051): separate charges and transfers. The
 // platform charges the student with a PaymentIntent, keeps the money on its balance, and transfers the tutor's
 // share to their connected account on release. Every call that changes something carries the caller's idempotency
 // key, derived from our own records, so a call repeated after a crash or a timeout does what the first one did (the
