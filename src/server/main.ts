@@ -29,6 +29,13 @@ function tellOperator(config: Config, message: string) {
 
 async function start() {
   const config = parseConfig();
+  // Stripe's server side is built (docs/decisions/0051), but the checkout screen cannot take a card through Stripe's
+  // Payment Element yet, nor Earnings set tutors up for Connect payouts: a site started so would take no payment.
+  if (config.payments.provider === 'stripe') {
+    throw new ConfigError([
+      'PAYMENTS_PROVIDER: stripe cannot take payments from the checkout screen yet; choose test, manual or none',
+    ]);
+  }
   const source = databaseSourceFor(config);
   preparePrivateDir(config.dataDir);
   const lock = source.kind === 'embedded' ? lockDataDir(config.dataDir) : undefined;
