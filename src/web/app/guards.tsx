@@ -1,4 +1,4 @@
-import { ShieldX } from 'lucide-react';
+import { CloudOff, ShieldX } from 'lucide-react';
 import { use } from 'react';
 import { Link, Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router';
 import type { Role } from '#shared/constants.ts';
@@ -9,6 +9,7 @@ import { usePublicSettings } from '#web/lib/settings.ts';
 import { NotFoundPage } from '#web/features/pages/pages/not-found-page.tsx';
 import { signInDestination } from '#web/lib/redirect.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { CONNECTION_ERROR_MESSAGE } from '#web/page-contract/connection-error.ts';
 import { PageFallback } from './page-fallback.tsx';
 import { FrameRoleContext, frameFor, type RouteHandle } from './route-handle.ts';
 import { paths } from '#shared/paths.ts';
@@ -78,9 +79,25 @@ export function RequireAuth({ role }: { role?: Role }) {
  * do not exist there, even when their address is typed.
  */
 export function RequirePayments() {
-  const { settings, isPending } = usePublicSettings();
+  const { settings, isPending, isError, refetch } = usePublicSettings();
   if (isPending) return <PageFallback />;
+  // Unanswered, the site may well take payments: say so rather than call the page missing.
+  if (isError) return <SettingsUnavailable onRetry={() => void refetch()} />;
   return settings.payments ? <Outlet /> : <NotFoundPage />;
+}
+
+function SettingsUnavailable({ onRetry }: { onRetry: () => void }) {
+  useDocumentTitle('Page not loaded');
+  return (
+    <StatusPage
+      icon={<CloudOff />}
+      tone="danger"
+      title="Page not loaded"
+      actions={<Button onClick={onRetry}>Try again</Button>}
+    >
+      {CONNECTION_ERROR_MESSAGE}
+    </StatusPage>
+  );
 }
 
 /**

@@ -21,12 +21,17 @@ export const publicSettingsQueryOptions = queryOptions({
 });
 
 /**
- * Support contact details. `isPending` while the first answer is awaited (a page's frame rendered at build time shows
+ * Support contact details. `isPending` while the first answer is awaited, `isError` once it failed (a page's frame rendered at build time shows
  * it so); fallbacks if it fails. A whole page starts from the settings the server filled into it (settingsInPage).
  */
 export function usePublicSettings() {
   const query = useQuery(publicSettingsQueryOptions);
-  return { settings: query.data ?? fallbackSettings, isPending: query.isPending };
+  return {
+    settings: query.data ?? fallbackSettings,
+    isPending: query.isPending,
+    isError: query.isError,
+    refetch: query.refetch,
+  };
 }
 
 /** Whether money moves through the site: under PAYMENTS_PROVIDER=none no screen speaks of paying, earning or refunds. */

@@ -304,7 +304,8 @@ export async function recordCheckoutPayment({
       paidAt: sql`now()`,
       receiptNumber: nextReceiptNumber(),
       providerPaymentId,
-      cardLast4,
+      // A provider's odd answer must not lose the record of a charge it made (the column takes four digits only).
+      cardLast4: cardLast4 && /^\d{4}$/.test(cardLast4) ? cardLast4 : null,
     })
     .where(and(eq(checkouts.id, checkoutId), eq(checkouts.claimToken, token)))
     .returning();

@@ -140,7 +140,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         summary: "The receipt of one of the student's payments, naming the operator, with its refunds",
-        description: "Anyone else's payment (admins' included) or a checkout not paid: 404.",
+        description:
+          "Anyone else's payment (admins' included), a checkout not paid, or under `PAYMENTS_PROVIDER=none`: 404.",
         tags,
         params: paymentParamsSchema,
         response: { 200: receiptSchema },
@@ -148,6 +149,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const student = await requireRole(request, 'student');
+      // A site that moved to `none` keeps its old checkouts, but no longer speaks of paying.
+      if (!takesPayments) throw new AppError('NOT_FOUND');
       reply.header('cache-control', 'no-store');
       return getReceipt({ db, studentId: student.id, checkoutId: request.params.id, operator });
     },

@@ -173,4 +173,12 @@ describe('payments under PAYMENTS_PROVIDER=none', () => {
     expect((await call(t, await signedInStudent(t), 'GET', '/api/payments')).statusCode).toBe(404);
     expect((await call(t, undefined, 'GET', '/api/payments')).statusCode).toBe(401);
   });
+
+  it('shows no receipt, not even of a payment made before the site became free of charge', async () => {
+    const student = await signedInStudent(t);
+    const tutor = await signedInTeacher(t, []);
+    const { requestId } = await writePaidJob(t.db, { studentId: student.user.id, tutorId: tutor.user.id });
+    const [checkout] = await t.db.select().from(checkouts).where(eq(checkouts.requestId, requestId));
+    expect((await call(t, student, 'GET', `/api/payments/${checkout!.id}/receipt`)).statusCode).toBe(404);
+  });
 });

@@ -25,7 +25,7 @@ const CHECK_TIMEOUT_MS = 2_000;
 
 /**
  * Files in an S3 bucket (AWS or any S3-compatible server), under the same keys as on disk, each object with the
- * content type it was stored with. Objects are private: downloads stream through the server (decision 0045).
+ * content type it was stored with. Objects are private: downloads stream through the server (decision 0047).
  */
 export function createS3Storage(config: S3Config, log?: FastifyBaseLogger): Storage {
   const client = new S3Client({

@@ -36,11 +36,14 @@ export function JobBar({
   const queryClient = useQueryClient();
   const paymentsShown = usePaymentsShown();
   const jobs = useSharedJobs(partnerId);
-  // A job's step can move its money (completion releases it), so its payment state is read again with it.
+  // A job's step can move its money (completion releases it), so its payment state is read again with it: only
+  // this pair's jobs, as every notification (a new request in a tutor's subjects too) lands here.
   const onJobChanged = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: tutorsKeys.sharedJobs(partnerId) }),
-      queryClient.invalidateQueries({ queryKey: jobRefundsKeys.all }),
+      ...(jobs.data ?? []).map((shared) =>
+        queryClient.invalidateQueries({ queryKey: jobRefundsKeys.job(shared.requestId) }),
+      ),
     ]);
   const complete = useCompleteJob({ onChanged: onJobChanged });
   const deliver = useMarkJobDelivered({ onChanged: onJobChanged });
