@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +5,6 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { databaseSourceFor, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { createAuth, SESSION_COOKIE_NAME, sessionCookieOf, sessionResolverFor } from './features/auth/auth.ts';
@@ -50,19 +46,12 @@ import { paymentsRoutes } from './features/payments/routes.ts';
 import { earningsRoutes } from './features/payments/earnings-routes.ts';
 import { createStripeGateway } from './platform/payments/stripe.ts';
 import { createTestPaymentProvider } from './platform/payments/test-provider.ts';
-import { registerContentTypeRules } from './http/content-types.ts';
 import { contentSecurityDirectives } from './http/content-security.ts';
-import { registerCrossSiteGuard } from './http/cross-site.ts';
-import { serializeRequest } from './http/log-redaction.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
 import { openApiOptions } from './http/openapi.ts';
-import { warnOfUntrustedProxy } from './http/loopback.ts';
 import { createSessionCache, registerSession, toHeaders } from './http/session.ts';
 import { readWebBuild, registerSpa } from './http/spa.ts';
 import { registerStorableTextRule } from './http/storable-text.ts';
-import { registerUncachedAnswers } from './http/uncached-answers.ts';
 import { registerLostDatabaseAnswer } from './http/lost-database.ts';
-import { preparePrivateDir, PRIVATE_FILE_MODE } from './system/data-dir.ts';
 import { devMailboxRoutes, warnOfDevOutboxBeyondLoopback } from './platform/mail/dev-mailbox.ts';
 import { createMailer, type DevMailListener } from './platform/mail/mailer.ts';
 import {
@@ -78,6 +67,8 @@ import { createMetrics, registerMetrics } from './platform/metrics/metrics.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { createStorage } from './platform/storage/storage.ts';
 import { registerReadiness } from './http/readiness.ts';
+import { createHttpServer } from './http/http-server.ts';
+import { resolveAuthSecret } from './system/auth-secret.ts';
 import { registerUploads } from './platform/storage/incoming-files.ts';
 
 export type AppDependencies = {
@@ -98,17 +89,6 @@ export type AppDependencies = {
 const isSource = import.meta.url.endsWith('.ts');
 const defaultWebDir = fileURLToPath(new URL(isSource ? '../../dist/web' : '../web', import.meta.url));
 
-/** A stable secret for signing sessions: from the config, else generated once and kept in the data directory. */
-function resolveAuthSecret(config: Config) {
-  if (config.auth.secret) return config.auth.secret;
-  const file = path.join(config.dataDir, 'auth-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  preparePrivateDir(config.dataDir);
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: PRIVATE_FILE_MODE });
-  return secret;
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     /** Pushes events to signed-in users' sockets; features receive it as a plugin option. */
@@ -117,30 +97,7 @@ declare module 'fastify' {
 }
 
 export async function buildApp(config: Config, dependencies: AppDependencies = {}) {
-  const { trustProxy } = config;
-  const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      serializers: { req: serializeRequest },
-      stream: dependencies.logStream,
-      // Readable lines for a person at a terminal; JSON lines for whatever collects the output otherwise.
-      transport:
-        process.stdout.isTTY && !dependencies.logStream
-          ? { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } }
-          : undefined,
-    },
-    // A hop count as proxy-addr takes it: the n nearest addresses of the forwarding chain are proxies.
-    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
-    bodyLimit: 1024 * 1024,
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
-  registerUncachedAnswers(app);
-  registerCrossSiteGuard(app, config.publicUrl);
-  registerContentTypeRules(app);
-  if (trustProxy === false) warnOfUntrustedProxy(app);
+  const app = createHttpServer(config, dependencies);
 
   const database = dependencies.database ?? (await openDatabase(databaseSourceFor(config)));
   if (!dependencies.database) app.addHook('onClose', () => database.close());
