@@ -45,6 +45,29 @@ export async function notifyAuthChanged() {
   await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
 }
 
+// Requests of this tab that end its session and answer with the one that follows it (a second factor turned on or off).
+const sessionReplacements = new Set<Promise<void>>();
+
+/** Marks a request that replaces this tab's session; returns it unchanged. */
+export function replacingSession<T>(request: Promise<T>) {
+  const settled = request.then(
+    () => {},
+    () => {},
+  );
+  sessionReplacements.add(settled);
+  void settled.then(() => sessionReplacements.delete(settled));
+  return request;
+}
+
+/**
+ * The server ended this tab's session: asks for it again, after any replacement this tab is waiting for has answered.
+ * The server ends the old session before its answer sets the new cookie, so asking at once would find nobody signed in.
+ */
+export async function recheckEndedSession() {
+  await Promise.all(sessionReplacements);
+  await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+}
+
 /** Subscribes to session changes made in other tabs; returns the unsubscribe function. */
 export function listenToAuthChangesInOtherTabs() {
   if (!channel) return () => {};

@@ -4,6 +4,7 @@ import type { Availability, ForgotPasswordInput, LoginInput, RegisterResponse } 
 import type { DisableTwoFactorInput, NewBackupCodes, TwoFactorEnrolment } from '#shared/schemas/two-factor.ts';
 import { paths } from '#shared/paths.ts';
 import { apiFetch } from '#web/lib/api.ts';
+import { replacingSession } from '#web/lib/auth-client.ts';
 
 // Where the links in better-auth's mails return to (pages of this app).
 const CONFIRMED_CALLBACK = `${paths.auth.login.getHref()}?confirmed=1`;
@@ -25,9 +26,9 @@ export function enableTwoFactor(password: string) {
   return apiFetch<TwoFactorEnrolment>('/api/auth/two-factor/enable', { method: 'POST', body: { password } });
 }
 
-/** An authenticator code: confirms an enrolment, or finishes a sign-in after the password. */
+/** An authenticator code: confirms an enrolment (a new session replaces this one), or finishes a sign-in. */
 export function verifyTotp(code: string) {
-  return apiFetch<unknown>('/api/auth/two-factor/verify-totp', { method: 'POST', body: { code } });
+  return replacingSession(apiFetch<unknown>('/api/auth/two-factor/verify-totp', { method: 'POST', body: { code } }));
 }
 
 /** A backup code instead of the app's, at sign-in; each works once. */
@@ -45,7 +46,7 @@ export function generateBackupCodes(password: string) {
 
 /** Turns the second factor off (not the super-admin's): the password and a code the app shows now. */
 export function disableTwoFactor(input: DisableTwoFactorInput) {
-  return apiFetch<unknown>('/api/auth/two-factor/disable', { method: 'POST', body: input });
+  return replacingSession(apiFetch<unknown>('/api/auth/two-factor/disable', { method: 'POST', body: input }));
 }
 
 export function useSignIn() {

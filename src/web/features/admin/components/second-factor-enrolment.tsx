@@ -46,11 +46,11 @@ function Step({ title, children }: { title: string; children: ReactNode }) {
  * with a code from the app to confirm, then the backup codes, shown this once.
  */
 export function SecondFactorEnrolment({
-  onConfirmed,
+  onStarted,
   onDone,
 }: {
-  /** The code confirmed the enrolment: the backup codes are shown next. */
-  onConfirmed: () => void;
+  /** The password was right: the page keeps the enrolment shown until its backup codes were seen. */
+  onStarted: () => void;
   /** The backup codes were seen. */
   onDone: () => Promise<void> | void;
 }) {
@@ -70,7 +70,6 @@ export function SecondFactorEnrolment({
       setBusy(true);
       try {
         await send(entered);
-        setValue('');
       } catch (failure) {
         setError(errorMessage(failure));
       } finally {
@@ -82,7 +81,13 @@ export function SecondFactorEnrolment({
   if (!enrolment) {
     const onSubmit = submit(
       (password) => (password ? undefined : twoFactorMessages.passwordRequired),
-      async (password) => setEnrolment(await enableTwoFactor(password)),
+      async (password) => {
+        const started = await enableTwoFactor(password);
+        // Cleared in the same render as the step changes: a clear that came later would wipe a code typed meanwhile.
+        setValue('');
+        setEnrolment(started);
+        onStarted();
+      },
     );
     return (
       <Step title="Confirm your password">
@@ -104,7 +109,7 @@ export function SecondFactorEnrolment({
       (code) => (TOTP_CODE_PATTERN.test(code) ? undefined : twoFactorMessages.codeRequired),
       async (code) => {
         await verifyTotp(code);
-        onConfirmed();
+        setValue('');
         setConfirmed(true);
       },
     );

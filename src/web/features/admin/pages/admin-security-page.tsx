@@ -18,7 +18,8 @@ export function AdminSecurityPage() {
   useDocumentTitle('Two-Factor Sign-In');
   const queryClient = useQueryClient();
   const access = useAdminAccess(true).data;
-  // Kept on the enrolment until its backup codes were seen, though the access answered anew meanwhile says it is on.
+  // Kept on the enrolment from its QR code until its backup codes were seen: the access answered anew once the code is
+  // confirmed says it is on, and may arrive before the confirmation's own answer.
   const [isEnrolling, setEnrolling] = useState(false);
   if (!access) return null;
 
@@ -55,7 +56,7 @@ export function AdminSecurityPage() {
           )}
           <Card>
             <CardContent>
-              <SecondFactorEnrolment onConfirmed={() => setEnrolling(true)} onDone={finish} />
+              <SecondFactorEnrolment onStarted={() => setEnrolling(true)} onDone={finish} />
             </CardContent>
           </Card>
         </>
