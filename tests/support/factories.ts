@@ -8,6 +8,7 @@ import { accounts, sessions, twoFactors, users, type NewUser } from '../../src/s
 import { tutorBids, tutoringRequests, type NewTutoringRequest } from '../../src/server/db/schema/requests.ts';
 import { reviews } from '../../src/server/db/schema/reviews.ts';
 import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
+import { refreshResponseMinutes } from '../../src/server/features/tutors/service.ts';
 import { TEST_ADMIN, TEST_AUTH_SECRET } from './test-config.ts';
 import { base32Encode } from './totp.ts';
 
@@ -113,6 +114,8 @@ export async function createBid(
     .insert(tutorBids)
     .values({ amountCents: 1200, ...overrides })
     .returning();
+  // As placing a bid leaves the tutor's response time.
+  await refreshResponseMinutes(db, overrides.tutorId);
   return bid!;
 }
 

@@ -384,6 +384,10 @@ const MATRIX: Record<string, Row> = {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
     call: () => ({ url: '/api/profile/about', payload: { headline: 'Calm help', about: null } }),
   },
+  'PUT /api/profile/listing': {
+    expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
+    call: () => ({ url: '/api/profile/listing', payload: { hourlyRateCents: 1000, isVisibleToVisitors: true } }),
+  },
   'GET /api/chat/rooms': { expected: signedIn(200), call: () => ({ url: '/api/chat/rooms' }) },
   'POST /api/chat/rooms': {
     expected: signedIn(201),

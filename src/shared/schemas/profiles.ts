@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ROLES } from '#shared/constants.ts';
+import { ROLES, TUTORING_BUDGET_CENTS } from '#shared/constants.ts';
+import { formatCents } from '#shared/rules/money.ts';
 import { avatarRules, type FileLike } from '#shared/rules/avatar.ts';
 
 // Profiles, subjects and teacher specializations, shared by the forms and the API.
@@ -21,6 +22,25 @@ export const profileSchema = z.object({
   /** A teacher's public headline and about text (null when unset, and always for students). */
   headline: z.string().nullable(),
   about: z.string().nullable(),
+  /** A teacher's hourly rate for tutoring and whether signed-out visitors see them (students: null and true). */
+  hourlyRateCents: z.number().int().nullable(),
+  isVisibleToVisitors: z.boolean(),
+});
+
+export const listingMessages = {
+  hourlyRate: `Your hourly rate must be between ${formatCents(TUTORING_BUDGET_CENTS.min)} and ${formatCents(TUTORING_BUDGET_CENTS.max)}`,
+  visibility: 'Please choose whether visitors see your profile',
+} as const;
+
+/** A teacher's hourly rate (whole cents within the tutoring budget range, or none) and visibility to visitors. */
+export const updateTutorListingSchema = z.object({
+  hourlyRateCents: z
+    .number({ error: listingMessages.hourlyRate })
+    .int(listingMessages.hourlyRate)
+    .min(TUTORING_BUDGET_CENTS.min, listingMessages.hourlyRate)
+    .max(TUTORING_BUDGET_CENTS.max, listingMessages.hourlyRate)
+    .nullable(),
+  isVisibleToVisitors: z.boolean({ error: listingMessages.visibility }),
 });
 
 /** Adds the avatar rules (#shared/rules/avatar.ts) to a file schema: `z.instanceof(File)` in the browser, the upload
@@ -30,3 +50,4 @@ export const withAvatarRules = <T extends FileLike, Input>(file: z.ZodType<T, In
 
 export type Subject = z.infer<typeof subjectSchema>;
 export type Profile = z.infer<typeof profileSchema>;
+export type TutorListing = z.infer<typeof updateTutorListingSchema>;

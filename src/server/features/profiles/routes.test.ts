@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/auth.ts';
 import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
-import { signedInStudent, signedInTeacher } from '../../../../tests/support/callers.ts';
+import { call, signedInStudent, signedInTeacher } from '../../../../tests/support/callers.ts';
 import { subjectIdsNamed } from '../../../../tests/support/factories.ts';
 import { FORGED_PNG, TINY_PNG, formData, pngOfSize } from '../../../../tests/support/files.ts';
 import { createTestApp, storedKeys, type TestApp } from '../../../../tests/support/test-app.ts';
@@ -78,6 +78,8 @@ describe('subjects and profiles', () => {
       specializations: [{ id: algebra, name: 'Algebra', category: 'Mathematics' }],
       headline: null,
       about: null,
+      hourlyRateCents: null,
+      isVisibleToVisitors: true,
     });
   });
 
@@ -173,5 +175,65 @@ describe('subjects and profiles', () => {
     expect(response.statusCode).toBe(403);
     expect(response.json().code).toBe('FORBIDDEN');
     expect(await t.db.$count(teacherSpecializations, eq(teacherSpecializations.teacherId, user.id))).toBe(0);
+  });
+
+  describe('a teacher’s hourly rate and visibility to visitors', () => {
+    const listingOf = async (userId: string) =>
+      (
+        await t.db
+          .select({ hourlyRateCents: users.hourlyRateCents, isVisibleToVisitors: users.isVisibleToVisitors })
+          .from(users)
+          .where(eq(users.id, userId))
+      )[0];
+
+    it('keeps a rate within the tutoring range in cents and the visibility, visible by default', async () => {
+      const teacher = await signedInTeacher(t, []);
+      expect(await listingOf(teacher.user.id)).toEqual({ hourlyRateCents: null, isVisibleToVisitors: true });
+      for (const input of [
+        { hourlyRateCents: 800, isVisibleToVisitors: false },
+        { hourlyRateCents: 1500, isVisibleToVisitors: true },
+        { hourlyRateCents: null, isVisibleToVisitors: true },
+        { hourlyRateCents: 1234, isVisibleToVisitors: false },
+      ]) {
+        const response = await call(t, teacher, 'PUT', '/api/profile/listing', input);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual(input);
+        expect(await listingOf(teacher.user.id)).toEqual(input);
+      }
+      expect((await call(t, teacher, 'GET', '/api/profile')).json()).toMatchObject({
+        hourlyRateCents: 1234,
+        isVisibleToVisitors: false,
+      });
+    });
+
+    it('refuses a rate outside $8–$15, in fractions of a cent or missing fields, and writes nothing', async () => {
+      const teacher = await signedInTeacher(t, []);
+      for (const payload of [
+        { hourlyRateCents: 799, isVisibleToVisitors: true },
+        { hourlyRateCents: 1501, isVisibleToVisitors: true },
+        { hourlyRateCents: 1000.5, isVisibleToVisitors: true },
+        { hourlyRateCents: '1000', isVisibleToVisitors: true },
+        { isVisibleToVisitors: false },
+      ]) {
+        const response = await call(t, teacher, 'PUT', '/api/profile/listing', payload);
+        expect(response.statusCode).toBe(400);
+        expect(response.json().fields).toEqual({ hourlyRateCents: 'Your hourly rate must be between $8 and $15' });
+      }
+      const noVisibility = await call(t, teacher, 'PUT', '/api/profile/listing', { hourlyRateCents: 900 });
+      expect(noVisibility.statusCode).toBe(400);
+      expect(noVisibility.json().fields).toEqual({
+        isVisibleToVisitors: 'Please choose whether visitors see your profile',
+      });
+      expect(await listingOf(teacher.user.id)).toEqual({ hourlyRateCents: null, isVisibleToVisitors: true });
+    });
+
+    it('answers 403 to a student and 401 without a session, changing nothing', async () => {
+      const student = await signedInStudent(t);
+      const input = { hourlyRateCents: 900, isVisibleToVisitors: false };
+      const refused = await call(t, student, 'PUT', '/api/profile/listing', input);
+      expect(refused.statusCode).toBe(403);
+      expect(await listingOf(student.user.id)).toEqual({ hourlyRateCents: null, isVisibleToVisitors: true });
+      expect((await call(t, undefined, 'PUT', '/api/profile/listing', input)).statusCode).toBe(401);
+    });
   });
 });

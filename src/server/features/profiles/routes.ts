@@ -5,6 +5,7 @@ import {
   profileSchema,
   subjectSchema,
   updateSpecializationsSchema,
+  updateTutorListingSchema,
   withAvatarRules,
 } from '#shared/schemas/profiles.ts';
 import { tutorAboutSchema, updateTutorAboutSchema } from '#shared/schemas/reviews.ts';
@@ -22,6 +23,7 @@ import {
   updateAvatar,
   updateSpecializations,
   updateTutorAbout,
+  updateTutorListing,
 } from './service.ts';
 import { fileAnswer } from '../../http/openapi.ts';
 
@@ -107,6 +109,24 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     async (request) => {
       const user = await requireUser(request);
       return updateTutorAbout({ db, moderation, user, input: request.body });
+    },
+  );
+
+  app.put(
+    '/api/profile/listing',
+    {
+      schema: {
+        summary:
+          'Set the signed-in teacher’s hourly rate (tutoring range, cents) and whether visitors see their profile',
+        description: 'Students: 403; a rate outside the tutoring budget range: 400 on hourlyRateCents.',
+        tags: ['profiles'],
+        body: updateTutorListingSchema,
+        response: { 200: updateTutorListingSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return updateTutorListing({ db, user, input: request.body });
     },
   );
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { specializationMessages, specializationProblem } from '#shared/rules/specializations.ts';
-import type { Profile } from '#shared/schemas/profiles.ts';
+import type { Profile, TutorListing } from '#shared/schemas/profiles.ts';
 import type { TutorAbout } from '#shared/schemas/reviews.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -43,6 +43,8 @@ export async function getProfile({ db, userId }: { db: Executor; userId: string 
       image: users.image,
       headline: users.headline,
       about: users.about,
+      hourlyRateCents: users.hourlyRateCents,
+      isVisibleToVisitors: users.isVisibleToVisitors,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -120,6 +122,22 @@ export async function updateTutorAbout({
     const text = input[field];
     if (text) await moderation.assertAllowed({ text, field, senderId: user.id, roomId: null });
   }
+  await db.update(users).set(input).where(eq(users.id, user.id));
+  return input;
+}
+
+/** A teacher's hourly rate and whether signed-out visitors see them in the directory and on their page. */
+export async function updateTutorListing({
+  db,
+  user,
+  input,
+}: {
+  db: Database;
+  user: SessionUser;
+  input: TutorListing;
+}): Promise<TutorListing> {
+  if (user.role !== 'teacher') throw new AppError('FORBIDDEN', { message: 'Only teachers have a public profile.' });
+  await enforceUserLimit(db, user.id, 'profileEdits');
   await db.update(users).set(input).where(eq(users.id, user.id));
   return input;
 }

@@ -12,6 +12,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { notifyStudentOfBid } from '../notifications/service.ts';
+import { refreshResponseMinutes } from '../tutors/service.ts';
 import { cardColumns, closedProblem, isNotExpired, notFound, outer, r, toCard } from './request-columns.ts';
 
 // The jobs a teacher sees and the bids placed on them.
@@ -151,6 +152,7 @@ export async function placeBid({
       .onConflictDoNothing({ target: [tutorBids.requestId, tutorBids.tutorId] })
       .returning();
     if (!bid) throw new AppError('ALREADY_BID');
+    await refreshResponseMinutes(tx, teacher.id);
     await notifyStudentOfBid({
       db: tx,
       publicUrl,

@@ -4,10 +4,11 @@ import { USER_LIMITS } from '#shared/constants.ts';
 import { adminAuditLog } from '../../db/schema/admin.ts';
 import { users } from '../../db/schema/auth.ts';
 import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
-import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
+import { tutoringRequests } from '../../db/schema/requests.ts';
 import { reviews } from '../../db/schema/reviews.ts';
 import { checkouts } from '../../db/schema/payments.ts';
 import {
+  createBid,
   createRequest,
   createSessionCookie,
   createSubAdmin,
@@ -33,15 +34,12 @@ describe('finished jobs, ratings and reviews', () => {
     const student = await signedInStudent(t);
     const teacher = tutor ?? (await signedInTeacher(t, [subjectId]));
     const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
-    const [bid] = await t.db
-      .insert(tutorBids)
-      .values({ requestId: request.id, tutorId: teacher.user.id, amountCents: 1000 })
-      .returning();
+    const bid = await createBid(t.db, { requestId: request.id, tutorId: teacher.user.id, amountCents: 1000 });
     if (accepted) {
-      const response = await acceptAndPay(t, student, request.id, bid!.id);
+      const response = await acceptAndPay(t, student, request.id, bid.id);
       expect(response.statusCode).toBe(200);
     }
-    return { student, tutor: teacher, requestId: request.id, bidId: bid!.id };
+    return { student, tutor: teacher, requestId: request.id, bidId: bid.id };
   }
   /** A job the tutor marked delivered and the student completed: it counts on the tutor's page, however soon. */
   async function completedJob(tutor?: Caller, { delivered = true }: { delivered?: boolean } = {}) {

@@ -12,4 +12,4 @@ export {
   updateReview,
 } from './reviews.ts';
 export { listReviewsToLookAt, markReviewLookedAt } from './reviews-to-look-at.ts';
-export { countCompletedJob, toTutorTrust, tutorTrustColumns } from './trust-columns.ts';
+export { countCompletedJob, refreshResponseMinutes, toTutorTrust, tutorTrustColumns } from './trust-columns.ts';

@@ -3,6 +3,8 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TutorTrust } from '#shared/schemas/reviews.ts';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
+import { messages } from '../../db/schema/chat.ts';
+import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 
 // A tutor's trust: rating average, review count and completed jobs, kept as counters on the tutor's users row. They
 // change in the same transaction as the review (or the completion), so no page ever recounts them.
@@ -43,5 +45,29 @@ export async function countCompletedJob(db: Executor, tutorId: string) {
   await db
     .update(users)
     .set({ jobsCompleted: sql`${users.jobsCompleted} + 1` })
+    .where(eq(users.id, tutorId));
+}
+
+/** How many of a tutor's latest bids the median first-response time looks at. */
+const FIRST_RESPONSE_SAMPLE = 100;
+
+/**
+ * Keeps the tutor's median time from a new job to their first answer to its student (the bid, or a chat message to
+ * that student if one came first) over their latest bids; called in the transaction that places a bid.
+ */
+export async function refreshResponseMinutes(db: Executor, tutorId: string) {
+  // Written with aliases: the subquery's tables would otherwise be ambiguous with the updated row.
+  await db
+    .update(users)
+    .set({
+      responseMinutes: sql`(select round(percentile_cont(0.5) within group (order by minutes)) from (
+        select extract(epoch from least(bid.created_at, coalesce((
+            select min(message.created_at) from ${messages} message
+            where message.sender_id = bid.tutor_id and message.receiver_id = job.student_id and message.created_at >= job.created_at
+          ), bid.created_at)) - job.created_at) / 60 as minutes
+        from ${tutorBids} bid inner join ${tutoringRequests} job on job.id = bid.request_id
+        where bid.tutor_id = ${tutorId}
+        order by bid.created_at desc limit ${FIRST_RESPONSE_SAMPLE}) as responses)`,
+    })
     .where(eq(users.id, tutorId));
 }

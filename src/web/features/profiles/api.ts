@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Profile, Subject } from '#shared/schemas/profiles.ts';
+import type { Profile, Subject, TutorListing } from '#shared/schemas/profiles.ts';
 import type { TutorAbout } from '#shared/schemas/reviews.ts';
 import { apiFetch } from '#web/lib/api.ts';
 import { requestsKeys } from '#web/features/requests/api.ts';
@@ -50,6 +50,17 @@ export function useUpdateTutorAbout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: TutorAbout) => apiFetch<TutorAbout>('/api/profile/about', { method: 'PUT', body: input }),
+    onSuccess: (saved) =>
+      queryClient.setQueryData(profileQueryKey, (profile) => (profile ? { ...profile, ...saved } : profile)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: profileQueryKey }),
+  });
+}
+
+/** A teacher's hourly rate and visibility to visitors; the profile shows the saved values. */
+export function useUpdateTutorListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TutorListing) => apiFetch<TutorListing>('/api/profile/listing', { method: 'PUT', body: input }),
     onSuccess: (saved) =>
       queryClient.setQueryData(profileQueryKey, (profile) => (profile ? { ...profile, ...saved } : profile)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: profileQueryKey }),

@@ -14,6 +14,7 @@ import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useProfile, useSetProfileImage } from '../api.ts';
 import { SpecializationsEditor } from '../components/specializations-editor.tsx';
 import { TutorAboutEditor } from '../components/tutor-about-editor.tsx';
+import { TutorListingEditor } from '../components/tutor-listing-editor.tsx';
 
 const roleLabels = { student: 'Student', teacher: 'Teacher' } as const;
 
@@ -121,6 +122,21 @@ export function ProfilePage() {
                 </CardHeader>
                 <CardContent>
                   <TutorAboutEditor userId={profile.id} about={profile} />
+                </CardContent>
+              </Card>
+            )}
+
+            {profile.role === 'teacher' && (
+              <Card>
+                <CardHeader>
+                  <h2 className="text-lg leading-snug font-semibold">Rate and visibility</h2>
+                  <CardDescription>
+                    Your hourly rate for tutoring, within the tutoring budget range students choose from, and who can
+                    see your profile.
+                  </CardDescription>
+                </CardHeader>
+                <CardContent>
+                  <TutorListingEditor listing={profile} />
                 </CardContent>
               </Card>
             )}
