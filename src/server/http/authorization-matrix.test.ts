@@ -368,6 +368,7 @@ const MATRIX: Record<string, Row> = {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 404, student: 403, teacher: 200 },
     call: (w) => ({ url: `/api/reviews/${w.reviewId}/report`, payload: { reason: 'Not true' } }),
   },
+  'GET /api/tutors': { expected: everyone(200), call: () => ({ url: '/api/tutors?sort=rating&minRating=4' }) },
   'GET /api/tutors/{id}': {
     expected: signedIn(200),
     call: (w) => ({ url: `/api/tutors/${w.callers.teacher.user.id}` }),

@@ -9,6 +9,7 @@ import {
   reviewsQuerySchema,
   tutorProfileSchema,
 } from '#shared/schemas/reviews.ts';
+import { directoryPageSchema, directoryQuerySchema } from '#shared/schemas/directory.ts';
 import type { Database } from '../../db/client.ts';
 import { requireRole, requireUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
@@ -16,6 +17,7 @@ import type { Moderation } from '../moderation/service.ts';
 import {
   createReview,
   getTutorProfile,
+  listDirectory,
   listTutorReviews,
   replyToReview,
   reportReview,
@@ -31,6 +33,27 @@ export const tutorsRoutes: FastifyPluginAsyncZod<{
   moderation: Moderation;
   publicUrl: string;
 }> = async (app, { db, realtime, moderation, publicUrl }) => {
+  app.get(
+    '/api/tutors',
+    {
+      schema: {
+        security: [],
+        summary: 'Find Tutors: a page of tutor cards, filtered, searched and sorted, with the next page’s cursor',
+        description:
+          'Anyone; signed out, only the tutors visible to visitors. Suspended tutors never appear. A bad filter or cursor: 400.',
+        tags,
+        querystring: directoryQuerySchema,
+        response: { 200: directoryPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await request.getSessionUser();
+      // What a signed-in user sees differs from a visitor's page: never kept by a shared cache.
+      reply.header('cache-control', 'no-store');
+      return listDirectory({ db, query: request.query, isSignedIn: user !== null });
+    },
+  );
+
   app.get(
     '/api/tutors/:id',
     {

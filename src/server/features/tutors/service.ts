@@ -1,5 +1,6 @@
 // The tutors feature's public entry, by concern in its own modules: a tutor's public page, the reviews of their jobs
 // and the trust counters on their users row.
+export { listDirectory } from './directory.ts';
 export { getTutorProfile } from './profile.ts';
 export {
   createReview,
