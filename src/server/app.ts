@@ -13,6 +13,7 @@ import { completeThroughRecord, paymentListerFor, startPaymentReconciliation } f
 import { acceptPaidOfferFor } from './features/payments/paid-offer.ts';
 import { hasAdminRole, isSuperAdmin, recordSecondFactorChange } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
+import { accountRoutes } from './features/account/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/service.ts';
 import { orphanUploadsJob } from './features/chat/orphan-uploads.ts';
@@ -245,6 +246,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   });
   await app.register(pagesRoutes, { db, config });
   await app.register(accountsRoutes, { db, auth, config, storage });
+  await app.register(accountRoutes, { db, realtime, publicUrl: config.publicUrl });
   await app.register(searchRoutes, { db });
   await app.register(reportsRoutes, { db });
   // One moderation for every text users show each other: chat, requests, bids, file names, profiles, reviews.

@@ -27,6 +27,13 @@ export const paths = {
     getHref: (tutorId?: string) => (tutorId ? `/chat?tutorId=${encodeURIComponent(tutorId)}` : '/chat'),
   },
   profile: { path: '/profile', getHref: () => '/profile' },
+  settings: {
+    account: {
+      path: '/settings/account',
+      getHref: (emailChange?: string) =>
+        emailChange ? `/settings/account?emailChange=${encodeURIComponent(emailChange)}` : '/settings/account',
+    },
+  },
   checkout: {
     path: '/checkout/:checkoutId',
     getHref: (checkoutId: string) => `/checkout/${encodeURIComponent(checkoutId)}`,

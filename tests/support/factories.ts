@@ -43,11 +43,20 @@ export async function createUser(db: Executor, overrides: Partial<NewUser> & { r
 export const SESSION_COOKIE = 'vh.session_token';
 
 /** A signed-in session for the user, as the value of the Cookie header (better-auth's signed cookie format). */
-export async function createSessionCookie(db: Executor, userId: string, secret = TEST_AUTH_SECRET) {
+export async function createSessionCookie(
+  db: Executor,
+  userId: string,
+  secret = TEST_AUTH_SECRET,
+  { userAgent }: { userAgent?: string } = {},
+) {
   const token = randomUUID().replaceAll('-', '');
-  await db.insert(sessions).values({ userId, token, expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000) });
+  const [session] = await db
+    .insert(sessions)
+    .values({ userId, token, userAgent, expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000) })
+    .returning({ id: sessions.id });
   const signature = createHmac('sha256', secret).update(token).digest('base64');
   return {
+    sessionId: session!.id,
     name: SESSION_COOKIE,
     value: encodeURIComponent(`${token}.${signature}`),
     header: `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${signature}`)}`,

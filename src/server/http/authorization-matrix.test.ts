@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teacherNotifications } from '../db/schema/notifications.ts';
 import { tutorBids, tutoringRequests } from '../db/schema/requests.ts';
 import {
+  DEFAULT_TEST_PASSWORD,
   createRequest,
+  createSessionCookie,
   createSubject,
   createTeacher,
   createUser,
@@ -56,6 +58,8 @@ type World = {
   checkouts: { viewed: string; payable: string; cancellable: string };
   /** The paid checkout of `student`'s reviewed job, whose receipt is theirs alone. */
   paidCheckoutId: string;
+  /** A second signed-in device of `student`, which only they can sign out. */
+  studentOtherSessionId: string;
 };
 
 type Row = {
@@ -111,6 +115,27 @@ const MATRIX: Record<string, Row> = {
     call: () => ({ method: 'DELETE', url: '/api/guru/messages' }),
   },
   'GET /api/profile': { expected: signedIn(200), call: () => ({ url: '/api/profile' }) },
+  'GET /api/account/devices': { expected: signedIn(200), call: () => ({ url: '/api/account/devices' }) },
+  // Before the row that signs out every other device, which would end this session first.
+  'DELETE /api/account/devices/{sessionId}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 204, teacher: 404 },
+    call: (w) => ({ method: 'DELETE', url: `/api/account/devices/${w.studentOtherSessionId}` }),
+  },
+  'POST /api/account/devices/sign-out-others': {
+    expected: signedIn(200),
+    call: () => ({ url: '/api/account/devices/sign-out-others' }),
+  },
+  'POST /api/account/email': {
+    expected: signedIn(202),
+    call: () => ({
+      url: '/api/account/email',
+      payload: { newEmail: `moved${randomUUID().slice(0, 8)}@example.com`, password: DEFAULT_TEST_PASSWORD },
+    }),
+  },
+  'GET /api/account/email/confirm': {
+    expected: everyone(302),
+    call: () => ({ url: '/api/account/email/confirm?token=unknown' }),
+  },
   'GET /api/search/students': {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
     call: () => ({ url: '/api/search/students?vh=123' }),
@@ -622,6 +647,7 @@ describe('the authorization matrix', () => {
       jobs,
       reviewId: reviewed.reviewId!,
       paidCheckoutId: reviewed.checkoutId,
+      studentOtherSessionId: (await createSessionCookie(t.db, callers.student.user.id)).sessionId,
       checkouts: {
         viewed: (await checkoutWithTeacher()).checkoutId,
         payable: (await checkoutWithTeacher()).checkoutId,

@@ -72,6 +72,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Resolves the signed-in user from the session cookie once per request; null when signed out. */
     getSessionUser(): Promise<SessionUser | null>;
+    /** The request's session: its user and id (the id names a device in the account settings). */
+    getSession(): Promise<{ user: SessionUser; sessionId: string } | null>;
   }
 }
 
@@ -94,17 +96,27 @@ export async function requireRole(request: FastifyRequest, role: SessionUser['ro
   return user;
 }
 
+/** The signed-in user and the id of their session, or a 401 like requireUser. */
+export async function requireSession(request: FastifyRequest) {
+  const session = await request.getSession();
+  if (!session) throw new AppError('UNAUTHENTICATED');
+  return session;
+}
+
 export function registerSession(app: FastifyInstance, resolveSession: SessionResolver) {
-  app.decorateRequest('getSessionUser', function (this: FastifyRequest) {
+  app.decorateRequest('getSession', function (this: FastifyRequest) {
     const cached = sessionCache.get(this);
     if (cached) return cached;
-    const lookup = resolveSession(toHeaders(this.headers)).then((result) => result?.user ?? null);
+    const lookup = resolveSession(toHeaders(this.headers));
     sessionCache.set(this, lookup);
     return lookup;
   });
+  app.decorateRequest('getSessionUser', async function (this: FastifyRequest) {
+    return (await this.getSession())?.user ?? null;
+  });
 }
 
-const sessionCache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+const sessionCache = new WeakMap<FastifyRequest, ReturnType<SessionResolver>>();
 
 /** Node's header object as a Fetch API Headers, as better-auth expects. */
 export function toHeaders(raw: FastifyRequest['headers']) {

@@ -61,6 +61,12 @@ const pageRoutes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('#web/features/profiles/pages/profile-page.tsx')).ProfilePage }),
       },
       {
+        path: paths.settings.account.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/account/pages/account-settings-page.tsx')).AccountSettingsPage,
+        }),
+      },
+      {
         path: paths.search.experts.path,
         lazy: async () => ({
           Component: (await import('#web/features/search/pages/search-experts-page.tsx')).SearchExpertsPage,

@@ -7,6 +7,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { PASSWORD_MIN, RESET_LINK_VALIDITY_MINUTES } from '#shared/constants.ts';
 import { errorMessages } from '#shared/errors.ts';
+import { changePasswordSchema } from '#shared/schemas/account.ts';
 import { forgotPasswordSchema, loginSchema, strongPasswordSchema } from '#shared/schemas/auth.ts';
 import {
   backupCodeSchema,
@@ -71,7 +72,7 @@ const bodyRules: Record<string, z.ZodType> = {
   '/request-password-reset': forgotPasswordSchema,
   '/send-verification-email': forgotPasswordSchema,
   '/reset-password': z.object({ newPassword: strongPasswordSchema }),
-  '/change-password': z.object({ newPassword: strongPasswordSchema }),
+  '/change-password': changePasswordSchema,
   '/two-factor/enable': enableTwoFactorSchema,
   '/two-factor/disable': disableTwoFactorSchema,
   '/two-factor/generate-backup-codes': generateBackupCodesSchema,

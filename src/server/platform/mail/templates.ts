@@ -54,6 +54,27 @@ export function resetPasswordMail({ url, validMinutes }: { url: string; validMin
   });
 }
 
+export function confirmEmailChangeMail({ url, validHours }: { url: string; validHours: number }) {
+  return linkMail({
+    subject: `Confirm your new e-mail address for ${PRODUCT}`,
+    intro: `You asked to use this address for your ${PRODUCT} account. Please confirm it to finish the change.`,
+    action: 'Confirm my new address',
+    url,
+    note: `The link is valid for ${validHours} hours. If you did not ask for this, ignore this e-mail: nothing changes.`,
+  });
+}
+
+/** To the address being replaced: the change is announced there, without the link that makes it. */
+export function emailChangeNoticeMail({ maskedNewEmail, url }: { maskedNewEmail: string; url: string }) {
+  return linkMail({
+    subject: `Your ${PRODUCT} e-mail address is about to change`,
+    intro: `Someone signed in to your ${PRODUCT} account asked to change its e-mail address to ${maskedNewEmail}. The change happens once that address is confirmed.`,
+    action: 'Review my account',
+    url,
+    note: 'If this was not you, sign in and change your password now: that signs out every other device.',
+  });
+}
+
 /**
  * The foot of every receipt mail (payments, refunds, payouts): who took the money, as the operator set it, each
  * detail on its own line; the address and VAT number only when set.

@@ -1,4 +1,4 @@
-import { LogOut, ReceiptText, UserRound, Wallet } from 'lucide-react';
+import { LogOut, ReceiptText, Settings, UserRound, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
@@ -25,6 +25,10 @@ export function MobileAccount({ user, onNavigate }: { user: SessionUser; onNavig
       <Link to={paths.profile.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
         <UserRound aria-hidden="true" className="size-5 text-muted-foreground" />
         Profile
+      </Link>
+      <Link to={paths.settings.account.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>
+        <Settings aria-hidden="true" className="size-5 text-muted-foreground" />
+        Account settings
       </Link>
       {user.role === 'teacher' && paymentsShown && (
         <Link to={paths.earnings.getHref()} className={cn(mobileLinkClasses, 'gap-3')} onClick={onNavigate}>

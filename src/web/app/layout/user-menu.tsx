@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, ReceiptText, UserRound, Wallet } from 'lucide-react';
+import { ChevronDown, LogOut, ReceiptText, Settings, UserRound, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -42,6 +42,12 @@ export function UserMenu({ user }: { user: SessionUser }) {
           <Link to={paths.profile.getHref()}>
             <UserRound aria-hidden="true" />
             Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to={paths.settings.account.getHref()}>
+            <Settings aria-hidden="true" />
+            Account settings
           </Link>
         </DropdownMenuItem>
         {user.role === 'teacher' && paymentsShown && (

@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { paths } from '#shared/paths.ts';
+import {
+  changeEmailSchema,
+  confirmEmailChangeQuerySchema,
+  deviceListSchema,
+  deviceParamsSchema,
+  signedOutDevicesSchema,
+} from '#shared/schemas/account.ts';
+import type { Database } from '../../db/client.ts';
+import { requireSession, requireUser } from '../../http/session.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import { confirmEmailChange, endDevice, endOtherDevices, listDevices, requestEmailChange } from './service.ts';
+
+const tags = ['account'];
+
+export const accountRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realtime; publicUrl: string }> = async (
+  app,
+  { db, realtime, publicUrl },
+) => {
+  app.get(
+    '/api/account/devices',
+    {
+      schema: {
+        summary: 'The signed-in user’s devices: each session by its id, with its device and browser (no tokens)',
+        tags,
+        response: { 200: deviceListSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionId } = await requireSession(request);
+      reply.header('cache-control', 'no-store');
+      return listDevices({ db, userId: user.id, currentSessionId: sessionId });
+    },
+  );
+
+  app.delete(
+    '/api/account/devices/:sessionId',
+    {
+      schema: {
+        summary: 'Sign out one of the signed-in user’s devices; its sockets close (another user’s session: 404)',
+        tags,
+        params: deviceParamsSchema,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const ended = await endDevice({ db, userId: user.id, sessionId: request.params.sessionId });
+      realtime.endSession(ended);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/account/devices/sign-out-others',
+    {
+      schema: {
+        summary: 'Sign out every device of the signed-in user but this one',
+        tags,
+        response: { 200: signedOutDevicesSchema },
+      },
+    },
+    async (request) => {
+      const { user, sessionId } = await requireSession(request);
+      const ended = await endOtherDevices({ db, userId: user.id, currentSessionId: sessionId });
+      for (const id of ended) realtime.endSession(id);
+      return { signedOut: ended.length };
+    },
+  );
+
+  app.post(
+    '/api/account/email',
+    {
+      config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
+      schema: {
+        summary: 'Ask to change the e-mail address (password required): a link to the new one, a notice to the old one',
+        description: 'The address changes once the link is opened; sessions are kept. Admins: 403 (ADMIN_EMAIL).',
+        tags,
+        body: changeEmailSchema,
+        response: { 202: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      await requestEmailChange({ db, publicUrl, userId: user.id, input: request.body });
+      return reply.status(202).send(null);
+    },
+  );
+
+  app.get(
+    '/api/account/email/confirm',
+    {
+      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+      schema: {
+        security: [],
+        summary: 'The link of the confirmation mail: makes the change once, then opens the account settings',
+        tags,
+        querystring: confirmEmailChangeQuerySchema,
+        response: { 302: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await confirmEmailChange({ db, token: request.query.token });
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(paths.settings.account.getHref(outcome), 302);
+    },
+  );
+};

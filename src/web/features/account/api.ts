@@ -1,0 +1,54 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ChangeEmailInput, ChangePasswordInput, DeviceList } from '#shared/schemas/account.ts';
+import { apiFetch } from '#web/lib/api.ts';
+import { notifyAuthChanged, replacingSession } from '#web/lib/auth-client.ts';
+
+const devicesQueryKey = ['account', 'devices'] as const;
+
+const devicesQueryOptions = queryOptions({
+  queryKey: devicesQueryKey,
+  queryFn: ({ signal }) => apiFetch<DeviceList>('/api/account/devices', { signal }),
+});
+
+export function useDevices() {
+  return useQuery(devicesQueryOptions);
+}
+
+export function useSignOutDevice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (sessionId: string) =>
+      apiFetch<null>(`/api/account/devices/${encodeURIComponent(sessionId)}`, { method: 'DELETE' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: devicesQueryKey }),
+  });
+}
+
+export function useSignOutOtherDevices() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<{ signedOut: number }>('/api/account/devices/sign-out-others', { method: 'POST' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: devicesQueryKey }),
+  });
+}
+
+export function useRequestEmailChange() {
+  return useMutation({
+    mutationFn: (input: ChangeEmailInput) => apiFetch<null>('/api/account/email', { method: 'POST', body: input }),
+  });
+}
+
+/**
+ * Changing the password ends every session of the account, this tab's included, and answers with the one that
+ * replaces it: marked so, the tab does not sign itself out when its old session's socket hears that it ended.
+ */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ChangePasswordInput) =>
+      replacingSession(apiFetch<unknown>('/api/auth/change-password', { method: 'POST', body: input })),
+    onSuccess: async () => {
+      await notifyAuthChanged();
+      await queryClient.invalidateQueries({ queryKey: devicesQueryKey });
+    },
+  });
+}
