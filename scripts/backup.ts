@@ -16,6 +16,7 @@ try {
   const started = performance.now();
   const { storage } = config;
   const manifest = await createBackup(config, archive, {
+    // Before and after the database's dump: the second pass adds the objects uploaded meanwhile.
     copyBucket:
       storage.kind === 's3'
         ? (uploadsDir) =>
@@ -23,6 +24,7 @@ try {
               from: createS3Storage(storage),
               to: createLocalStorage(uploadsDir),
               workDir: path.dirname(archive),
+              onlyMissing: true,
             })
         : undefined,
   });

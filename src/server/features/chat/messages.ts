@@ -104,9 +104,8 @@ async function resolveAttachment({
   senderId: string;
   attachment: NonNullable<SendMessageInput['attachment']>;
 }) {
-  const file = isOwnUpload(attachment.fileKey, senderId) ? await storage.get(attachment.fileKey) : null;
+  const file = isOwnUpload(attachment.fileKey, senderId) ? await storage.head(attachment.fileKey) : null;
   if (!file) throw fieldError('attachment.fileKey', chatMessages.unknownFile);
-  file.stream.destroy();
   const type = file.contentType as ChatAttachmentType;
   const extension = attachment.fileKey.split('.').pop()!;
   return {

@@ -96,7 +96,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{
         summary:
           'Answers 200 when this process can serve everything; 503 while the database, the fan-out or the file store is lost, while it shuts down, or while its event loop lags',
         description:
-          'For a readiness probe or a load balancer: send no traffic while 503. The process reconnects by itself; ' +
+          'For a readiness probe or a load balancer: send no traffic while 503. The file store’s last good answer ' +
+          'is kept 5 s (a failed file operation drops it). The process reconnects by itself; ' +
           'after SIGTERM it stays 503 until it exits (SHUTDOWN_DRAIN_DELAY_MS, then it stops taking connections).',
         tags: ['health'],
         response: { 200: readinessSchema, 503: readinessSchema },

@@ -27,14 +27,27 @@ async function digestOf(stream: Readable) {
 /**
  * Copies each file `from` lists into `to`, then reads the copy back and compares its size and SHA-256 with the
  * original's; throws CopyMismatchError at the first that differs. A file deleted while the copy runs is skipped.
- * Each file passes through one temporary file in `workDir`, never whole through memory.
+ * Each file passes through one temporary file in `workDir`, never whole through memory. With `onlyMissing`, a file
+ * `to` already has at the same size is left as it is (the server never writes a key twice: a changed file gets a
+ * new key), so a second pass copies only what came meanwhile.
  */
-export async function copyStoredFiles({ from, to, workDir }: { from: Storage; to: Storage; workDir: string }) {
+export async function copyStoredFiles({
+  from,
+  to,
+  workDir,
+  onlyMissing = false,
+}: {
+  from: Storage;
+  to: Storage;
+  workDir: string;
+  onlyMissing?: boolean;
+}) {
   const temporary = await mkdtemp(path.join(workDir, '.vh-copy-'));
   let files = 0;
   let bytes = 0;
   try {
-    for await (const { key } of from.list()) {
+    for await (const { key, size } of from.list()) {
+      if (onlyMissing && (await to.head(key))?.size === size) continue;
       const original = await from.get(key);
       if (!original) continue;
       const file = path.join(temporary, randomUUID());

@@ -14,10 +14,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE } from '../../system/data-dir.ts';
-import type { Storage } from './storage-port.ts';
-
-// Path segments of letters, digits, dot, dash and underscore, none starting with a dot: no way out of the directory.
-const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+import { STORAGE_KEY_PATTERN, type Storage } from './storage-port.ts';
 
 const META_SUFFIX = '.meta.json';
 /** A file being copied in, renamed to its key once complete. */
@@ -28,10 +25,22 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
 /** Files on the local disk; each file's content type is kept beside it in `<file>.meta.json`. */
 export function createLocalStorage(dir: string): Storage {
   const fileFor = (key: string) => {
-    if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${key}`);
+    // Checked here too: the scripts use this store directly, and no key may lead out of the directory.
+    if (!STORAGE_KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${key}`);
     return path.join(dir, key);
   };
   const metaFor = (file: string) => `${file}${META_SUFFIX}`;
+  const head = async (key: string) => {
+    const file = fileFor(key);
+    try {
+      const [meta, info] = await Promise.all([readFile(metaFor(file), 'utf8'), stat(file)]);
+      const { contentType } = JSON.parse(meta) as { contentType: string };
+      return { contentType, size: info.size };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  };
 
   return {
     async put(key, sourceFile, contentType) {
@@ -45,16 +54,11 @@ export function createLocalStorage(dir: string): Storage {
     },
 
     async get(key) {
-      const file = fileFor(key);
-      try {
-        const [meta, info] = await Promise.all([readFile(metaFor(file), 'utf8'), stat(file)]);
-        const { contentType } = JSON.parse(meta) as { contentType: string };
-        return { stream: createReadStream(file), contentType, size: info.size };
-      } catch (error) {
-        if (isMissing(error)) return null;
-        throw error;
-      }
+      const found = await head(key);
+      return found && { ...found, stream: createReadStream(fileFor(key)) };
     },
+
+    head,
 
     async delete(key) {
       const file = fileFor(key);
@@ -68,7 +72,12 @@ export function createLocalStorage(dir: string): Storage {
       });
       for (const entry of entries) {
         const key = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-        if (!entry.isFile() || key.endsWith(META_SUFFIX) || key.endsWith(PARTIAL_SUFFIX) || !KEY_PATTERN.test(key))
+        if (
+          !entry.isFile() ||
+          key.endsWith(META_SUFFIX) ||
+          key.endsWith(PARTIAL_SUFFIX) ||
+          !STORAGE_KEY_PATTERN.test(key)
+        )
           continue;
         const info = await stat(path.join(dir, key)).catch(() => null); // deleted meanwhile
         if (info) yield { key, size: info.size };

@@ -5,8 +5,10 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
+  NotFound,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -71,6 +73,17 @@ export function createS3Storage(config: S3Config, log?: FastifyBaseLogger): Stor
         };
       } catch (error) {
         if (error instanceof NoSuchKey) return null;
+        throw error;
+      }
+    },
+
+    async head(key) {
+      try {
+        const object = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return { contentType: object.ContentType ?? 'application/octet-stream', size: object.ContentLength ?? 0 };
+      } catch (error) {
+        // A HEAD answer has no body to name the error: a missing object is a plain 404.
+        if (error instanceof NotFound) return null;
         throw error;
       }
     },
