@@ -16,8 +16,10 @@ export type Cluster = {
   databaseName: string;
   /** The environment a further process of the cluster starts with (add DATA_DIR). */
   env: Record<string, string>;
-  /** A new user with a session cookie valid on every process. */
-  signedIn(): Promise<Awaited<ReturnType<typeof createUser>> & { cookie: string }>;
+  /** A new user (a student unless `overrides` say otherwise) with a session cookie valid on every process. */
+  signedIn(
+    overrides?: Parameters<typeof createUser>[1],
+  ): Promise<Awaited<ReturnType<typeof createUser>> & { cookie: string }>;
   /**
    * Ends the processes' connections to the database as PostgreSQL itself may (a restart, a fail-over, an
    * administrator): every one, or only those that LISTEN. Resolves with how many were ended.
@@ -61,8 +63,8 @@ export async function startCluster(
     database,
     databaseName,
     env,
-    async signedIn() {
-      const user = await createUser(database.db);
+    async signedIn(overrides) {
+      const user = await createUser(database.db, overrides);
       return { ...user, cookie: (await createSessionCookie(database.db, user.id)).header };
     },
     async terminateDatabaseConnections({ onlyListening = false } = {}) {
