@@ -171,9 +171,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   app.addHook('onClose', async () => {
     await intervalJobs?.stop();
   });
-  // Payouts: the test provider pays them; under `manual` an admin records each bank transfer.
+  // Payouts: the test provider pays them; under `manual` an admin records each bank transfer; Stripe pays out itself.
   const payouts: Payouts = {
-    provider: config.payments.provider === 'manual' ? 'manual' : 'test',
+    provider: config.payments.provider === 'none' ? 'test' : config.payments.provider,
     pay: config.payments.provider === 'test' ? createTestPaymentProvider({ secret: authSecret }) : null,
     publicUrl: config.publicUrl,
     operator: config.operator,
@@ -253,7 +253,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const moderation = createModeration({ db, ownOrigins: [config.publicUrl] });
   await app.register(profilesRoutes, { db, storage, moderation });
   // The provider's own records, which the reconciliation compares with the ledger (none for manual and none).
-  const paymentLister = paymentListerFor(config.payments.provider, db);
+  const paymentLister = paymentListerFor(config.payments.provider, db, stripe);
   // Accepts the offer of a checkout paid other than by the student's card: reconciled, or a recorded bank transfer.
   const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl: config.publicUrl, operator: config.operator });
   await app.register(adminRoutes, {

@@ -25,6 +25,7 @@ export const errorMessages = {
   ADULT_CONFIRMATION_REQUIRED: 'Please confirm that you are 18 or older before your first payout.',
   NOTHING_TO_PAY_OUT: 'You have no earnings available to pay out.',
   PAYOUT_IN_PROGRESS: 'Your last payout is still being processed. You can request another once it is paid.',
+  PAYOUT_SETUP_FAILED: 'Stripe did not answer. Nothing was changed; please try setting up payouts again.',
   REVIEW_EDIT_CLOSED: 'A review can only be changed within 7 days of writing it.',
   ALREADY_REPLIED: 'You have already replied to this review.',
   ALREADY_REPORTED: 'You have already reported this review.',

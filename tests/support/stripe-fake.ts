@@ -47,6 +47,16 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     return Number.isSafeInteger(amount) && amount > 0 ? amount : null;
   };
 
+  /** A PaymentIntent with its charge and the charge's balance transaction in place of their ids. */
+  const withChargeExpanded = (intent: StoredObject) => {
+    const charge = typeof intent.latest_charge === 'string' ? objects.get(intent.latest_charge) : undefined;
+    if (!charge) return intent;
+    return {
+      ...intent,
+      latest_charge: { ...charge, balance_transaction: objects.get(String(charge.balance_transaction)) },
+    };
+  };
+
   const routes: Array<{
     method: string;
     pattern: RegExp;
@@ -70,6 +80,7 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
             capture_method: form.capture_method ?? 'automatic',
             status: 'requires_payment_method',
             client_secret: `${id}_secret_fake`,
+            created: Math.floor(Date.now() / 1000),
             transfer_group: form.transfer_group ?? null,
             latest_charge: null,
             metadata: {},
@@ -86,13 +97,7 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
         const expanded = Object.entries(form).some(
           ([name, value]) => name.startsWith('expand[') && value === 'latest_charge.balance_transaction',
         );
-        const charge = typeof intent.latest_charge === 'string' ? objects.get(intent.latest_charge) : undefined;
-        if (!expanded || !charge) return { status: 200, body: intent };
-        const balanceTransaction = objects.get(String(charge.balance_transaction));
-        return {
-          status: 200,
-          body: { ...intent, latest_charge: { ...charge, balance_transaction: balanceTransaction } },
-        };
+        return { status: 200, body: expanded ? withChargeExpanded(intent) : intent };
       },
     },
     {
@@ -109,6 +114,97 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
         intent.amount_refunded = refunded + amount;
         const refund = { id: nextId('re'), object: 'refund', amount, payment_intent: intent.id, status: 'succeeded' };
         return { status: 200, body: store(refund) };
+      },
+    },
+    {
+      // Newest first, as Stripe lists; `starting_after` pages on from an id, `created[gte]` filters.
+      method: 'GET',
+      pattern: /^\/v1\/payment_intents$/,
+      handle(form) {
+        const since = Number(form['created[gte]'] ?? 0);
+        const limit = Number(form.limit ?? 10);
+        const all = [...objects.values()]
+          .filter((object) => object.object === 'payment_intent' && Number(object.created) >= since)
+          .reverse();
+        const start = form.starting_after ? all.findIndex((intent) => intent.id === form.starting_after) + 1 : 0;
+        const page = all.slice(start, start + limit);
+        const expanded = Object.values(form).includes('data.latest_charge.balance_transaction');
+        return {
+          status: 200,
+          body: {
+            object: 'list',
+            url: '/v1/payment_intents',
+            has_more: start + limit < all.length,
+            data: expanded ? page.map(withChargeExpanded) : page,
+          },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/accounts$/,
+      handle(form) {
+        if (form.type !== 'express') return invalid('Only Express accounts are made here.');
+        const account = {
+          id: nextId('acct'),
+          object: 'account',
+          type: 'express',
+          email: form.email ?? null,
+          payouts_enabled: false,
+          charges_enabled: false,
+          requirements: { currently_due: ['external_account', 'individual.dob.day'] },
+        };
+        return { status: 200, body: store(account) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/accounts\/([^/]+)$/,
+      handle(_form, id = '') {
+        const account = objects.get(id);
+        return account?.object === 'account' ? { status: 200, body: account } : notFound(id);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/account_links$/,
+      handle(form) {
+        if (objects.get(form.account ?? '')?.object !== 'account') return notFound(form.account ?? '');
+        if (!form.refresh_url || !form.return_url) return invalid('Missing required param: return_url.');
+        return {
+          status: 200,
+          body: {
+            object: 'account_link',
+            url: `https://connect.stripe.fake/setup/${form.account}`,
+            expires_at: Math.floor(Date.now() / 1000) + 300,
+          },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/transfers\/([^/]+)\/reversals$/,
+      handle(form, id = '') {
+        const transfer = objects.get(id);
+        if (transfer?.object !== 'transfer') return notFound(id);
+        const reversed = Number(transfer.amount_reversed ?? 0);
+        const amount = amountOf(form) ?? Number(transfer.amount) - reversed;
+        if (reversed + amount > Number(transfer.amount)) {
+          return invalid('Reversal amount is greater than the unreversed amount of the transfer.');
+        }
+        Object.assign(transfer, {
+          amount_reversed: reversed + amount,
+          reversed: reversed + amount === transfer.amount,
+        });
+        return { status: 200, body: store({ id: nextId('trr'), object: 'transfer_reversal', amount, transfer: id }) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/disputes\/([^/]+)$/,
+      handle(_form, id = '') {
+        const dispute = objects.get(id);
+        return dispute?.object === 'dispute' ? { status: 200, body: dispute } : notFound(id);
       },
     },
     {
@@ -232,6 +328,38 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       });
       Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: charge.id });
       return intent;
+    },
+    /** The tutor finishes (or Stripe reopens) onboarding: the account's state changes as Stripe would tell it. */
+    updateAccount(accountId: string, state: { payouts_enabled: boolean; charges_enabled?: boolean }) {
+      const account = objects.get(accountId);
+      if (account?.object !== 'account') throw new Error(`No account ${accountId}`);
+      Object.assign(account, {
+        charges_enabled: state.payouts_enabled,
+        ...state,
+        requirements: { currently_due: state.payouts_enabled ? [] : ['external_account'] },
+      });
+      return account;
+    },
+    /** The card holder's bank opens a chargeback on the PaymentIntent's charge. */
+    openDispute(paymentIntentId: string, { reason = 'product_not_received' } = {}) {
+      const intent = objects.get(paymentIntentId);
+      if (intent?.object !== 'payment_intent') throw new Error(`No PaymentIntent ${paymentIntentId}`);
+      return store({
+        id: nextId('dp'),
+        object: 'dispute',
+        amount: intent.amount_received,
+        charge: intent.latest_charge,
+        payment_intent: intent.id,
+        reason,
+        status: 'needs_response',
+      });
+    },
+    /** The chargeback is decided: `won` the platform keeps the money, `lost` the card holder gets it back. */
+    closeDispute(disputeId: string, status: 'won' | 'lost') {
+      const dispute = objects.get(disputeId);
+      if (dispute?.object !== 'dispute') throw new Error(`No dispute ${disputeId}`);
+      dispute.status = status;
+      return dispute;
     },
     /** A webhook request as Stripe sends it: the event's body and its `Stripe-Signature` header. */
     signedEvent(

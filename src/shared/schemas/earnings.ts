@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JOB_PAYMENT_STATES, PAYOUT_STATUSES } from '../constants.ts';
+import { JOB_PAYMENT_STATES, PAYOUT_STATUSES, STRIPE_TRANSFER_STATUSES } from '../constants.ts';
 
 // A tutor's earnings: money held for their jobs (pending), released to them (available), and paid out.
 
@@ -28,6 +28,26 @@ export const payoutSchema = z.object({
   paidAt: isoDate.nullable(),
 });
 
+/** Under Stripe: the tutor's Connect account, as Stripe last told it. */
+export const payoutSetupSchema = z.object({
+  /** The tutor has begun Stripe's onboarding (their account exists). */
+  started: z.boolean(),
+  /** Stripe may pay the tutor: released earnings are transferred to their account. */
+  payoutsEnabled: z.boolean(),
+  /** What Stripe still needs from the tutor (Stripe's names for the fields). */
+  requirementsDue: z.array(z.string()),
+});
+
+/** Under Stripe: a released job's transfer to the tutor's account, waiting for payout set-up or made. */
+export const stripeTransferSchema = z.object({
+  requestId: z.uuid(),
+  subjectName: z.string(),
+  amountCents: z.number().int(),
+  status: z.enum(STRIPE_TRANSFER_STATUSES),
+  createdAt: isoDate,
+  transferredAt: isoDate.nullable(),
+});
+
 export const earningsSchema = z.object({
   /** The tutor's share of money held for their jobs, released when the job is completed. */
   pendingCents: z.number().int(),
@@ -41,7 +61,14 @@ export const earningsSchema = z.object({
   jobs: z.array(earningsJobSchema),
   /** Newest first, the latest 50. */
   payouts: z.array(payoutSchema),
+  /** Under Stripe: the payout set-up (there is no payout request; Stripe pays out on its schedule); else null. */
+  payoutSetup: payoutSetupSchema.nullable(),
+  /** Under Stripe: the transfers of released earnings, newest first, the latest 50; else empty. */
+  transfers: z.array(stripeTransferSchema),
 });
+
+/** The address of Stripe's onboarding, where Earnings sends the tutor. */
+export const payoutSetupLinkSchema = z.object({ url: z.url() });
 
 export const adultConfirmationSchema = z.object({
   confirmed: z.literal(true, { error: 'Please tick the box to confirm that you are 18 or older.' }),
@@ -50,3 +77,5 @@ export const adultConfirmationSchema = z.object({
 export type EarningsJob = z.infer<typeof earningsJobSchema>;
 export type Payout = z.infer<typeof payoutSchema>;
 export type Earnings = z.infer<typeof earningsSchema>;
+export type PayoutSetup = z.infer<typeof payoutSetupSchema>;
+export type StripeTransferView = z.infer<typeof stripeTransferSchema>;

@@ -4,6 +4,7 @@ import {
   REFUND_REASONS,
   REFUND_REQUEST_STATUSES,
   REQUEST_TYPES,
+  STRIPE_DISPUTE_OUTCOMES,
   STUDENT_REFUND_REASONS,
 } from '../constants.ts';
 
@@ -128,5 +129,26 @@ export const disputeEvidenceSchema = z.object({
     .describe('The latest 50 messages of the pair’s chat, oldest first'),
 });
 
+/**
+ * A chargeback opened at Stripe on a job's charge: while open the job's money is frozen; admins answer it in Stripe's
+ * dashboard, and its outcome is recorded when Stripe closes it.
+ */
+export const chargebackSchema = z.object({
+  id: z.string(),
+  requestId: z.uuid(),
+  subjectName: z.string(),
+  studentName: z.string(),
+  tutorName: z.string(),
+  amountCents: z.number().int(),
+  /** Stripe's reason, e.g. `fraudulent` or `product_not_received`. */
+  reason: z.string(),
+  /** Stripe's status, e.g. `needs_response` or `under_review`. */
+  stripeStatus: z.string(),
+  outcome: z.enum(STRIPE_DISPUTE_OUTCOMES).nullable(),
+  openedAt: isoDateTime,
+  closedAt: isoDateTime.nullable(),
+});
+
 export type Dispute = z.infer<typeof disputeSchema>;
+export type Chargeback = z.infer<typeof chargebackSchema>;
 export type DisputeEvidence = z.infer<typeof disputeEvidenceSchema>;

@@ -111,6 +111,16 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
       [],
     ],
     [
+      `insert into stripe_connected_accounts (tutor_id, account_id, idempotency_key) values ($1, 'acct_backup', 'backup')`,
+      [tutor.id],
+    ],
+    [`insert into stripe_transfers (request_id, tutor_id, amount_cents) values ($1, $2, 850)`, [requestId, tutor.id]],
+    [
+      `insert into stripe_disputes (id, request_id, checkout_id, amount_cents, reason, stripe_status)
+       select 'dp_backup', request_id, id, 1000, 'fraudulent', 'needs_response' from checkouts where request_id = $1`,
+      [requestId],
+    ],
+    [
       `insert into payouts (tutor_id, amount_cents, provider, idempotency_key) values ($1, 1000, 'test', gen_random_uuid())`,
       [tutor.id],
     ],

@@ -13,4 +13,5 @@ export * from './realtime.ts';
 export * from './limits.ts';
 export * from './reviews.ts';
 export * from './payments.ts';
+export * from './stripe-connect.ts';
 export * from './guru.ts';

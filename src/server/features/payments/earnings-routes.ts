@@ -25,7 +25,7 @@ export const earningsRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const tutor = await requireRole(request, 'teacher');
       reply.header('cache-control', 'no-store');
-      return getEarnings({ db, tutorId: tutor.id, commissionBasisPoints });
+      return getEarnings({ db, tutorId: tutor.id, commissionBasisPoints, provider: payouts.provider });
     },
   );
 
@@ -52,7 +52,7 @@ export const earningsRoutes: FastifyPluginAsyncZod<{
       schema: {
         summary: 'Pay out the whole available balance',
         description:
-          'The amount is the available balance, read on the server. The `test` provider pays at once; under `manual` the payout stays requested until an admin records it. ' +
+          'The amount is the available balance, read on the server. The `test` provider pays at once; under `manual` the payout stays requested until an admin records it; under `stripe` there is no payout request (404): released earnings are transferred to the tutor’s Stripe account. ' +
           'Without the adult confirmation: 403 ADULT_CONFIRMATION_REQUIRED; nothing available: 409 NOTHING_TO_PAY_OUT; a payout still requested: 409 PAYOUT_IN_PROGRESS.',
         tags,
         headers: z.object({

@@ -24,6 +24,8 @@ import { confirmAdult } from '../auth/service.ts';
 import { createNotification } from '../notifications/service.ts';
 import { jobPaymentStates } from './job-payment-state.ts';
 import { ledgerAccountBalance, postLedgerTransaction } from './ledger.ts';
+import { payoutSetupOf } from './stripe-connect.ts';
+import { listStripeTransfers } from './stripe-transfers.ts';
 
 // A tutor's earnings (docs/decisions/0042): pending is derived from the money held for their jobs, available and
 // paid out are ledger balances, and a payout moves the whole available balance to the tutor.
@@ -31,7 +33,10 @@ import { ledgerAccountBalance, postLedgerTransaction } from './ledger.ts';
 const JOBS_SHOWN = 100;
 const PAYOUTS_SHOWN = 50;
 
-/** Who pays payouts out: the provider's call, or none under `manual`, where an admin records each bank transfer. */
+/**
+ * Who pays payouts out: the provider's call, or none under `manual`, where an admin records each bank transfer, and
+ * under `stripe`, whose payouts follow Stripe's schedule from the tutor's connected account.
+ */
 export type Payouts = {
   provider: CheckoutProvider;
   pay: Pick<PaymentProvider, 'payout'> | null;
@@ -132,10 +137,13 @@ export async function getEarnings({
   db,
   tutorId,
   commissionBasisPoints,
+  provider,
 }: {
   db: Executor;
   tutorId: string;
   commissionBasisPoints: number;
+  /** Under `stripe` Earnings shows the payout set-up and the transfers. */
+  provider: CheckoutProvider;
 }): Promise<Earnings> {
   const [jobs, availableCents, paidOutCents, payoutRows, [tutor]] = await Promise.all([
     listEarningsJobs(db, tutorId, commissionBasisPoints),
@@ -144,6 +152,10 @@ export async function getEarnings({
     db.select().from(payouts).where(eq(payouts.tutorId, tutorId)).orderBy(desc(payouts.createdAt)).limit(PAYOUTS_SHOWN),
     db.select({ adultConfirmedAt: users.adultConfirmedAt }).from(users).where(eq(users.id, tutorId)),
   ]);
+  const stripe = provider === 'stripe';
+  const [payoutSetup, transfers] = stripe
+    ? await Promise.all([payoutSetupOf(db, tutorId), listStripeTransfers(db, tutorId)])
+    : [null, []];
   const pendingCents = jobs
     .filter((job) => job.state === 'held' || job.state === 'frozen')
     .reduce((sum, job) => sum + job.tutorCents, 0);
@@ -155,6 +167,8 @@ export async function getEarnings({
     adultConfirmedAt: tutor?.adultConfirmedAt?.toISOString() ?? null,
     jobs,
     payouts: payoutRows.map(toPayout),
+    payoutSetup,
+    transfers,
   };
 }
 
@@ -265,6 +279,8 @@ export async function requestPayout({
   tutorId: string;
   idempotencyKey: string;
 }) {
+  // Under Stripe released earnings are transferred to the tutor's account: there is nothing to ask for.
+  if (provider.provider === 'stripe') throw new AppError('NOT_FOUND');
   const payout = await db.transaction(async (tx) => {
     // One request of the tutor's at a time: the balance read below stays theirs to pay out.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payouts:${tutorId}`}))`);

@@ -1,4 +1,4 @@
-import { and, eq, getTableName, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableName, inArray, isNull, sql } from 'drizzle-orm';
 import { OPEN_REFUND_REQUEST_STATUSES, type JobPaymentState } from '#shared/constants.ts';
 import type { Executor } from '../../db/client.ts';
 import {
@@ -8,6 +8,7 @@ import {
   ledgerTransactions,
   refundRequests,
 } from '../../db/schema/payments.ts';
+import { stripeDisputes } from '../../db/schema/stripe-connect.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 
 // A job's money state, derived from its live checkout and the job's ledger transactions (no state column to drift).
@@ -71,6 +72,7 @@ export async function jobPaymentStates({
       released: hasTransaction(db, ['release']),
       // An adjustment after release gives the student back what the tutor had been paid.
       refunded: hasTransaction(db, ['refund', 'adjustment']),
+      // An open refund request, or an open chargeback at Stripe, freezes the job's money.
       frozen: sql<boolean>`exists (${db
         .select({ one: sql`1` })
         .from(refundRequests)
@@ -79,7 +81,10 @@ export async function jobPaymentStates({
             eq(refundRequests.requestId, checkoutRequestId),
             inArray(refundRequests.status, [...OPEN_REFUND_REQUEST_STATUSES]),
           ),
-        )})`,
+        )}) or exists (${db
+        .select({ one: sql`1` })
+        .from(stripeDisputes)
+        .where(and(eq(stripeDisputes.requestId, checkoutRequestId), isNull(stripeDisputes.closedAt)))})`,
     })
     .from(checkouts)
     .where(and(inArray(checkouts.requestId, requestIds), inArray(checkouts.status, ['awaiting_payment', 'paid'])));

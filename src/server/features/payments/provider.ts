@@ -1,9 +1,9 @@
-import { gte } from 'drizzle-orm';
+import { gte, inArray } from 'drizzle-orm';
 import type { CheckoutProvider } from '#shared/constants.ts';
 import { readExpiry, type CardInput } from '#shared/schemas/checkouts.ts';
 import { testCardOutcome, testProviderFeeCents } from '#shared/rules/test-cards.ts';
 import type { Executor } from '../../db/client.ts';
-import { testProviderPayments } from '../../db/schema/payments.ts';
+import { checkouts, testProviderPayments } from '../../db/schema/payments.ts';
 import type { StripeGateway } from '../../platform/payments/stripe.ts';
 
 // The payment provider behind a checkout. `test` charges the well-known test cards with no money moving; `manual`
@@ -110,7 +110,7 @@ const manualProvider: PaymentProvider = {
   listPayments: null,
 };
 
-const stripeProvider = (stripe: StripeGateway): PaymentProvider => ({
+const stripeProvider = (stripe: StripeGateway, db: Executor): PaymentProvider => ({
   name: 'stripe',
   chargeCard: null,
   async refund({ providerPaymentId, amountCents, idempotencyKey }) {
@@ -118,7 +118,38 @@ const stripeProvider = (stripe: StripeGateway): PaymentProvider => ({
     const { refundId } = await stripe.refund({ idempotencyKey, paymentIntentId: providerPaymentId, amountCents });
     return { providerRefundId: refundId };
   },
-  listPayments: null,
+  /**
+   * The succeeded PaymentIntents our checkouts made, named by their checkout's key (Stripe does not tell a
+   * PaymentIntent's idempotency key). A PaymentIntent no checkout made (another application on the same account) is
+   * not ours to reconcile; a checkout keeps its PaymentIntent before the browser can confirm it.
+   */
+  async listPayments({ since }) {
+    const charges = await stripe.succeededCharges({ since });
+    if (charges.length === 0) return [];
+    const made = await db
+      .select({ checkoutId: checkouts.id, paymentIntentId: checkouts.stripePaymentIntentId })
+      .from(checkouts)
+      .where(
+        inArray(
+          checkouts.stripePaymentIntentId,
+          charges.map((charge) => charge.paymentIntentId),
+        ),
+      );
+    const checkoutOf = new Map(made.map((row) => [row.paymentIntentId, row.checkoutId]));
+    return charges.flatMap((charge) => {
+      const checkoutId = checkoutOf.get(charge.paymentIntentId);
+      if (!checkoutId) return [];
+      return [
+        {
+          providerPaymentId: charge.paymentIntentId,
+          idempotencyKey: `payment:${checkoutId}`,
+          amountCents: charge.amountCents,
+          feeCents: charge.feeCents,
+          createdAt: charge.createdAt,
+        },
+      ];
+    });
+  },
 });
 
 /**
@@ -129,5 +160,5 @@ export function paymentProvider(name: CheckoutProvider, db: Executor, stripe: St
   if (name === 'test') return testProvider(db);
   if (name === 'manual') return manualProvider;
   if (!stripe) throw new Error('PAYMENTS_PROVIDER is not stripe: a Stripe checkout cannot be handled');
-  return stripeProvider(stripe);
+  return stripeProvider(stripe, db);
 }

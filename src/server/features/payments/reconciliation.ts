@@ -4,6 +4,7 @@ import type { PaymentMismatch, ReconciliationReport } from '#shared/schemas/admi
 import type { Database, Executor } from '../../db/client.ts';
 import { checkouts, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/payments.ts';
 import { claimCheckout, recordCheckoutPayment, type AcceptPaidOffer } from './checkouts.ts';
+import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import { paymentProvider, type PaymentProvider, type ProviderPayment } from './provider.ts';
 
 // Reconciliation (docs/decisions/0043): the payments the provider holds against the payments the ledger records,
@@ -11,17 +12,23 @@ import { paymentProvider, type PaymentProvider, type ProviderPayment } from './p
 // (the server died between the provider's confirmation and the ledger write) is completed by the job; every other
 // difference is reported to the admins and in the metrics.
 
-/** A provider that can say which payments it holds (the `test` provider's books; Stripe's list of charges). */
+/** A provider that can say which payments it holds (the `test` provider's books; Stripe's PaymentIntents). */
 export type PaymentLister = {
   name: CheckoutProvider;
   listPayments: NonNullable<PaymentProvider['listPayments']>;
 };
 
-/** The configured provider's listing, or null for `none` and for a provider that takes no money itself. */
-export function paymentListerFor(name: CheckoutProvider | 'none', db: Executor): PaymentLister | null {
-  // Stripe's payments are not listed yet: its webhook and the student's "I have paid" each record a payment.
-  if (name === 'none' || name === 'stripe') return null;
-  const { listPayments } = paymentProvider(name, db);
+/**
+ * The configured provider's listing (Stripe's through its gateway), or null for `none` and for a provider that takes
+ * no money itself.
+ */
+export function paymentListerFor(
+  name: CheckoutProvider | 'none',
+  db: Executor,
+  stripe: StripeGateway | null = null,
+): PaymentLister | null {
+  if (name === 'none') return null;
+  const { listPayments } = paymentProvider(name, db, stripe);
   return listPayments ? { name, listPayments } : null;
 }
 
@@ -176,7 +183,8 @@ export function completeThroughRecord(db: Database, acceptPaidOffer: AcceptPaidO
         token: claimed.token,
         providerPaymentId,
         feeCents,
-        deadline: null,
+        // A Stripe checkout keeps the assignment's deadline set as its payment started; others have none here.
+        deadline: claimed.checkout.deadline,
         acceptPaidOffer,
       }),
     );

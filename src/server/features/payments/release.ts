@@ -1,14 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { splitReleasedCents } from '#shared/rules/commission.ts';
 import type { Executor } from '../../db/client.ts';
-import { ledgerAccounts, ledgerEntries } from '../../db/schema/payments.ts';
+import { checkouts, ledgerAccounts, ledgerEntries } from '../../db/schema/payments.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
 import { jobPaymentState } from './job-payment-state.ts';
 import { ledgerAccountBalance, postLedgerTransaction, type LedgerEntryInput } from './ledger.ts';
+import { queueStripeTransfer } from './stripe-transfers.ts';
 
 // Release (docs/decisions/0042): a job's held money goes to its tutor's available earnings, less the platform's
-// commission, when the student marks the job completed or some days after the tutor marked it delivered.
+// commission, when the student marks the job completed or some days after the tutor marked it delivered. Under
+// Stripe the share is then transferred to the tutor's connected account (docs/decisions/0053).
 
 /** How many delivered jobs one run of the release job releases; the next run takes the rest. */
 const RELEASE_BATCH_SIZE = 100;
@@ -38,7 +40,7 @@ export async function releaseHeldFunds({
     { account: { kind: 'tutor_earnings_available', userId: tutorId }, amountCents: tutorCents },
     { account: { kind: 'platform_commission' }, amountCents: commissionCents },
   ];
-  return postLedgerTransaction({
+  const posting = await postLedgerTransaction({
     db,
     idempotencyKey: `release:${requestId}`,
     kind: 'release',
@@ -46,6 +48,19 @@ export async function releaseHeldFunds({
     // A 0 % or 100 % commission leaves one side empty: a ledger entry is never zero.
     entries: entries.filter((entry) => entry.amountCents !== 0),
   });
+  // Under Stripe the tutor's share goes on to their connected account (stripe-transfers.ts).
+  if (posting.posted && tutorCents > 0 && (await providerOf(db, requestId)) === 'stripe') {
+    await queueStripeTransfer({ db, requestId, tutorId, tutorCents });
+  }
+  return posting;
+}
+
+async function providerOf(db: Executor, requestId: string) {
+  const [paid] = await db
+    .select({ provider: checkouts.provider })
+    .from(checkouts)
+    .where(and(eq(checkouts.requestId, requestId), eq(checkouts.status, 'paid')));
+  return paid?.provider;
 }
 
 /** Cents held for the request (the held_funds account of the outer query's row). */

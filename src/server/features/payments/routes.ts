@@ -16,7 +16,9 @@ import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { cancelCheckout, getCheckout, payCheckout } from './checkouts.ts';
 import { acceptPaidOfferFor } from './paid-offer.ts';
+import { stripeConnectRoutes } from './stripe-connect-routes.ts';
 import { stripeCheckoutRoutes } from './stripe-routes.ts';
+import { stripeTransferWork } from './stripe-transfers.ts';
 import { stripeEventWork, stripeWebhookRoutes } from './stripe-webhook.ts';
 import { getReceipt, listStudentPayments } from './student-payments.ts';
 
@@ -38,9 +40,16 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
   const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl, operator });
   if (stripe) {
     await app.register(stripeCheckoutRoutes, { db, realtime, publicUrl, operator, stripe });
-    const eventWork = stripeEventWork({ db, stripe, acceptPaidOffer, log: app.log });
+    const transfers = runClaimedWorkWhileUp(app, {
+      db,
+      work: stripeTransferWork({ db, stripe }),
+      intervalMs: 60_000,
+      log: app.log,
+    });
+    const eventWork = stripeEventWork({ db, stripe, acceptPaidOffer, onPayoutsEnabled: transfers.wake, log: app.log });
     const events = runClaimedWorkWhileUp(app, { db, work: eventWork, intervalMs: 60_000, log: app.log });
     await app.register(stripeWebhookRoutes, { db, stripe, onEventKept: events.wake });
+    await app.register(stripeConnectRoutes, { db, stripe, publicUrl, onPayoutsEnabled: transfers.wake });
   }
   const beforeRecord = pauseBeforeRecord
     ? () => {

@@ -15,6 +15,7 @@ export { decideRefundRequest } from './refunds.ts';
 export type { RefundContext } from './refund-jobs.ts';
 export { refundWork, suspendedTutorsJobsJob, unansweredRefundRequestsJob } from './refund-settlement.ts';
 export { getDisputeEvidence, listDisputes } from './refund-views.ts';
+export { listChargebacks } from './stripe-disputes.ts';
 export {
   cancelCheckout,
   checkoutLapseJob,

@@ -8,10 +8,13 @@ import type { ClaimedWork } from '../../platform/jobs/claimed-work.ts';
 import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import type { AcceptPaidOffer } from './checkouts.ts';
 import { recordStripePayment } from './stripe-checkouts.ts';
+import { refreshConnectedAccount } from './stripe-connect.ts';
+import { recordStripeDispute } from './stripe-disputes.ts';
 
 // Stripe's webhook (docs/decisions/0051): the signature is checked on the exact bytes Stripe sent, the event's id
 // kept once, and the answer given at once; claimed work processes the event afterwards, reading the object's state
-// from Stripe rather than from the event, so a repeated or out-of-order event changes nothing twice.
+// from Stripe rather than from the event, so a repeated or out-of-order event changes nothing twice. The events it
+// acts on: payment_intent.succeeded, account.updated, charge.dispute.created and charge.dispute.closed.
 
 /** The object an event is about, as far as the webhook needs to know it. */
 const eventObjectSchema = z.object({ id: z.string() });
@@ -58,16 +61,23 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<{
   );
 };
 
-/** Processes each kept event once: a succeeded PaymentIntent records its checkout's payment (if not already). */
+/**
+ * Processes each kept event once: a succeeded PaymentIntent records its checkout's payment (if not already); a
+ * connected account's update stores its state (and, payouts enabled, wakes its waiting transfers); a chargeback's
+ * opening or closing records it (stripe-disputes.ts).
+ */
 export function stripeEventWork({
   db,
   stripe,
   acceptPaidOffer,
+  onPayoutsEnabled,
   log,
 }: {
   db: Database;
   stripe: StripeGateway;
   acceptPaidOffer: AcceptPaidOffer;
+  /** Called when a tutor's payouts are enabled, so their waiting transfers go now. */
+  onPayoutsEnabled: () => void;
   log: { error(fields: object, message: string): void };
 }) {
   return {
@@ -79,6 +89,14 @@ export function stripeEventWork({
     leaseMs: 60_000,
     maxClaims: 10,
     async call(row) {
+      if (row.type === 'account.updated') {
+        if (await refreshConnectedAccount({ db, stripe, accountId: row.objectId })) onPayoutsEnabled();
+        return;
+      }
+      if (row.type === 'charge.dispute.created' || row.type === 'charge.dispute.closed') {
+        await recordStripeDispute({ db, stripe, disputeId: row.objectId });
+        return;
+      }
       if (row.type !== 'payment_intent.succeeded') return;
       const [checkout] = await db
         .select({ id: checkouts.id })

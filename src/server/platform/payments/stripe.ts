@@ -125,6 +125,90 @@ export function createStripeGateway(settings: StripeSettings) {
       return { transferId: transfer.id };
     },
 
+    /**
+     * A Connect Express account for a tutor, who completes Stripe's onboarding for it; the same key answers the same
+     * account, so a repeated set-up makes one.
+     */
+    async createConnectedAccount(input: { idempotencyKey: string }) {
+      // Nothing of the tutor's is sent: Stripe's onboarding asks them, so a repeat's parameters never differ.
+      const account = await stripe.accounts.create(
+        { type: 'express', capabilities: { transfers: { requested: true } } },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { accountId: account.id };
+    },
+
+    /**
+     * A one-time address of Stripe's onboarding for the account. No idempotency key: a link expires within minutes
+     * and a repeated key would answer the expired one; a new link changes nothing at Stripe.
+     */
+    async onboardingLink(input: { accountId: string; refreshUrl: string; returnUrl: string }) {
+      const link = await stripe.accountLinks.create({
+        account: input.accountId,
+        refresh_url: input.refreshUrl,
+        return_url: input.returnUrl,
+        type: 'account_onboarding',
+      });
+      return { url: link.url };
+    },
+
+    /** Whether the connected account may be paid and what Stripe still needs, as Stripe tells it now. */
+    async connectedAccountState(accountId: string) {
+      const account = await stripe.accounts.retrieve(accountId);
+      return {
+        payoutsEnabled: account.payouts_enabled,
+        chargesEnabled: account.charges_enabled,
+        requirementsDue: account.requirements?.currently_due ?? [],
+      };
+    },
+
+    /** Takes some of a transfer back from the connected account to the platform; the same key reverses once. */
+    async reverseTransfer(input: { idempotencyKey: string; transferId: string; amountCents: number }) {
+      const reversal = await stripe.transfers.createReversal(
+        input.transferId,
+        { amount: input.amountCents },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { reversalId: reversal.id };
+    },
+
+    /** The charge a PaymentIntent took, as Stripe tells it now (its id is a transfer's `source_transaction`). */
+    async chargeOf(paymentIntentId: string) {
+      const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
+      const chargeId = typeof intent.latest_charge === 'string' ? intent.latest_charge : intent.latest_charge?.id;
+      if (intent.status !== 'succeeded' || !chargeId) throw new Error(`PaymentIntent ${paymentIntentId} has no charge`);
+      return { chargeId };
+    },
+
+    /**
+     * The succeeded PaymentIntents created since the time, every page of them, with their fees: the reconciliation's
+     * view of the money Stripe holds (docs/decisions/0043).
+     */
+    async succeededCharges({ since }: { since: Date }) {
+      const charges: Extract<StripeChargeState, { status: 'succeeded' }>[] = [];
+      const created = new Map<string, Date>();
+      const pages = stripe.paymentIntents.list({
+        created: { gte: Math.floor(since.getTime() / 1000) },
+        limit: 100,
+        expand: ['data.latest_charge.balance_transaction'],
+      });
+      for await (const intent of pages) {
+        const state = chargeStateOf(intent);
+        if (state.status !== 'succeeded') continue;
+        charges.push(state);
+        created.set(intent.id, new Date(intent.created * 1000));
+      }
+      return charges.map((charge) => ({ ...charge, createdAt: created.get(charge.paymentIntentId)! }));
+    },
+
+    /** A chargeback as Stripe tells it now: its PaymentIntent, amount, reason and status. */
+    async dispute(disputeId: string) {
+      const dispute = await stripe.disputes.retrieve(disputeId);
+      const paymentIntentId =
+        typeof dispute.payment_intent === 'string' ? dispute.payment_intent : (dispute.payment_intent?.id ?? null);
+      return { paymentIntentId, amountCents: dispute.amount, reason: dispute.reason, status: dispute.status };
+    },
+
     /** The event a webhook request carries, or null when its signature is wrong or older than the tolerance. */
     verifyEvent({ body, signature }: { body: string | Buffer; signature: string | undefined }) {
       if (!signature) return null;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  chargebackSchema,
   disputeEvidenceSchema,
   disputeSchema,
   refundDecisionSchema,
@@ -8,7 +9,13 @@ import {
   refundRequestSchema,
 } from '#shared/schemas/refunds.ts';
 import type { Database } from '../../../db/client.ts';
-import { decideRefundRequest, getDisputeEvidence, listDisputes, type RefundContext } from '../../payments/service.ts';
+import {
+  decideRefundRequest,
+  getDisputeEvidence,
+  listChargebacks,
+  listDisputes,
+  type RefundContext,
+} from '../../payments/service.ts';
 import { recordAdminAction } from '../audit.ts';
 import { requireAdmin } from '../service.ts';
 import { tags } from './params.ts';
@@ -22,15 +29,20 @@ export const adminDisputesRoutes: FastifyPluginAsyncZod<{ db: Database; refunds:
     '/api/admin/payments/disputes',
     {
       schema: {
-        summary: 'Refund requests waiting for an admin, oldest first',
-        description: 'Contested by the tutor, or unanswered for 3 days. Needs payments.',
+        summary: 'Refund requests waiting for an admin, oldest first, and chargebacks opened at Stripe',
+        description:
+          'Refund requests contested by the tutor, or unanswered for 3 days. Chargebacks (under Stripe): the open ' +
+          'ones first, each with its job frozen until Stripe closes it. Needs payments.',
         tags,
-        response: { 200: z.object({ disputes: z.array(disputeSchema) }) },
+        response: {
+          200: z.object({ disputes: z.array(disputeSchema), chargebacks: z.array(chargebackSchema) }),
+        },
       },
     },
     async (request) => {
       await requireAdmin(request, db, 'payments');
-      return { disputes: await listDisputes({ db }) };
+      const [disputes, chargebacks] = await Promise.all([listDisputes({ db }), listChargebacks(db)]);
+      return { disputes, chargebacks };
     },
   );
 

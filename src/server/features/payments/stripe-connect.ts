@@ -1,0 +1,110 @@
+import { eq } from 'drizzle-orm';
+import { paths } from '#shared/paths.ts';
+import type { PayoutSetup } from '#shared/schemas/earnings.ts';
+import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema/auth.ts';
+import { stripeConnectedAccounts } from '../../db/schema/stripe-connect.ts';
+import { AppError } from '../../http/errors.ts';
+import type { StripeGateway } from '../../platform/payments/stripe.ts';
+
+// A tutor's payouts under Stripe (docs/decisions/0053): a Connect Express account, made once, which the tutor
+// completes in Stripe's own onboarding; Stripe tells (account.updated, or the tutor's return) whether it may be paid.
+
+/** Where Stripe sends the tutor back: Earnings, told whether they finished or the link had expired. */
+export const payoutSetupReturn = (publicUrl: string, outcome: 'return' | 'refresh') =>
+  `${publicUrl}${paths.earnings.getHref()}?payout-setup=${outcome}`;
+
+/**
+ * The address of Stripe's onboarding for the tutor's connected account, made on first need under the key
+ * `connect-account:<tutorId>` (kept with it), so a repeat (a double click, a second tab, a crash before the insert)
+ * is the same account. A payout needs the adult confirmation first (403).
+ */
+export async function startPayoutSetup({
+  db,
+  stripe,
+  tutorId,
+  publicUrl,
+}: {
+  db: Executor;
+  stripe: StripeGateway;
+  tutorId: string;
+  publicUrl: string;
+}) {
+  const [tutor] = await db
+    .select({ adultConfirmedAt: users.adultConfirmedAt })
+    .from(users)
+    .where(eq(users.id, tutorId));
+  if (!tutor?.adultConfirmedAt) throw new AppError('ADULT_CONFIRMATION_REQUIRED');
+  const accountId = await connectedAccountOf(db, tutorId).then(async (found) => {
+    if (found) return found.accountId;
+    const idempotencyKey = `connect-account:${tutorId}`;
+    const made = await stripe.createConnectedAccount({ idempotencyKey });
+    await db
+      .insert(stripeConnectedAccounts)
+      .values({ tutorId, accountId: made.accountId, idempotencyKey })
+      .onConflictDoNothing();
+    return made.accountId;
+  });
+  return stripe.onboardingLink({
+    accountId,
+    refreshUrl: payoutSetupReturn(publicUrl, 'refresh'),
+    returnUrl: payoutSetupReturn(publicUrl, 'return'),
+  });
+}
+
+async function connectedAccountOf(db: Executor, tutorId: string) {
+  const [account] = await db.select().from(stripeConnectedAccounts).where(eq(stripeConnectedAccounts.tutorId, tutorId));
+  return account;
+}
+
+/**
+ * Stores what Stripe tells of the connected account now; answers whether its payouts are enabled, or null for an
+ * account no tutor of ours has (another application's on the same platform).
+ */
+export async function refreshConnectedAccount({
+  db,
+  stripe,
+  accountId,
+}: {
+  db: Executor;
+  stripe: StripeGateway;
+  accountId: string;
+}) {
+  const [known] = await db
+    .select({ tutorId: stripeConnectedAccounts.tutorId })
+    .from(stripeConnectedAccounts)
+    .where(eq(stripeConnectedAccounts.accountId, accountId));
+  if (!known) return null;
+  const state = await stripe.connectedAccountState(accountId);
+  await db
+    .update(stripeConnectedAccounts)
+    .set({ ...state, updatedAt: new Date() })
+    .where(eq(stripeConnectedAccounts.accountId, accountId));
+  return state.payoutsEnabled;
+}
+
+/** The tutor's payout set-up as Earnings shows it. */
+export async function payoutSetupOf(db: Executor, tutorId: string): Promise<PayoutSetup> {
+  const account = await connectedAccountOf(db, tutorId);
+  return {
+    started: account !== undefined,
+    payoutsEnabled: account?.payoutsEnabled ?? false,
+    requirementsDue: account?.requirementsDue ?? [],
+  };
+}
+
+/** The tutor back from onboarding: their account's state asked of Stripe now (the webhook may come later). */
+export async function payoutSetupAfterReturn({
+  db,
+  stripe,
+  tutorId,
+}: {
+  db: Executor;
+  stripe: StripeGateway;
+  tutorId: string;
+}) {
+  const account = await connectedAccountOf(db, tutorId);
+  if (!account) throw new AppError('NOT_FOUND', { message: 'Payouts have not been set up' });
+  await refreshConnectedAccount({ db, stripe, accountId: account.accountId });
+  return payoutSetupOf(db, tutorId);
+}
