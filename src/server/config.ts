@@ -175,6 +175,11 @@ const envSchema = z.object({
     .string()
     .regex(/^whsec_[A-Za-z0-9+/=]+$/, { message: 'must start with whsec_' })
     .optional(),
+  // The signing secret of a second endpoint (same address) for events on connected accounts (account.updated).
+  STRIPE_CONNECT_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/, { message: 'must start with whsec_' })
+    .optional(),
   STRIPE_ALLOW_LIVE_KEYS: booleanFromString.default(false),
   // Tests only (ignored unless NODE_ENV=test): the address of a stand-in for api.stripe.com.
   STRIPE_API_BASE: optionalUrl(['http', 'https']),
@@ -227,6 +232,7 @@ function stripeSettings(e: z.infer<typeof envSchema>) {
     secretKey,
     publishableKey,
     webhookSecret,
+    ...(e.STRIPE_CONNECT_WEBHOOK_SECRET && { connectWebhookSecret: e.STRIPE_CONNECT_WEBHOOK_SECRET }),
     apiBase: e.NODE_ENV === 'test' && e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : null,
   };
 }

@@ -182,24 +182,6 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       },
     },
     {
-      method: 'POST',
-      pattern: /^\/v1\/transfers\/([^/]+)\/reversals$/,
-      handle(form, id = '') {
-        const transfer = objects.get(id);
-        if (transfer?.object !== 'transfer') return notFound(id);
-        const reversed = Number(transfer.amount_reversed ?? 0);
-        const amount = amountOf(form) ?? Number(transfer.amount) - reversed;
-        if (reversed + amount > Number(transfer.amount)) {
-          return invalid('Reversal amount is greater than the unreversed amount of the transfer.');
-        }
-        Object.assign(transfer, {
-          amount_reversed: reversed + amount,
-          reversed: reversed + amount === transfer.amount,
-        });
-        return { status: 200, body: store({ id: nextId('trr'), object: 'transfer_reversal', amount, transfer: id }) };
-      },
-    },
-    {
       method: 'GET',
       pattern: /^\/v1\/disputes\/([^/]+)$/,
       handle(_form, id = '') {
@@ -364,7 +346,7 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     /** A webhook request as Stripe sends it: the event's body and its `Stripe-Signature` header. */
     signedEvent(
       event: { id?: string; type: string; object: unknown },
-      { timestamp = Math.floor(Date.now() / 1000) } = {},
+      { timestamp = Math.floor(Date.now() / 1000), secret = webhookSecret } = {},
     ) {
       const body = JSON.stringify({
         id: event.id ?? nextId('evt'),
@@ -376,7 +358,7 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       });
       return {
         body,
-        signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret: webhookSecret, timestamp }),
+        signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp }),
       };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

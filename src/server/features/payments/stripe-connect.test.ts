@@ -34,6 +34,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
       STRIPE_SECRET_KEY: 'sk_test_connect',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_connect',
       STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
+      STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connectedaccounts',
       STRIPE_API_BASE: fake.url,
       PAYMENTS_COMMISSION_PERCENT: '15',
     });
@@ -61,8 +62,14 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
       headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
       payload: event.body,
     });
+  /** Stripe's account.updated, from the Connect endpoint (events on connected accounts), signed with its secret. */
   const accountUpdated = (accountId: string, id?: string) =>
-    sendEvent(fake.signedEvent({ id, type: 'account.updated', object: { id: accountId, object: 'account' } }));
+    sendEvent(
+      fake.signedEvent(
+        { id, type: 'account.updated', object: { id: accountId, object: 'account' } },
+        { secret: 'whsec_connectedaccounts' },
+      ),
+    );
   const available = (tutorId: string) =>
     ledgerAccountBalance({ db: t.db, account: { kind: 'tutor_earnings_available', userId: tutorId } });
   const transferOf = async (requestId: string) =>
@@ -150,6 +157,12 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     expect(fake.requestsTo('GET', `/v1/accounts/${accountId}`).length).toBe(reads + 1);
     // An account no tutor here has is not ours: nothing is asked or kept.
     expect((await accountUpdated('acct_someone_else')).statusCode).toBe(200);
+    // A signature by neither endpoint's secret is refused.
+    const forged = fake.signedEvent(
+      { type: 'account.updated', object: { id: accountId, object: 'account' } },
+      { secret: 'whsec_someoneelse' },
+    );
+    expect((await sendEvent(forged)).statusCode).toBe(400);
   });
 
   it('keeps a released share available until payouts are enabled, then transfers it once from the charge', async () => {

@@ -162,16 +162,6 @@ export function createStripeGateway(settings: StripeSettings) {
       };
     },
 
-    /** Takes some of a transfer back from the connected account to the platform; the same key reverses once. */
-    async reverseTransfer(input: { idempotencyKey: string; transferId: string; amountCents: number }) {
-      const reversal = await stripe.transfers.createReversal(
-        input.transferId,
-        { amount: input.amountCents },
-        { idempotencyKey: input.idempotencyKey },
-      );
-      return { reversalId: reversal.id };
-    },
-
     /** The charge a PaymentIntent took, as Stripe tells it now (its id is a transfer's `source_transaction`). */
     async chargeOf(paymentIntentId: string) {
       const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
@@ -212,17 +202,16 @@ export function createStripeGateway(settings: StripeSettings) {
     /** The event a webhook request carries, or null when its signature is wrong or older than the tolerance. */
     verifyEvent({ body, signature }: { body: string | Buffer; signature: string | undefined }) {
       if (!signature) return null;
-      try {
-        return stripe.webhooks.constructEvent(
-          body,
-          signature,
-          settings.webhookSecret,
-          STRIPE_WEBHOOK_TOLERANCE_SECONDS,
-        );
-      } catch (error) {
-        if (error instanceof Stripe.errors.StripeSignatureVerificationError) return null;
-        throw error;
+      // The platform's endpoint, or the Connect endpoint at the same address (events on connected accounts).
+      for (const secret of [settings.webhookSecret, settings.connectWebhookSecret]) {
+        if (!secret) continue;
+        try {
+          return stripe.webhooks.constructEvent(body, signature, secret, STRIPE_WEBHOOK_TOLERANCE_SECONDS);
+        } catch (error) {
+          if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw error;
+        }
       }
+      return null;
     },
   };
 }
