@@ -23,6 +23,9 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
+    // A service worker answers requests before page.route sees them: journeys run without one, but for the journey
+    // of the installed app (installable.spec.ts), which allows it.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: [

@@ -3,6 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { serviceWorker } from './scripts/service-worker-build.ts';
 
 const webRoot = fileURLToPath(new URL('./src/web', import.meta.url));
 // The API server of `npm run dev` (scripts/dev.ts).
@@ -105,6 +106,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     react(),
     tailwindcss(),
     stylesheetFirst(),
+    serviceWorker({ webRoot }),
     // Brotli and gzip copies beside every text asset; the server sends the best one the browser accepts.
     compression({
       algorithms: ['brotliCompress', 'gzip'],

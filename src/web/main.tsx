@@ -122,3 +122,5 @@ startTransition(() => {
   if (isWholePage) hydrateRoot(container, app);
   else createRoot(container).render(app);
 });
+// The service worker's registration is code of its own, which no page's first render waits for.
+void import('./app/app-updates.ts').then(({ startServiceWorker }) => startServiceWorker()).catch(() => undefined);

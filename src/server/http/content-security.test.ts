@@ -35,4 +35,10 @@ describe('the content security policy', () => {
     expect(without).not.toContain('frame-src');
     expect(without).toMatch(/(^|;)connect-src 'self' blob:(;|$)/);
   });
+
+  it('admits our own service worker and web app manifest', async () => {
+    const policy = await policyOf({});
+    expect(policy).toMatch(/(^|;)worker-src 'self'(;|$)/);
+    expect(policy).toMatch(/(^|;)manifest-src 'self'(;|$)/);
+  });
 });

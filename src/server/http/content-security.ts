@@ -31,6 +31,9 @@ export function contentSecurityDirectives({
     connectSrc: ["'self'", 'blob:', ...stripeOrigins('connect')],
     ...(stripe && { frameSrc: STRIPE_ORIGINS.frame }),
     fontSrc: ["'self'", 'data:'],
+    // The service worker (/sw.js) and the web app manifest are our own files.
+    workerSrc: ["'self'"],
+    manifestSrc: ["'self'"],
     objectSrc: ["'none'"],
     frameAncestors: ["'none'"],
     formAction: ["'self'"],

@@ -84,5 +84,6 @@ export async function signOut() {
   queryClient.removeQueries({
     predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] && query.queryKey[0] !== 'settings',
   });
+  await import('./personal-caches.ts').then(({ clearPersonalCaches }) => clearPersonalCaches()).catch(() => undefined);
   await notifyAuthChanged();
 }

@@ -1,0 +1,75 @@
+// The service worker (built by scripts/service-worker-build.ts into /sw.js; docs/decisions/0055). It keeps one
+// version's static files so that a repeat visit starts without the network, and an offline page for a navigation
+// that cannot reach the server. It never keeps a page's HTML (the server picks it by session and role) or an API
+// answer: only files whose names carry their content's hash, which hold nothing personal.
+import { OFFLINE_PAGE, SKIP_WAITING, STATIC_CACHE_PREFIX } from './contract.ts';
+
+/** The files of this build to keep, and the build's version; written in by the build. */
+declare const __PRECACHE__: { version: string; files: string[] };
+
+// The DOM library is this project's; the few service worker types used here are declared instead of the webworker
+// library, which cannot be loaded beside it.
+type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void };
+type FetchEvent = ExtendableEvent & { request: Request; respondWith(response: Promise<Response>): void };
+type ServiceWorkerScope = {
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void> };
+  location: Location;
+};
+const worker = self as unknown as ServiceWorkerScope;
+
+const staticCache = `${STATIC_CACHE_PREFIX}${__PRECACHE__.version}`;
+
+worker.addEventListener('install', (event) => {
+  // All or nothing: a version half kept would mix with the network's files of another version.
+  event.waitUntil(caches.open(staticCache).then((cache) => cache.addAll(__PRECACHE__.files)));
+});
+
+worker.addEventListener('activate', (event) => {
+  // The previous version's files go once this one is in charge (the pages reload on the change: app-updates.ts).
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((name) => name !== staticCache).map((name) => caches.delete(name))))
+      .then(() => worker.clients.claim()),
+  );
+});
+
+// A waiting version takes over only when the person asks for it ("Reload"), so one page never runs two versions.
+worker.addEventListener('message', (event) => {
+  if (event.data === SKIP_WAITING) void worker.skipWaiting();
+});
+
+/** A navigation: the network's page, else the offline page. Never kept: the server chooses it by session and role. */
+async function pageOrOffline(request: Request) {
+  try {
+    return await fetch(request);
+  } catch {
+    return (await caches.match(OFFLINE_PAGE, { cacheName: staticCache })) ?? Response.error();
+  }
+}
+
+/** A hashed static file: this version's copy, else the network's, kept for next time when it is one of ours. */
+async function staticFile(request: Request) {
+  const cache = await caches.open(staticCache);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+worker.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== worker.location.origin) return;
+  if (request.mode === 'navigate') return event.respondWith(pageOrOffline(request));
+  // Hashed files only; /api, /socket.io and everything else go to the network untouched.
+  if (url.pathname.startsWith('/assets/') || __PRECACHE__.files.includes(url.pathname)) {
+    event.respondWith(staticFile(request));
+  }
+});

@@ -1,0 +1,138 @@
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CDPSession, Page } from '@playwright/test';
+import { CHROMIUM_PATH } from '../support/chromium.ts';
+import { createSessionCookie, createUser } from '../support/factories.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+
+// The installed app (docs/decisions/0055): a manifest and a service worker Chromium accepts for installing, a repeat
+// visit without the network answered by the kept offline page, and a new version announced and taken on "Reload".
+
+test.use({ serviceWorkers: 'allow' });
+
+/** Waits until a service worker controls the page, and answers its script's address. */
+async function controllingServiceWorker(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+  return page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
+}
+
+async function installabilityErrors(cdp: CDPSession) {
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  return installabilityErrors.map(({ errorId }) => errorId);
+}
+
+test('the app installs, opens offline on the offline page, and takes a new version on Reload', async ({
+  playwright,
+  db,
+  baseURL,
+}) => {
+  // Chromium installs nothing from an incognito profile, which every test context is: this journey has a profile.
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'vh-installed-'));
+  const context = await playwright.chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    baseURL,
+    viewport: { width: 375, height: 740 },
+    serviceWorkers: 'allow',
+  });
+  const errors: string[] = [];
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  try {
+    const student = await createUser(db, { role: 'student' });
+    const cookie = await createSessionCookie(db, student.id);
+    await context.addCookies([
+      { name: cookie.name, value: cookie.value, url: baseURL!, httpOnly: true, sameSite: 'Lax' },
+    ]);
+    await installedJourney(page, baseURL!);
+    // The browser logs the navigation the network refused before the offline page answers it.
+    expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED/.test(error))).toEqual([]);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+async function installedJourney(page: Page, baseURL: string) {
+  const context = page.context();
+  await page.goto('/chat');
+  expect(new URL(await controllingServiceWorker(page)).pathname).toBe('/sw.js');
+
+  const cdp = await context.newCDPSession(page);
+  const { url, data } = (await cdp.send('Page.getAppManifest')) as { url: string; data?: string };
+  expect(url).toBe(`${baseURL}/manifest.webmanifest`);
+  const manifest = JSON.parse(data!) as { start_url: string; display: string; icons: { sizes: string }[] };
+  expect(manifest).toMatchObject({ start_url: '/chat', display: 'standalone' });
+  expect(manifest.icons.map(({ sizes }) => sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+  await expect.poll(() => installabilityErrors(cdp)).toEqual([]);
+
+  // Only the build's static files are kept: no page, no API answer.
+  const kept = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+    }
+    return urls;
+  });
+  expect(kept).toContain('/offline.html');
+  expect(kept.filter((path) => !/^\/(assets\/|offline\.|favicon\.svg$|manifest\.webmanifest$)/.test(path))).toEqual([]);
+
+  await context.setOffline(true);
+  await page.goto('/chat');
+  await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible();
+  await expectNoAxeViolations(page, 'the offline page');
+  await context.setOffline(false);
+  await page.getByRole('link', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { name: 'You are offline' })).toBeHidden();
+
+  // A new version of the service worker, which the page finds when it registers at its next load: announced, and not
+  // taken until the person asks. (Written over the build's file: the browser fetches the script past page.route.)
+  await withNextServiceWorkerVersion(async () => {
+    await page.reload();
+    const notice = page.getByText('A new version is available');
+    await expect(notice).toBeVisible({ timeout: 30_000 });
+    await expectNoAxeViolations(page, 'the new version notice');
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await reloaded;
+    await expect(notice).toBeHidden();
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting)).toBeFalsy();
+  });
+}
+
+/** Serves a changed /sw.js while `run` runs: the build's script with a line more (its compressed copies set aside). */
+async function withNextServiceWorkerVersion(run: () => Promise<void>) {
+  const script = 'dist/web/sw.js';
+  const original = readFileSync(script, 'utf8');
+  const compressed = ['.br', '.gz'].map((extension) => `${script}${extension}`).filter((file) => existsSync(file));
+  for (const file of compressed) renameSync(file, `${file}.set-aside`);
+  writeFileSync(script, `${original}\n// the next version\n`);
+  try {
+    await run();
+  } finally {
+    writeFileSync(script, original);
+    for (const file of compressed) renameSync(`${file}.set-aside`, file);
+  }
+}
+
+test('signing out deletes the caches that may hold personal data, and keeps the static files', async ({
+  page,
+  signInAs,
+}) => {
+  const student = await signInAs('student');
+  await page.goto('/about');
+  await controllingServiceWorker(page);
+  await page.evaluate(async () => {
+    await (await caches.open('conversations')).put('/kept-for-the-test', new Response('personal'));
+  });
+  await page.getByRole('button', { name: new RegExp(student.username) }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByText('Logged out successfully')).toBeVisible();
+  const names = await page.evaluate(() => caches.keys());
+  expect(names).not.toContain('conversations');
+  expect(names.some((name) => name.startsWith('vh-static-'))).toBe(true);
+});
