@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each;
-// `npm run bench -- chat` (or any of startup, marketplace, payments, rooms, trust, chat, guru, moderation, lighthouse) runs only
+// `npm run bench -- chat` (or any of startup, marketplace, payments, rooms, trust, chat, scale-out, guru, moderation, lighthouse) runs only
 // those named; paths (`npm run bench -- lighthouse /about /chat`) limit the pages Lighthouse measures.
 import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
@@ -9,6 +9,7 @@ import { benchMarketplace } from './marketplace.ts';
 import { benchModeration } from './moderation.ts';
 import { benchPayments } from './payments.ts';
 import { benchRooms } from './rooms.ts';
+import { benchScaleOut, missingForScaleOut } from './scale-out.ts';
 import { benchStartup } from './startup.ts';
 import { benchTrust } from './trust.ts';
 
@@ -49,6 +50,20 @@ const benches = {
     console.table(chat.load);
     console.log(`\nChat history (${chat.setUp}): the first page of a conversation`);
     console.table(chat.open);
+  },
+  async 'scale-out'() {
+    const missing = missingForScaleOut();
+    if (missing) {
+      console.log(`\nScale-out skipped: ${missing}`);
+      return;
+    }
+    const { nodes, downloads } = await benchScaleOut();
+    console.log(
+      '\nNodes behind nginx (deploy/nginx.conf, PostgreSQL fan-out), median of 3 runs: room lists a second from 16 users without pause, and send-to-delivery of one message at a time. Two cores: this is the cost of the proxy and the fan-out, not scaling',
+    );
+    console.table(nodes);
+    console.log('\nDownloading a 1 MB chat attachment through nginx and one node, median of 3 rounds of 50');
+    console.table(downloads);
   },
   async guru() {
     console.log(

@@ -22,20 +22,27 @@ export type ClusterBehindNginx = Awaited<ReturnType<typeof startClusterBehindNgi
 /**
  * `size` server processes (startCluster) on one S3 bucket (s3rver) and, with the Redis fan-out, a Redis server of
  * their own, behind nginx running deploy/nginx.conf as shipped, as README "Running several servers" sets them up.
- * Check missingForCluster first; `stop()` ends all of it.
+ * `store: 'local'` keeps the files on the node's own disk instead (only one node can then serve them). Check
+ * missingForCluster first; `stop()` ends all of it.
  */
 export async function startClusterBehindNginx(
   templateUrl: string,
-  { name, size, fanOut, env = {} }: { name: string; size: number; fanOut: FanOut; env?: Record<string, string> },
+  {
+    name,
+    size,
+    fanOut,
+    store = 's3',
+    env = {},
+  }: { name: string; size: number; fanOut: FanOut; store?: 'local' | 's3'; env?: Record<string, string> },
 ) {
-  const s3: S3Server = await startS3Server();
+  const s3: S3Server | undefined = store === 's3' ? await startS3Server() : undefined;
   const redis: RedisServer | undefined = fanOut === 'redis' ? await startRedisServer(findRedisServer()!) : undefined;
   const port = await freePort();
   const cluster: Cluster = await startCluster(templateUrl, {
     name,
     size,
     env: {
-      ...s3.env,
+      ...s3?.env,
       ...(redis ? { REDIS_URL: redis.url } : {}),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       TRUST_PROXY: '1',
@@ -81,7 +88,7 @@ export async function startClusterBehindNginx(
       await proxy.stop();
       await cluster.stop();
       await redis?.stop();
-      await s3.close();
+      await s3?.close();
     },
   };
 }
