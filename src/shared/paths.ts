@@ -38,6 +38,8 @@ export const paths = {
     path: '/checkout/:checkoutId',
     getHref: (checkoutId: string) => `/checkout/${encodeURIComponent(checkoutId)}`,
   },
+  /** Find Tutors, the directory; its filters are the query string (the API's own names). */
+  tutors: { path: '/tutors', getHref: (search = '') => (search ? `/tutors?${search}` : '/tutors') },
   tutor: {
     path: '/tutors/:tutorId',
     getHref: (tutorId: string) => `/tutors/${encodeURIComponent(tutorId)}`,

@@ -17,6 +17,12 @@ const pageRoutes: RouteObject[] = [
     lazy: async () => ({ Component: (await import('#web/features/pages/pages/home-page.tsx')).HomePage }),
   },
 
+  // Open to visitors: they see the tutors who show their profile to visitors.
+  {
+    path: paths.tutors.path,
+    lazy: async () => ({ Component: (await import('#web/features/tutors/pages/directory-page.tsx')).DirectoryPage }),
+  },
+
   // Signed-in users have no business on these two: RedirectIfSignedIn sends them on.
   {
     element: <RedirectIfSignedIn />,

@@ -9,7 +9,7 @@ export function getNavItems(role: Role | null | undefined): NavItem[] {
     role === 'student'
       ? [
           { label: 'My Requests', href: paths.student.posts.getHref() },
-          { label: 'Find Tutors', href: paths.search.experts.getHref() },
+          { label: 'Find Tutors', href: paths.tutors.getHref() },
         ]
       : role === 'teacher'
         ? [{ label: 'Find Jobs', href: paths.teacher.jobs.getHref() }]

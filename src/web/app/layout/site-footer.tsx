@@ -17,7 +17,7 @@ const socialProfiles: { label: string; href: string; icon: LucideIcon }[] = [
 
 const quickLinks = [
   { label: 'Home', href: paths.home.getHref() },
-  { label: 'Find Tutors', href: paths.search.experts.getHref() },
+  { label: 'Find Tutors', href: paths.tutors.getHref() },
   { label: 'Chat', href: paths.chat.getHref() },
   { label: 'About', href: paths.about.getHref() },
   { label: 'Contact', href: paths.contact.getHref() },

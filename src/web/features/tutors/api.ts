@@ -7,6 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { Review, ReviewInput, ReviewsPage, SharedJob, TutorProfile } from '#shared/schemas/reviews.ts';
+import type { DirectoryPage, DirectoryQueryInput } from '#shared/schemas/directory.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
 export const tutorsKeys = {
@@ -14,7 +15,47 @@ export const tutorsKeys = {
   profile: (tutorId: string) => ['tutors', 'profile', tutorId] as const,
   reviews: (tutorId: string) => ['tutors', 'reviews', tutorId] as const,
   sharedJobs: (partnerId: string) => ['tutors', 'shared-jobs', partnerId] as const,
+  directory: (search: string) => ['tutors', 'directory', search] as const,
 };
+
+/** Find Tutors' pages for a search (the address's query string without a cursor), fetched one after another. */
+const directoryQueryOptions = (search: string) =>
+  infiniteQueryOptions({
+    queryKey: tutorsKeys.directory(search),
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams(search);
+      if (pageParam) params.set('cursor', pageParam);
+      return apiFetch<DirectoryPage>(`/api/tutors?${params}`, { signal });
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });
+
+export function useDirectory(search: string) {
+  return useInfiniteQuery(directoryQueryOptions(search));
+}
+
+/** The directory's filters, by their names in the address and in the API (the same). */
+export const DIRECTORY_FILTERS = [
+  'q',
+  'subjects',
+  'minRating',
+  'minRateCents',
+  'maxRateCents',
+  'respondsWithin',
+  'sort',
+] as const satisfies readonly (keyof DirectoryQueryInput)[];
+export type DirectoryFilter = (typeof DIRECTORY_FILTERS)[number];
+
+/** The API's query string for the address's filters: only the ones set, in a fixed order, so a search has one key. */
+export function toDirectorySearch(address: URLSearchParams) {
+  const params = new URLSearchParams();
+  for (const key of DIRECTORY_FILTERS) {
+    const value = address.get(key)?.trim();
+    if (value) params.set(key, value);
+  }
+  return params.toString();
+}
 
 const tutorProfileQueryOptions = (tutorId: string) =>
   queryOptions({

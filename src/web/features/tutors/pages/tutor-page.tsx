@@ -17,14 +17,7 @@ import { useSession } from '#web/lib/auth-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useTutorProfile, useTutorReviews } from '../api.ts';
 import { ReviewCard } from '../components/review-card.tsx';
-
-/** "12 minutes", "3 hours", "2 days": how soon the tutor usually answers. */
-function formatResponseTime(minutes: number) {
-  if (minutes < 60) return `${Math.max(1, minutes)} ${minutes <= 1 ? 'minute' : 'minutes'}`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
-  return `${Math.round(hours / 24)} days`;
-}
+import { formatResponseTime } from '../response-time.ts';
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (
