@@ -35,7 +35,8 @@ export const directoryMessages = {
  */
 export const directoryCursorSchema = z
   .string()
-  .regex(new RegExp(`^-?\\d{1,20}(\\.-?\\d{1,20}){0,2}_${UUID_PATTERN}$`), INVALID_CURSOR_MESSAGE);
+  // At most 18 digits: every such number fits the database's bigint, so no cursor can overflow the query.
+  .regex(new RegExp(`^-?\\d{1,18}(\\.-?\\d{1,18}){0,2}_${UUID_PATTERN}$`), INVALID_CURSOR_MESSAGE);
 
 const rateCents = z.coerce
   .number({ error: directoryMessages.rate })

@@ -231,6 +231,25 @@ describe('account settings', () => {
       expect((await t.db.select().from(users).where(eq(users.id, user.id)))[0]!.email).toBe(user.email);
     });
 
+    it('refuses a fourth change within the mail limit, keeping the link sent before', async () => {
+      const user = await createUser(t.db);
+      const cookie = await createSessionCookie(t.db, user.id);
+      const newEmail = `often.${user.username}@example.org`;
+      for (let i = 0; i < 3; i++) {
+        expect((await ask(cookie.header, { newEmail, password: DEFAULT_TEST_PASSWORD })).statusCode).toBe(202);
+      }
+      const mails = await waitForDevMails(t.app, newEmail, { count: 3 });
+      const refused = await ask(cookie.header, { newEmail, password: DEFAULT_TEST_PASSWORD });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ message: errorMessages.RATE_LIMITED });
+      expect(await waitForDevMails(t.app, newEmail)).toHaveLength(3);
+      // The third link, the one still waiting, makes the change; the earlier two were replaced.
+      const outcomes = [];
+      for (const mail of mails) outcomes.push((await confirm(linkIn(mail.text))).headers.location);
+      expect(outcomes.filter((location) => location === '/settings/account?emailChange=changed')).toHaveLength(1);
+      expect((await t.db.select().from(users).where(eq(users.id, user.id)))[0]!.email).toBe(newEmail);
+    });
+
     it('refuses bad input, a wrong password, a taken or unchanged address and admins, writing nothing', async () => {
       const user = await createUser(t.db);
       const cookie = await createSessionCookie(t.db, user.id);

@@ -135,13 +135,13 @@ export async function requestEmailChange({
       value: JSON.stringify({ secretHash: hashOf(secret), newEmail: input.newEmail }),
       expiresAt: new Date(Date.now() + EMAIL_CHANGE_VALIDITY_HOURS * 60 * 60 * 1000),
     });
-    await enqueueMail({
+    const linkSent = await enqueueMail({
       db: tx,
       to: input.newEmail,
       ...confirmEmailChangeMail({ url, validHours: EMAIL_CHANGE_VALIDITY_HOURS }),
       limitPerRecipient: MAIL_LIMIT,
     });
-    await enqueueMail({
+    const noticeSent = await enqueueMail({
       db: tx,
       to: user.email,
       ...emailChangeNoticeMail({
@@ -150,6 +150,8 @@ export async function requestEmailChange({
       }),
       limitPerRecipient: MAIL_LIMIT,
     });
+    // Past either address's limit nothing is kept: the link sent before still works, and no change goes unannounced.
+    if (!linkSent || !noticeSent) throw new AppError('RATE_LIMITED');
   });
 }
 
