@@ -1,8 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Dispute, DisputeEvidence, RefundDecisionInput, RefundRequestView } from '#shared/schemas/refunds.ts';
+import type {
+  Chargeback,
+  Dispute,
+  DisputeEvidence,
+  RefundDecisionInput,
+  RefundRequestView,
+} from '#shared/schemas/refunds.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
-// The disputes tab of the admin Payments section: refund requests waiting for an admin, their evidence, the decision.
+// The disputes tab of the admin Payments section: refund requests waiting for an admin, their evidence, the decision;
+// and chargebacks opened at Stripe.
 
 const disputesKey = ['admin', 'payments', 'disputes'] as const;
 const disputePath = (id: string) => `/api/admin/payments/disputes/${encodeURIComponent(id)}`;
@@ -10,7 +17,7 @@ const disputePath = (id: string) => `/api/admin/payments/disputes/${encodeURICom
 export function useDisputes() {
   return useQuery({
     queryKey: disputesKey,
-    queryFn: () => apiFetch<{ disputes: Dispute[] }>('/api/admin/payments/disputes'),
+    queryFn: () => apiFetch<{ disputes: Dispute[]; chargebacks: Chargeback[] }>('/api/admin/payments/disputes'),
   });
 }
 

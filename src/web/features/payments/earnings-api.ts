@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Earnings, Payout } from '#shared/schemas/earnings.ts';
+import type { Earnings, Payout, PayoutSetup } from '#shared/schemas/earnings.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
 // The tutor's earnings and payouts.
@@ -35,6 +35,22 @@ export function useRequestPayout() {
         headers: { 'idempotency-key': idempotencyKey },
         body: {},
       }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: earningsKeys.all }),
+  });
+}
+
+/** Under Stripe: the address of Stripe's onboarding for the tutor's account (made on the first press). */
+export function useStartPayoutSetup() {
+  return useMutation({
+    mutationFn: () => apiFetch<{ url: string }>('/api/earnings/payout-setup', { method: 'POST', body: {} }),
+  });
+}
+
+/** Under Stripe: the tutor's payout set-up asked of Stripe now, as they come back from its onboarding. */
+export function useCheckPayoutSetup() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<PayoutSetup>('/api/earnings/payout-setup'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: earningsKeys.all }),
   });
 }

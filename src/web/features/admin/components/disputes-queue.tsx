@@ -16,6 +16,7 @@ import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { toast } from '#web/lib/toast.ts';
 import { useDecideDispute, useDisputeEvidence, useDisputes } from '../disputes-api.ts';
 import { adminDateTime } from './admin-format.tsx';
+import { Chargebacks } from './chargebacks.tsx';
 
 const reasonLabels: Record<Dispute['reason'], string> = {
   missed_session: 'Missed session',
@@ -157,10 +158,12 @@ function DecisionForm({ dispute }: { dispute: Dispute }) {
   );
 }
 
-/** The disputes tab: refund requests contested by the tutor or left unanswered, oldest first, evidence one click away. */
+/**
+ * The disputes tab: chargebacks opened at Stripe, and refund requests contested by the tutor or left unanswered,
+ * oldest first, evidence one click away.
+ */
 export function DisputesQueue() {
   const disputes = useDisputes();
-  const [openId, setOpenId] = useState<string | null>(null);
   if (disputes.isPending) return <Skeleton className="h-32 w-full" />;
   if (disputes.isError)
     return (
@@ -171,7 +174,8 @@ export function DisputesQueue() {
         </Button>
       </Alert>
     );
-  if (disputes.data.disputes.length === 0)
+  const { chargebacks } = disputes.data;
+  if (disputes.data.disputes.length === 0 && chargebacks.length === 0)
     return (
       <EmptyState
         icon={<Scale aria-hidden="true" />}
@@ -180,8 +184,19 @@ export function DisputesQueue() {
       />
     );
   return (
+    <div className="flex flex-col gap-6">
+      {chargebacks.length > 0 && <Chargebacks chargebacks={chargebacks} />}
+      {disputes.data.disputes.length > 0 && <RefundDisputes disputes={disputes.data.disputes} />}
+    </div>
+  );
+}
+
+/** Refund requests waiting for an admin's decision. */
+function RefundDisputes({ disputes }: { disputes: Dispute[] }) {
+  const [openId, setOpenId] = useState<string | null>(null);
+  return (
     <ul className="flex flex-col gap-4" aria-label="Disputes">
-      {disputes.data.disputes.map((dispute) => (
+      {disputes.map((dispute) => (
         <li key={dispute.id}>
           <Card className="flex flex-col gap-3 p-4">
             <div className="flex flex-wrap items-baseline justify-between gap-2">

@@ -1,24 +1,24 @@
 import { format } from 'date-fns';
 import { Banknote, CircleAlert, Clock, Inbox, RotateCw, Wallet } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { JobPaymentState } from '#shared/constants.ts';
 import { formatCents } from '#shared/rules/money.ts';
-import type { Earnings, EarningsJob, Payout } from '#shared/schemas/earnings.ts';
+import type { Earnings, EarningsJob, Payout, StripeTransferView } from '#shared/schemas/earnings.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Badge, type BadgeProps } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card } from '#web/components/ui/card.tsx';
 import { CardListSkeleton } from '#web/components/ui/card-list-skeleton.tsx';
-import { Checkbox } from '#web/components/ui/checkbox.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
-import { Label } from '#web/components/ui/label.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { toast } from '#web/lib/toast.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
-import { useConfirmAdult, useEarnings, useRequestPayout } from '../earnings-api.ts';
+import { AdultConfirmation } from '../components/adult-confirmation.tsx';
+import { StripePayoutSetup } from '../components/stripe-payout-setup.tsx';
+import { useEarnings, useRequestPayout } from '../earnings-api.ts';
 
 const formatDate = (value: string) => format(new Date(value), 'MMM d, yyyy');
 /** "15 %" or "12.5 %" from basis points, without floating point. */
@@ -26,7 +26,7 @@ const formatPercent = (basisPoints: number) => `${formatCents(basisPoints).slice
 
 const STATES: Partial<Record<JobPaymentState, { label: string; variant: BadgeProps['variant'] }>> = {
   held: { label: 'Pending', variant: 'info' },
-  frozen: { label: 'On hold: refund requested', variant: 'warning' },
+  frozen: { label: 'On hold', variant: 'warning' },
   released: { label: 'Available', variant: 'success' },
   refunded: { label: 'Refunded', variant: 'neutral' },
   partially_refunded: { label: 'Partly refunded', variant: 'neutral' },
@@ -57,42 +57,13 @@ function Totals({ earnings }: { earnings: Earnings | undefined }) {
 
 /** The adult confirmation (before the first payout) and the payout button. */
 function PayoutPanel({ earnings }: { earnings: Earnings }) {
-  const confirmAdult = useConfirmAdult();
   const requestPayout = useRequestPayout();
-  const [isAdult, setAdult] = useState(false);
   // One key per press: a retried request pays out once.
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
-  const checkboxId = useId();
   const inProgress = earnings.payouts.find((payout) => payout.status === 'requested');
 
-  if (!earnings.adultConfirmedAt) {
-    return (
-      <Card className="gap-3 px-5 py-5">
-        <h2 className="text-lg font-semibold">Before your first payout</h2>
-        <p className="text-sm text-muted-foreground">
-          Tutors must be adults to be paid. Accounts can be opened from the age of 13, so we ask you to confirm your age
-          once before we pay you.
-        </p>
-        <div className="flex items-center gap-3">
-          <Checkbox id={checkboxId} checked={isAdult} onCheckedChange={(checked) => setAdult(checked === true)} />
-          <Label htmlFor={checkboxId}>I confirm that I am 18 or older</Label>
-        </div>
-        <Button
-          className="self-start"
-          disabled={!isAdult}
-          loading={confirmAdult.isPending}
-          onClick={() =>
-            confirmAdult.mutate(undefined, {
-              onSuccess: () => toast.success('Thank you. You can now request payouts.'),
-              onError: (error) => toast.error(errorMessage(error)),
-            })
-          }
-        >
-          Confirm
-        </Button>
-      </Card>
-    );
-  }
+  if (!earnings.adultConfirmedAt)
+    return <AdultConfirmation confirmedMessage="Thank you. You can now request payouts." />;
   return (
     <Card className="flex-row flex-wrap items-center justify-between gap-3 px-5 py-5">
       <p className="text-sm">
@@ -158,6 +129,26 @@ function JobLine({ job }: { job: EarningsJob }) {
   );
 }
 
+/** Under Stripe: a released job's share sent to the tutor's Stripe account, or waiting for the payout set-up. */
+function TransferLine({ transfer }: { transfer: StripeTransferView }) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 py-3">
+      <span className="text-sm">
+        {transfer.subjectName},{' '}
+        {transfer.transferredAt
+          ? `sent ${formatDate(transfer.transferredAt)}`
+          : `released ${formatDate(transfer.createdAt)}`}
+      </span>
+      <span className="flex items-center gap-2">
+        <span className="font-semibold tabular-nums">{formatCents(transfer.amountCents)}</span>
+        <Badge variant={transfer.status === 'transferred' ? 'success' : 'info'}>
+          {transfer.status === 'transferred' ? 'Sent to Stripe' : 'Waiting for payout set-up'}
+        </Badge>
+      </span>
+    </li>
+  );
+}
+
 function PayoutLine({ payout }: { payout: Payout }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 py-3">
@@ -183,9 +174,11 @@ export function EarningsPage() {
       <PageHeader
         title="Earnings"
         description={
-          data
-            ? `A student’s payment is held until they mark the job completed, then it is yours to pay out, less the platform’s ${formatPercent(data.commissionBasisPoints)} commission.`
-            : 'A student’s payment is held until they mark the job completed, then it is yours to pay out.'
+          data?.payoutSetup
+            ? `A student’s payment is held until they mark the job completed, then your share, less the platform’s ${formatPercent(data.commissionBasisPoints)} commission, is sent to your Stripe account.`
+            : data
+              ? `A student’s payment is held until they mark the job completed, then it is yours to pay out, less the platform’s ${formatPercent(data.commissionBasisPoints)} commission.`
+              : 'A student’s payment is held until they mark the job completed, then it is yours to pay out.'
         }
       />
       {earnings.isError ? (
@@ -203,7 +196,12 @@ export function EarningsPage() {
       ) : (
         <>
           <Totals earnings={data} />
-          {data && <PayoutPanel earnings={data} />}
+          {data &&
+            (data.payoutSetup ? (
+              <StripePayoutSetup earnings={data} setup={data.payoutSetup} />
+            ) : (
+              <PayoutPanel earnings={data} />
+            ))}
           <section className="flex flex-col gap-3" aria-labelledby="earnings-jobs">
             <h2 id="earnings-jobs" className="text-lg font-semibold">
               Jobs
@@ -225,6 +223,18 @@ export function EarningsPage() {
               </ul>
             )}
           </section>
+          {data && data.transfers.length > 0 && (
+            <section className="flex flex-col gap-1" aria-labelledby="earnings-transfers">
+              <h2 id="earnings-transfers" className="text-lg font-semibold">
+                Sent to your Stripe account
+              </h2>
+              <ul className="divide-y">
+                {data.transfers.map((transfer) => (
+                  <TransferLine key={transfer.requestId} transfer={transfer} />
+                ))}
+              </ul>
+            </section>
+          )}
           {data && data.payouts.length > 0 && (
             <section className="flex flex-col gap-1" aria-labelledby="earnings-payouts">
               <h2 id="earnings-payouts" className="text-lg font-semibold">
