@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from '@playwright/test';
 import { messages as messageRows } from '../../src/server/db/schema/chat.ts';
 import { createSessionCookie, createUser } from '../support/factories.ts';
+import { TINY_PNG } from '../support/files.ts';
 import { missingForCluster, startClusterBehindNginx, type ClusterBehindNginx } from '../support/nginx-cluster.ts';
 import { expect, expectLive, expectNoAxeViolations, test } from './fixtures.ts';
 
@@ -50,7 +51,7 @@ test.describe('two nodes behind nginx', () => {
     }
   };
 
-  test('a message typed while the node serving the browsers restarts arrives once, and both pages reconnect', async ({
+  test('a message typed while the node serving the browsers restarts arrives once, both pages reconnect, and a photo follows', async ({
     page,
     browser,
     allowConsoleError,
@@ -103,6 +104,17 @@ test.describe('two nodes behind nginx', () => {
     for (const each of [page, teacherPage]) {
       await expect(messageList(each).getByRole('listitem').filter({ hasText: text })).toHaveCount(1);
     }
+
+    // A photo uploaded through one node is shown to the teacher by whichever node nginx picks: the bucket is shared.
+    await page
+      .getByLabel('Attach photo')
+      .setInputFiles({ name: 'worked-example.png', mimeType: 'image/png', buffer: TINY_PNG });
+    await expect(page.getByRole('img', { name: 'Attachment preview' })).toBeVisible();
+    await page.getByRole('button', { name: 'Send' }).click();
+    const image = messageList(teacherPage).getByRole('img', { name: 'worked-example.png' });
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(1);
+    await expectNoAxeViolations(teacherPage, 'a photo through the proxy');
     await teacherContext.close();
   });
 });
