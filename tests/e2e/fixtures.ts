@@ -8,10 +8,10 @@ import * as schema from '../../src/server/db/schema/index.ts';
 import { TEST_CARD } from '../support/checkout.ts';
 import { createSessionCookie, createUser } from '../support/factories.ts';
 
-/** The e2e server's embedded database, reached through its unix socket in the data directory. */
-function connectToServerDatabase() {
+/** A server's embedded database (the suite's unless named), reached through its unix socket in the data directory. */
+export function connectToServerDatabase(dataDir = process.env.E2E_DATA_DIR) {
   const pool = new pg.Pool({
-    host: process.env.E2E_DATA_DIR,
+    host: dataDir,
     port: 5432,
     user: 'postgres',
     database: 'postgres',
@@ -179,6 +179,16 @@ export const test = base.extend<Fixtures & InternalFixtures>({
     { auto: true },
   ],
 });
+
+/** The student accepts the tutor's offer on the request's offers page, which opens its checkout. */
+export async function acceptOffer(page: Page, requestId: string, tutorName: string) {
+  await page.goto(`/student/offers/${requestId}`);
+  await page
+    .getByRole('article', { name: `Offer from ${tutorName}` })
+    .getByRole('button', { name: 'Accept Offer' })
+    .click();
+  await page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }).click();
+}
 
 /**
  * Pays the checkout an accept opened, as a student types the card (the test card unless given); with `keyboard`, by

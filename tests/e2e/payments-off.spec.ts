@@ -1,72 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
-import * as schema from '../../src/server/db/schema/index.ts';
 import { createSessionCookie, createUser } from '../support/factories.ts';
-import { TEST_ADMIN, TEST_AUTH_SECRET } from '../support/test-config.ts';
-import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
+import { startJourneyServer, type JourneyServer } from '../support/journey-server.ts';
+import { connectToServerDatabase, expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
 // A marketplace free of charge (PAYMENTS_PROVIDER=none): its own server from the same build, whose public pages and
 // screens say nothing of paying, refunds or earnings (docs/decisions/0046).
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
 test.describe.configure({ mode: 'serial' });
 
-let server: ChildProcess;
+let server: JourneyServer;
 let baseURL: string;
 let dataDir: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const port = await freePort();
-  baseURL = `http://127.0.0.1:${port}`;
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-e2e-free-'));
-  server = spawn(process.execPath, ['dist/server/main.js'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: TEST_AUTH_SECRET,
-      ADMIN_EMAIL: TEST_ADMIN.email,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      LOG_LEVEL: 'warn',
-      PAYMENTS_PROVIDER: 'none',
-    },
-    stdio: 'ignore',
-  });
-  await expect
-    .poll(
-      () =>
-        fetch(`${baseURL}/api/health`).then(
-          (answer) => answer.ok,
-          () => false,
-        ),
-      { timeout: 110_000 },
-    )
-    .toBe(true);
+  server = await startJourneyServer({ PAYMENTS_PROVIDER: 'none' });
+  ({ url: baseURL, dataDir } = server);
 });
 
-test.afterAll(async () => {
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
-});
+test.afterAll(() => server.stop());
 
 const PAYMENT_WORDS = /prepayment|refund|held until|commission|earnings/i;
 
@@ -86,9 +37,8 @@ test('the public pages leave out the payment texts', async ({ page }) => {
 
 /** Signs the page in on the free server as a new user of that role. */
 async function signInAs(page: Page, role: 'student' | 'teacher') {
-  const pool = new pg.Pool({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 1 });
+  const { pool, db } = connectToServerDatabase(dataDir);
   try {
-    const db = drizzle(pool, { schema, casing: 'snake_case' });
     const user = await createUser(db, { role });
     const cookie = await createSessionCookie(db, user.id);
     await page.context().addCookies([{ name: cookie.name, value: cookie.value, url: baseURL, httpOnly: true }]);

@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DECLINED_CARD } from '../support/checkout.ts';
 import { createBid, createRequest, createSubject, createTeacher } from '../support/factories.ts';
-import { expect, expectNoAxeViolations, payAtCheckout, test, type Page } from './fixtures.ts';
-
-/** The student accepts the tutor's offer on the request's offers page, which opens its checkout. */
-async function acceptOffer(page: Page, requestId: string, tutorName: string) {
-  await page.goto(`/student/offers/${requestId}`);
-  await page
-    .getByRole('article', { name: `Offer from ${tutorName}` })
-    .getByRole('button', { name: 'Accept Offer' })
-    .click();
-  await page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }).click();
-}
+import { acceptOffer, expect, expectNoAxeViolations, payAtCheckout, test } from './fixtures.ts';
 
 test('a declined card keeps the offer open; the test card then pays it and opens the chat', async ({
   page,
