@@ -122,7 +122,7 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
     expect(bad.output).toContain('PORT: must be a port number (got "abc")');
   });
 
-  it('refuses to start with the Stripe provider, whose checkout screen is not there yet', async () => {
+  it('refuses to start with the Stripe provider, whose Connect payouts are not there yet', async () => {
     const stripe = await runToExit(SERVER_COMMAND, {
       ...env,
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-stripe-')),
@@ -132,6 +132,6 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
       STRIPE_WEBHOOK_SECRET: 'whsec_Abc123',
     });
     expect(stripe.code).toBe(1);
-    expect(stripe.output).toContain('PAYMENTS_PROVIDER: stripe cannot take payments from the checkout screen yet');
+    expect(stripe.output).toContain('PAYMENTS_PROVIDER: stripe cannot pay tutors out yet');
   });
 });

@@ -13,6 +13,13 @@ export type StripeFakeRequest = {
 };
 
 type Answer = { status: number; body: unknown };
+
+/** Stripe's test cards the fake knows (its documentation's numbers): charged, declined, or asking for 3-D Secure. */
+const TEST_CARDS: Record<string, 'charged' | 'declined' | 'authenticate'> = {
+  '4242424242424242': 'charged',
+  '4000000000000002': 'declined',
+  '4000002760003184': 'authenticate',
+};
 type StoredObject = Record<string, unknown> & { id: string };
 
 /**
@@ -29,6 +36,8 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
   const failures: Array<{ path: string; status: number; message: string }> = [];
   let counter = 0;
   const nextId = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, '0')}`;
+  /** Where Stripe sends the account's events (`deliverEventsTo`); none until a test names it. */
+  let webhookUrl: string | null = null;
 
   const store = (object: StoredObject) => {
     objects.set(object.id, object);
@@ -41,6 +50,10 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
   const invalid = (message: string): Answer => ({
     status: 400,
     body: { error: { type: 'invalid_request_error', message } },
+  });
+  const cardError = (code: string, message: string): Answer => ({
+    status: 402,
+    body: { error: { type: 'card_error', code, message } },
   });
   const amountOf = (form: Record<string, string>) => {
     const amount = Number(form.amount);
@@ -98,6 +111,38 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
           ([name, value]) => name.startsWith('expand[') && value === 'latest_charge.balance_transaction',
         );
         return { status: 200, body: expanded ? withChargeExpanded(intent) : intent };
+      },
+    },
+    {
+      // Stripe.js confirming with the publishable key and the client secret, as the Payment Element does.
+      method: 'POST',
+      pattern: /^\/v1\/payment_intents\/([^/]+)\/confirm$/,
+      handle(form, id = '') {
+        const intent = objects.get(id);
+        if (intent?.object !== 'payment_intent' || form.client_secret !== intent.client_secret) return notFound(id);
+        if (!form.key?.startsWith('pk_')) return invalid('A publishable key confirms a PaymentIntent.');
+        if (intent.status === 'succeeded') return invalid('This PaymentIntent has already succeeded.');
+        const card = (form['payment_method_data[card][number]'] ?? '').replaceAll(' ', '');
+        const outcome = TEST_CARDS[card];
+        if (!outcome) return cardError('incorrect_number', 'Your card number is incorrect.');
+        if (outcome === 'declined') {
+          Object.assign(intent, { status: 'requires_payment_method' });
+          return cardError('card_declined', 'Your card was declined.');
+        }
+        if (outcome === 'authenticate') {
+          Object.assign(intent, {
+            status: 'requires_action',
+            next_action: {
+              type: 'redirect_to_url',
+              redirect_to_url: {
+                url: `https://hooks.stripe.com/3d_secure_2/authenticate/${intent.id}?return_url=${encodeURIComponent(form.return_url ?? '')}`,
+                return_url: form.return_url ?? null,
+              },
+            },
+          });
+          return { status: 200, body: intent };
+        }
+        return { status: 200, body: charge(intent) };
       },
     },
     {
@@ -210,6 +255,60 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     },
   ];
 
+  /** The card is charged: the PaymentIntent succeeds with its charge and Stripe's fee, and the event is sent. */
+  const charge = (intent: StoredObject) => {
+    const amount = Number(intent.amount);
+    // Stripe's card pricing in the US: 2.9 % + 30¢.
+    const balanceTransaction = store({
+      id: nextId('txn'),
+      object: 'balance_transaction',
+      amount,
+      fee: Math.round(amount * 0.029) + 30,
+    });
+    const charged = store({
+      id: nextId('ch'),
+      object: 'charge',
+      amount,
+      payment_intent: intent.id,
+      balance_transaction: balanceTransaction.id,
+      payment_method_details: { type: 'card', card: { last4: '4242' } },
+    });
+    Object.assign(intent, {
+      status: 'succeeded',
+      amount_received: intent.amount,
+      latest_charge: charged.id,
+      next_action: null,
+    });
+    if (webhookUrl) void sendEvent(webhookUrl, { type: 'payment_intent.succeeded', object: intent });
+    return intent;
+  };
+  /** Posts a signed event to the endpoint as Stripe does, after the answer that caused it; a refusal is the app's. */
+  const sendEvent = async (url: string, event: { type: string; object: unknown }) => {
+    const { body, signature } = signEvent(event);
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body,
+    }).catch(() => undefined);
+  };
+  const signEvent = (
+    event: { id?: string; type: string; object: unknown },
+    { timestamp = Math.floor(Date.now() / 1000), secret = webhookSecret } = {},
+  ) => {
+    const body = JSON.stringify({
+      id: event.id ?? nextId('evt'),
+      object: 'event',
+      api_version: null,
+      created: timestamp,
+      type: event.type,
+      data: { object: event.object },
+    });
+    return {
+      body,
+      signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp }),
+    };
+  };
+
   const readBody = async (request: IncomingMessage) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -292,24 +391,22 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     succeed(paymentIntentId: string) {
       const intent = objects.get(paymentIntentId);
       if (intent?.object !== 'payment_intent') throw new Error(`No PaymentIntent ${paymentIntentId}`);
-      const amount = Number(intent.amount);
-      // Stripe's card pricing in the US: 2.9 % + 30¢.
-      const balanceTransaction = store({
-        id: nextId('txn'),
-        object: 'balance_transaction',
-        amount,
-        fee: Math.round(amount * 0.029) + 30,
-      });
-      const charge = store({
-        id: nextId('ch'),
-        object: 'charge',
-        amount,
-        payment_intent: intent.id,
-        balance_transaction: balanceTransaction.id,
-        payment_method_details: { type: 'card', card: { last4: '4242' } },
-      });
-      Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: charge.id });
-      return intent;
+      return charge(intent);
+    },
+    /**
+     * The card holder's bank answers 3-D Secure for a PaymentIntent that asked for it: the card is charged, or the
+     * PaymentIntent wants a payment method again.
+     */
+    authenticate(paymentIntentId: string, approved: boolean) {
+      const intent = objects.get(paymentIntentId);
+      if (intent?.status !== 'requires_action')
+        throw new Error(`PaymentIntent ${paymentIntentId} awaits no 3-D Secure`);
+      if (approved) return charge(intent);
+      return Object.assign(intent, { status: 'requires_payment_method', next_action: null });
+    },
+    /** From now on a charged card sends its signed `payment_intent.succeeded` to this webhook endpoint. */
+    deliverEventsTo(url: string) {
+      webhookUrl = url;
     },
     /** The tutor finishes (or Stripe reopens) onboarding: the account's state changes as Stripe would tell it. */
     updateAccount(accountId: string, state: { payouts_enabled: boolean; charges_enabled?: boolean }) {
@@ -344,23 +441,7 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       return dispute;
     },
     /** A webhook request as Stripe sends it: the event's body and its `Stripe-Signature` header. */
-    signedEvent(
-      event: { id?: string; type: string; object: unknown },
-      { timestamp = Math.floor(Date.now() / 1000), secret = webhookSecret } = {},
-    ) {
-      const body = JSON.stringify({
-        id: event.id ?? nextId('evt'),
-        object: 'event',
-        api_version: null,
-        created: timestamp,
-        type: event.type,
-        data: { object: event.object },
-      });
-      return {
-        body,
-        signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp }),
-      };
-    },
+    signedEvent: signEvent,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -145,7 +145,8 @@ export async function getCheckout({
     paidAt: checkout.paidAt?.toISOString() ?? null,
     createdAt: checkout.createdAt.toISOString(),
     tutor,
-    request: { ...request, deadline: request.deadline?.toISOString() ?? null },
+    // An assignment's deadline the student set at this checkout, before its payment is recorded (Stripe).
+    request: { ...request, deadline: (request.deadline ?? checkout.deadline)?.toISOString() ?? null },
   };
 }
 

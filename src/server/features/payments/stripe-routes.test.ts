@@ -109,6 +109,10 @@ describe('paying a checkout with Stripe (PAYMENTS_PROVIDER=stripe, against a sta
     const deadline = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000).toISOString();
     expect((await startPaying({ deadline })).statusCode).toBe(200);
     expect(await deadlineOf()).toBeNull();
+    // Paying again (back from a refused card) asks for it no more, and the checkout shows it.
+    expect((await startPaying({})).statusCode).toBe(200);
+    const shown = await call(t, student, 'GET', `/api/checkouts/${checkoutId}`);
+    expect(shown.json()).toMatchObject({ request: { deadline } });
     const paymentIntentId = (await paymentIntentOf(checkoutId))!;
     fake.succeed(paymentIntentId);
     const event = fake.signedEvent({ type: 'payment_intent.succeeded', object: { id: paymentIntentId } });

@@ -53,7 +53,8 @@ export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
           "Start or resume paying a checkout with Stripe: the PaymentIntent's client secret for the Payment Element",
         description:
           "The PaymentIntent is made once per checkout, for the checkout's amount. An assignment without a deadline " +
-          "needs `deadline` (400 otherwise), kept with the checkout. Anyone else's checkout: 404; a paid, lapsed or " +
+          'needs `deadline` (400 otherwise) on the first call, kept with the checkout and shown as the ' +
+          "request's deadline on it. Anyone else's checkout: 404; a paid, lapsed or " +
           'cancelled one 409 CHECKOUT_CLOSED; Stripe not answering 502 PAYMENT_PROVIDER_FAILED.',
         tags,
         params: checkoutParams,
@@ -65,7 +66,8 @@ export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
       const student = await requireRole(request, 'student');
       const { checkout, pastHold, type, deadline } = await ownStripeCheckout(student.id, request.params.id);
       if (checkout.status !== 'awaiting_payment' || pastHold) throw new AppError('CHECKOUT_CLOSED');
-      if (type === 'assignment' && !deadline) {
+      // Asked once: a student back from a refused card or 3-D Secure pays on under the deadline they set.
+      if (type === 'assignment' && !deadline && !checkout.deadline) {
         if (!request.body.deadline) throw fieldError('deadline', checkoutMessages.deadlineRequired);
         await db
           .update(checkouts)

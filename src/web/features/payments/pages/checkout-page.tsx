@@ -1,9 +1,9 @@
 import { CircleAlert, CreditCard, Landmark, Lock, RotateCw } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { paths } from '#shared/paths.ts';
 import { formatCents } from '#shared/rules/money.ts';
-import { payCheckoutSchema, type CardInput, type CheckoutView } from '#shared/schemas/checkouts.ts';
+import { checkoutMessages, payCheckoutSchema, type CardInput, type CheckoutView } from '#shared/schemas/checkouts.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -14,9 +14,16 @@ import { Input } from '#web/components/ui/input.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
-import { toast } from '#web/lib/toast.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
-import { useCancelCheckout, useCheckout, usePayCheckout } from '../api.ts';
+import { useCheckout, usePayCheckout } from '../api.ts';
+import {
+  CancelCheckoutButton,
+  DeadlineField,
+  deadlineInstant,
+  needsDeadline as needsDeadlineFor,
+  useGoToPaidJob,
+} from '../components/checkout-controls.tsx';
+import { StripeCheckout, useStripeReturn } from '../components/stripe-checkout.tsx';
 import { TestModeNotice } from '../components/test-mode-notice.tsx';
 
 type CardField = keyof CardInput;
@@ -84,9 +91,8 @@ function CheckoutSummary({ checkout }: { checkout: CheckoutView }) {
 }
 
 function CardForm({ checkout }: { checkout: CheckoutView }) {
-  const navigate = useNavigate();
+  const goToPaidJob = useGoToPaidJob();
   const pay = usePayCheckout();
-  const cancel = useCancelCheckout();
   const [card, setCard] = useState<CardInput>(EMPTY_CARD);
   const [deadline, setDeadline] = useState('');
   const [errors, setErrors] = useState<FormErrors>({});
@@ -98,7 +104,7 @@ function CardForm({ checkout }: { checkout: CheckoutView }) {
     if (focusFirstError === 0) return;
     formRef.current?.querySelector<HTMLInputElement>('input[aria-invalid="true"]')?.focus();
   }, [focusFirstError]);
-  const needsDeadline = checkout.request.type === 'assignment' && !checkout.request.deadline;
+  const needsDeadline = needsDeadlineFor(checkout);
 
   const showErrors = (next: FormErrors) => {
     setErrors(next);
@@ -108,12 +114,8 @@ function CardForm({ checkout }: { checkout: CheckoutView }) {
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setDeclined(null);
-    const input = {
-      card,
-      ...(deadline && !Number.isNaN(new Date(deadline).getTime())
-        ? { deadline: new Date(deadline).toISOString() }
-        : {}),
-    };
+    const instant = deadlineInstant(deadline);
+    const input = { card, ...(instant ? { deadline: instant } : {}) };
     const parsed = payCheckoutSchema.safeParse(input);
     const found: FormErrors = {};
     if (!parsed.success) {
@@ -122,17 +124,12 @@ function CardForm({ checkout }: { checkout: CheckoutView }) {
         found[field] ??= issue.message;
       }
     }
-    if (needsDeadline && !input.deadline) found.deadline = 'Set the assignment’s deadline before you pay.';
+    if (needsDeadline && !input.deadline) found.deadline = checkoutMessages.deadlineRequired;
     if (Object.keys(found).length > 0) return showErrors(found);
     pay.mutate(
       { checkoutId: checkout.id, input },
       {
-        onSuccess: (paid) => {
-          toast.success('Bid Accepted!', {
-            description: `Your payment of ${formatCents(paid.amountCents)} is held until the job is done. ${paid.tutor.username} has been told, and your chat is open.`,
-          });
-          void navigate(paths.chat.getHref(paid.tutor.id));
-        },
+        onSuccess: goToPaidJob,
         onError: (error) => {
           const fields = error instanceof ApiError ? (error.fields ?? {}) : {};
           const placed: FormErrors = {};
@@ -164,22 +161,14 @@ function CardForm({ checkout }: { checkout: CheckoutView }) {
         </Alert>
       )}
       {needsDeadline && (
-        <FormField
-          label="Assignment deadline"
-          required
+        <DeadlineField
+          value={deadline}
           error={errors.deadline}
-          description="When the tutor must deliver the assignment. Refunds for an assignment not delivered depend on it."
-        >
-          <Input
-            type="datetime-local"
-            name="deadline"
-            value={deadline}
-            onChange={(event) => {
-              setDeadline(event.target.value);
-              setErrors((shown) => ({ ...shown, deadline: undefined }));
-            }}
-          />
-        </FormField>
+          onChange={(value) => {
+            setDeadline(value);
+            setErrors((shown) => ({ ...shown, deadline: undefined }));
+          }}
+        />
       )}
       <FormField label="Card number" required error={errors.number}>
         <Input inputMode="numeric" autoComplete="cc-number" placeholder="1234 1234 1234 1234" {...field('number')} />
@@ -196,19 +185,7 @@ function CardForm({ checkout }: { checkout: CheckoutView }) {
         <Input autoComplete="cc-name" {...field('name')} />
       </FormField>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
-        <Button
-          type="button"
-          variant="outline"
-          disabled={cancel.isPending || pay.isPending}
-          onClick={() =>
-            cancel.mutate(
-              { checkoutId: checkout.id, input: null },
-              { onError: (error) => toast.error('Error cancelling', { description: errorMessage(error) }) },
-            )
-          }
-        >
-          Cancel checkout
-        </Button>
+        <CancelCheckoutButton checkoutId={checkout.id} disabled={pay.isPending} />
         <Button type="submit" disabled={pay.isPending}>
           <Lock aria-hidden="true" />
           {pay.isPending ? 'Paying…' : `Pay ${formatCents(checkout.amountCents)}`}
@@ -253,6 +230,13 @@ export function CheckoutPage() {
   const checkout = useCheckout(checkoutId);
   const { refetch } = checkout;
   const onLapse = useCallback(() => void refetch(), [refetch]);
+  const returnedFromStripe = useStripeReturn();
+  const goToPaidJob = useGoToPaidJob();
+  // Back from the bank's 3-D Secure page after Stripe's webhook already recorded the payment: on to the job as well.
+  const paidOnReturn = returnedFromStripe !== null && checkout.data?.status === 'paid' ? checkout.data : null;
+  useEffect(() => {
+    if (paidOnReturn) goToPaidJob(paidOnReturn);
+  }, [paidOnReturn, goToPaidJob]);
 
   return (
     <Container className="flex max-w-2xl flex-col gap-6 py-8 sm:py-12">
@@ -304,7 +288,11 @@ export function CheckoutPage() {
                 Pay by card
               </h2>
               <HoldCountdown expiresAt={checkout.data.expiresAt} onLapse={onLapse} />
-              <CardForm checkout={checkout.data} />
+              {checkout.data.provider === 'stripe' ? (
+                <StripeCheckout checkout={checkout.data} returned={returnedFromStripe} />
+              ) : (
+                <CardForm checkout={checkout.data} />
+              )}
             </Card>
           )}
         </>
