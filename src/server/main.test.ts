@@ -121,17 +121,4 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
     expect(bad.code).toBe(1);
     expect(bad.output).toContain('PORT: must be a port number (got "abc")');
   });
-
-  it('refuses to start with the Stripe provider, whose Connect payouts are not there yet', async () => {
-    const stripe = await runToExit(SERVER_COMMAND, {
-      ...env,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'vh-stripe-')),
-      PAYMENTS_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_51Abc',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_51Abc',
-      STRIPE_WEBHOOK_SECRET: 'whsec_Abc123',
-    });
-    expect(stripe.code).toBe(1);
-    expect(stripe.output).toContain('PAYMENTS_PROVIDER: stripe cannot pay tutors out yet');
-  });
 });

@@ -29,12 +29,6 @@ function tellOperator(config: Config, message: string) {
 
 async function start() {
   const config = parseConfig();
-  // The checkout screen takes cards through Stripe (docs/decisions/0051), but Earnings cannot set tutors up for
-  // Connect payouts yet: a site started so would take money it cannot pay out. A server pointed at a stand-in for
-  // Stripe (STRIPE_API_BASE, tests only) moves no money, so the browser journeys run against it.
-  if (config.payments.stripe && !config.payments.stripe.apiBase) {
-    throw new ConfigError(['PAYMENTS_PROVIDER: stripe cannot pay tutors out yet; choose test, manual or none']);
-  }
   const source = databaseSourceFor(config);
   preparePrivateDir(config.dataDir);
   const lock = source.kind === 'embedded' ? lockDataDir(config.dataDir) : undefined;
