@@ -59,7 +59,7 @@ const benches = {
     }
     const { nodes, downloads } = await benchScaleOut();
     console.log(
-      '\nNodes behind nginx (deploy/nginx.conf, PostgreSQL fan-out), median of 3 runs: room lists a second from 16 users without pause, and send-to-delivery of one message at a time. Two cores: this is the cost of the proxy and the fan-out, not scaling',
+      '\nNodes behind nginx (deploy/nginx.conf, PostgreSQL fan-out), median of 3 runs: room lists a second from 16 users without pause, chat messages a second stored and delivered from 16 senders each keeping one in flight, and send-to-delivery of one message at a time. Two cores: this is the cost of the proxy and the fan-out, not scaling',
     );
     console.table(nodes);
     console.log('\nDownloading a 1 MB chat attachment through nginx and one node, median of 3 rounds of 50');
