@@ -268,8 +268,11 @@ export const MISSED_SESSION_GRACE_MS = 15 * 60 * 1000;
 
 /** A tutor's payout of their whole available balance: requested, then paid by the provider (or an admin's record). */
 export const PAYOUT_STATUSES = ['requested', 'paid'] as const;
-/** A released job's Stripe transfer: waiting for the tutor's payouts to be enabled (or for its call), or made. */
-export const STRIPE_TRANSFER_STATUSES = ['waiting', 'transferred'] as const;
+/**
+ * A released job's Stripe transfer: waiting for the tutor's payouts to be enabled (or for its call), made, or
+ * cancelled (a chargeback lost before it was made took the share back).
+ */
+export const STRIPE_TRANSFER_STATUSES = ['waiting', 'transferred', 'cancelled'] as const;
 /** How a chargeback ended: the platform kept the money, or the card holder got it back. */
 export const STRIPE_DISPUTE_OUTCOMES = ['won', 'lost'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

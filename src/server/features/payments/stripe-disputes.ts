@@ -1,15 +1,16 @@
 import { alias } from 'drizzle-orm/pg-core';
-import { asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { STRIPE_DISPUTE_OUTCOMES } from '#shared/constants.ts';
 import type { Chargeback } from '#shared/schemas/refunds.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
-import { checkouts } from '../../db/schema/payments.ts';
+import { checkouts, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/payments.ts';
 import { stripeDisputes } from '../../db/schema/stripe-connect.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import { ledgerAccountBalance, postLedgerTransaction } from './ledger.ts';
+import { fitWaitingTransfers, lockTutorPayouts } from './stripe-transfers.ts';
 
 // Chargebacks (docs/decisions/0053): a card holder's bank disputes a job's charge at Stripe. While it is open the
 // job's money is frozen (no release, no transfer) and it waits in the admins' disputes queue, where admins answer it
@@ -34,7 +35,12 @@ export async function recordStripeDispute({
   const dispute = await stripe.dispute(disputeId);
   if (!dispute.paymentIntentId) return;
   const [checkout] = await db
-    .select({ id: checkouts.id, requestId: checkouts.requestId, studentId: checkouts.studentId })
+    .select({
+      id: checkouts.id,
+      requestId: checkouts.requestId,
+      studentId: checkouts.studentId,
+      tutorId: checkouts.tutorId,
+    })
     .from(checkouts)
     .where(eq(checkouts.stripePaymentIntentId, dispute.paymentIntentId));
   if (!checkout) return;
@@ -69,27 +75,51 @@ export async function recordStripeDispute({
 }
 
 /**
- * The card holder got the disputed cents back: from the money still held for the job, and what the tutor had been
- * released already from the platform's commission account (an admin may then adjust the tutor's earnings).
+ * The card holder got the disputed cents back: from the money still held for the job, then from the tutor's share
+ * released for it, then from the platform's commission account. The tutor's share comes out of their available
+ * balance under their payouts lock, and their waiting transfers are cut to match in the same transaction, so the
+ * share never goes out as well; a share sent already leaves the balance below zero, netted against later shares.
  */
 async function postLostDispute(
   db: Executor,
-  input: { disputeId: string; requestId: string; studentId: string; amountCents: number },
+  input: { disputeId: string; requestId: string; studentId: string; tutorId: string; amountCents: number },
 ) {
+  await lockTutorPayouts(db, input.tutorId);
   const heldCents = await ledgerAccountBalance({ db, account: { kind: 'held_funds', requestId: input.requestId } });
   const fromHeld = Math.min(heldCents, input.amountCents);
-  const fromPlatform = input.amountCents - fromHeld;
-  await postLedgerTransaction({
+  const fromTutor = Math.min(await releasedShareOf(db, input.requestId), input.amountCents - fromHeld);
+  const fromPlatform = input.amountCents - fromHeld - fromTutor;
+  const posting = await postLedgerTransaction({
     db,
     idempotencyKey: `dispute:${input.disputeId}`,
     kind: 'refund',
     requestId: input.requestId,
     entries: [
       { account: { kind: 'held_funds' as const, requestId: input.requestId }, amountCents: -fromHeld },
+      { account: { kind: 'tutor_earnings_available' as const, userId: input.tutorId }, amountCents: -fromTutor },
       { account: { kind: 'platform_commission' as const }, amountCents: -fromPlatform },
       { account: { kind: 'refunds' as const, userId: input.studentId }, amountCents: input.amountCents },
     ].filter((entry) => entry.amountCents !== 0),
   });
+  if (posting.posted && fromTutor > 0) {
+    await fitWaitingTransfers({ db, tutorId: input.tutorId, requestId: input.requestId });
+  }
+}
+
+/** What the job's release gave its tutor (`release:<requestId>`); 0 before release. */
+async function releasedShareOf(db: Executor, requestId: string) {
+  const [share] = await db
+    .select({ cents: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+    .where(
+      and(
+        eq(ledgerTransactions.idempotencyKey, `release:${requestId}`),
+        eq(ledgerAccounts.kind, 'tutor_earnings_available'),
+      ),
+    );
+  return share!.cents;
 }
 
 const students = alias(users, 'students');

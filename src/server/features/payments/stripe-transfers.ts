@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { StripeTransferView } from '#shared/schemas/earnings.ts';
 import type { Executor } from '../../db/client.ts';
 import { checkouts } from '../../db/schema/payments.ts';
@@ -22,8 +22,17 @@ import { ledgerAccountBalance, postLedgerTransaction } from './ledger.ts';
 const TRANSFERS_SHOWN = 50;
 
 /**
+ * One tutor's changes to what they may be transferred at a time, for the transaction: each reads what the others
+ * have spoken for.
+ */
+export async function lockTutorPayouts(db: Executor, tutorId: string) {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`payouts:${tutorId}`}))`);
+}
+
+/**
  * Queues the transfer of a job's released share, in the release's transaction: the share less what the tutor owes
- * (a negative available balance, from an adjustment), so later earnings pay it back; nothing when that leaves none.
+ * (a negative available balance, left by a chargeback lost after their share was sent), so later earnings pay it
+ * back; nothing when that leaves none.
  */
 export async function queueStripeTransfer({
   db,
@@ -36,8 +45,7 @@ export async function queueStripeTransfer({
   tutorId: string;
   tutorCents: number;
 }) {
-  // One tutor's releases at a time: each reads what the others have spoken for.
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`payouts:${tutorId}`}))`);
+  await lockTutorPayouts(db, tutorId);
   const availableCents = await ledgerAccountBalance({
     db,
     account: { kind: 'tutor_earnings_available', userId: tutorId },
@@ -51,11 +59,49 @@ export async function queueStripeTransfer({
   await db.insert(stripeTransfers).values({ requestId, tutorId, amountCents }).onConflictDoNothing();
 }
 
-/** Transfers whose tutor may be paid and whose job has no open chargeback. */
+/**
+ * Cuts the tutor's waiting transfers down to their available balance after it fell (a chargeback lost after
+ * release took their share back), the job's own transfer first, then the newest: a transfer cut to nothing is
+ * cancelled. In the caller's transaction, under the tutor's payouts lock.
+ */
+export async function fitWaitingTransfers({
+  db,
+  tutorId,
+  requestId,
+}: {
+  db: Executor;
+  tutorId: string;
+  requestId: string;
+}) {
+  const availableCents = await ledgerAccountBalance({
+    db,
+    account: { kind: 'tutor_earnings_available', userId: tutorId },
+  });
+  const waiting = await db
+    .select({ id: stripeTransfers.id, amountCents: stripeTransfers.amountCents })
+    .from(stripeTransfers)
+    .where(and(eq(stripeTransfers.tutorId, tutorId), eq(stripeTransfers.status, 'waiting')))
+    .orderBy(desc(eq(stripeTransfers.requestId, requestId)), desc(stripeTransfers.createdAt));
+  let excessCents = waiting.reduce((sum, row) => sum + row.amountCents, 0) - Math.max(availableCents, 0);
+  for (const row of waiting) {
+    if (excessCents <= 0) break;
+    const cutCents = Math.min(excessCents, row.amountCents);
+    excessCents -= cutCents;
+    await db
+      .update(stripeTransfers)
+      .set(cutCents === row.amountCents ? { status: 'cancelled' } : { amountCents: row.amountCents - cutCents })
+      .where(eq(stripeTransfers.id, row.id));
+  }
+}
+
+/**
+ * Transfers whose tutor may be paid and whose job has no chargeback but won ones: an open one freezes the money,
+ * and a lost one gave it back to the card holder.
+ */
 const transferable = and(
   eq(stripeTransfers.status, 'waiting'),
   sql`exists (select 1 from ${stripeConnectedAccounts} where ${stripeConnectedAccounts.tutorId} = ${stripeTransfers.tutorId} and ${stripeConnectedAccounts.payoutsEnabled})`,
-  sql`not exists (select 1 from ${stripeDisputes} where ${stripeDisputes.requestId} = ${stripeTransfers.requestId} and ${isNull(stripeDisputes.closedAt)})`,
+  sql`not exists (select 1 from ${stripeDisputes} where ${stripeDisputes.requestId} = ${stripeTransfers.requestId} and ${stripeDisputes.outcome} is distinct from 'won')`,
 )!;
 
 /** Where a transfer goes and which charge it comes from, read as it is made. */
@@ -102,10 +148,17 @@ export function stripeTransferWork({
     },
     async record({ db: tx, row, outcome }) {
       if (!outcome.ok) return;
+      // A chargeback lost while Stripe was making it may have cut or cancelled it meanwhile: what was sent (the
+      // claimed amount) is recorded, and the tutor's available balance owes the difference.
       const [made] = await tx
         .update(stripeTransfers)
-        .set({ status: 'transferred', stripeTransferId: outcome.value.transferId, transferredAt: sql`now()` })
-        .where(and(eq(stripeTransfers.id, row.id), eq(stripeTransfers.status, 'waiting')))
+        .set({
+          status: 'transferred',
+          amountCents: row.amountCents,
+          stripeTransferId: outcome.value.transferId,
+          transferredAt: sql`now()`,
+        })
+        .where(and(eq(stripeTransfers.id, row.id), inArray(stripeTransfers.status, ['waiting', 'cancelled'])))
         .returning();
       if (!made) return;
       await postLedgerTransaction({

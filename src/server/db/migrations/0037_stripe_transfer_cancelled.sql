@@ -1,0 +1,2 @@
+ALTER TABLE "stripe_transfers" DROP CONSTRAINT "stripe_transfers_status_check";--> statement-breakpoint
+ALTER TABLE "stripe_transfers" ADD CONSTRAINT "stripe_transfers_status_check" CHECK ("stripe_transfers"."status" in ('waiting', 'transferred', 'cancelled'));
