@@ -1,8 +1,9 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each;
-// `npm run bench -- chat` (or any of startup, marketplace, payments, rooms, trust, chat, scale-out, guru, moderation, lighthouse) runs only
+// `npm run bench -- chat` (or any of startup, marketplace, payments, rooms, trust, directory, chat, scale-out, guru, moderation, lighthouse) runs only
 // those named; paths (`npm run bench -- lighthouse /about /chat`) limit the pages Lighthouse measures.
 import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
+import { benchDirectory } from './directory.ts';
 import { benchGuru } from './guru.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchMarketplace } from './marketplace.ts';
@@ -41,6 +42,13 @@ const benches = {
       '\nTrust (embedded database): the offers page with 50 offers from tutors with 1,000 reviews each, against the same page before any review',
     );
     console.table(await benchTrust());
+  },
+  async directory() {
+    const directory = await benchDirectory();
+    console.log(
+      `\nFind Tutors (embedded database, median of 3 rounds of 200 calls): ${directory.setUp}, against 100 tutors in the same run (target: p99 at most 50 ms, ratio at most 1.5)`,
+    );
+    console.table(directory.rows);
   },
   async chat() {
     const chat = await benchChat();

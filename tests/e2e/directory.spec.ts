@@ -58,7 +58,7 @@ test('a teacher sets a rate and hides from visitors; a student filters by subjec
   await tutorPage.getByRole('checkbox', { name: 'Visible to visitors' }).click();
   await tutorPage.getByRole('button', { name: 'Save' }).nth(1).click();
   await expect(tutorPage.getByText('Profile updated')).toBeVisible();
-  await expectNoAxeViolations(tutorPage, 'the rate and visibility on /profile');
+  await lookAt(tutorPage, 'profile');
 
   // A visitor does not find the hidden tutor; the others are there.
   const visitor = await page.context().browser()!.newPage();
@@ -100,6 +100,13 @@ test('a teacher sets a rate and hides from visitors; a student filters by subjec
   await expect(card).toContainText('6 jobs completed');
   await expect(card).toContainText('Usually answers within 30 minutes');
   await lookAt(page, 'filtered');
+  // On a phone the filters fold away behind one button.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByRole('button', { name: 'Show filters' }).click();
+  await expect(page.getByLabel('Minimum rating')).toBeVisible();
+  await expectNoAxeViolations(page, 'the filters open at 375 px');
+  await page.screenshot({ path: 'test-results/directory-filters-open-375.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The back button takes the rating filter off again.
   await page.goBack();
