@@ -114,6 +114,35 @@ test('a declined card is said in plain words; a good card pays, the webhook come
     .toBe('payment_intent.succeeded');
 });
 
+test('a payment the bank is still processing is said so, and the page moves on once Stripe has it', async ({
+  page,
+  db,
+  signInAs,
+  stripe,
+  allowConsoleError,
+}) => {
+  // "I have paid" answers 409 while Stripe is still processing, and the browser logs it as a failed resource.
+  allowConsoleError(/status of 409/);
+  const subject = await createSubject(db, { name: `Geology ${Date.now()}` });
+  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+  const student = await signInAs('student');
+  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
+  await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 1_200 });
+
+  await acceptOffer(page, request.id, tutor.username);
+  stripe.processNext();
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('status').filter({ hasText: 'Confirming your payment' })).toContainText(
+    'Your bank is still confirming the payment.',
+  );
+  await expectNoAxeViolations(page, 'a payment still processing');
+
+  const [checkout] = await db.select().from(checkouts).where(eq(checkouts.requestId, request.id));
+  stripe.succeed(checkout!.stripePaymentIntentId!);
+  await expect(page.getByText('Bid Accepted!')).toBeVisible();
+  await expect(page.getByRole('region', { name: `Conversation with ${tutor.username}` })).toBeVisible();
+});
+
 test("a card asking for 3-D Secure leaves for the bank's page and comes back to the checkout, failed and then paid", async ({
   page,
   db,

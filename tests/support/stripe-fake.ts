@@ -38,6 +38,8 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
   const nextId = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, '0')}`;
   /** Where Stripe sends the account's events (`deliverEventsTo`); none until a test names it. */
   let webhookUrl: string | null = null;
+  /** How many of the next good cards confirmed stay `processing` (`processNext`). */
+  let slowConfirms = 0;
 
   const store = (object: StoredObject) => {
     objects.set(object.id, object);
@@ -141,6 +143,10 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
             },
           });
           return { status: 200, body: intent };
+        }
+        if (slowConfirms > 0) {
+          slowConfirms--;
+          return { status: 200, body: Object.assign(intent, { status: 'processing' }) };
         }
         return { status: 200, body: charge(intent) };
       },
@@ -403,6 +409,10 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
         throw new Error(`PaymentIntent ${paymentIntentId} awaits no 3-D Secure`);
       if (approved) return charge(intent);
       return Object.assign(intent, { status: 'requires_payment_method', next_action: null });
+    },
+    /** The next good card confirmed stays `processing`, as a slow bank leaves it, until `succeed` charges it. */
+    processNext() {
+      slowConfirms++;
     },
     /** From now on a charged card sends its signed `payment_intent.succeeded` to this webhook endpoint. */
     deliverEventsTo(url: string) {
