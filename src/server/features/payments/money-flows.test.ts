@@ -9,11 +9,15 @@ import {
   ledgerEntries,
   ledgerTransactions,
   refundRequests,
+  stripeEvents,
 } from '../../db/schema/payments.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { closeRefundedJob } from '../requests/service.ts';
 import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
 import { runJobOnce } from '../../platform/jobs/interval-jobs.ts';
+import { createStripeGateway, type StripeGateway } from '../../platform/payments/stripe.ts';
+import { stripeConnectedAccounts } from '../../db/schema/stripe-connect.ts';
+import { stripeTransferWork } from './stripe-transfers.ts';
 import { call, signIn, type Caller } from '../../../../tests/support/callers.ts';
 import { DECLINED_CARD, payCheckout, startCheckout, TEST_CARD } from '../../../../tests/support/checkout.ts';
 import {
@@ -23,6 +27,8 @@ import {
   createSubject,
   createUser,
 } from '../../../../tests/support/factories.ts';
+import { startStripeFake, type StripeFake } from '../../../../tests/support/stripe-fake.ts';
+import { stripePaymentIntentOf } from '../../../../tests/support/stripe-job.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { DAY_MS } from '../../../../tests/support/time.ts';
 import { deliveredJobsReleaseJob } from './release.ts';
@@ -32,7 +38,9 @@ import { jobPaymentState, postLedgerTransaction, refundWork, unansweredRefundReq
 // complete, the release timer, refund requests and their answers, admin decisions, the provider's refund work,
 // withdrawals and payouts — through the API as people use it. After every step, each job's ledger must say what
 // its state says, with money conserved: paid in = held + released + refunded, and every release split into the
-// tutor's share and the commission by the commission rule.
+// tutor's share and the commission by the commission rule. The same game is played with the Stripe provider against
+// a stand-in for Stripe: paying is the browser's confirmation and "I have paid" (racing the webhook's event, which
+// may come twice), refunds are Stripe's, and a payout is the tutor's Stripe set-up followed by the transfers.
 
 const COMMISSION_BASIS_POINTS = 1_500;
 const RELEASE_AFTER_DAYS = 7;
@@ -85,20 +93,79 @@ const step = fc.oneof(
 );
 type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
 
-describe('money flows', () => {
+describe.each(['test', 'stripe'] as const)('money flows (PAYMENTS_PROVIDER=%s)', (provider) => {
   let t: TestApp;
+  let fake: StripeFake | undefined;
+  let stripe: StripeGateway | undefined;
   const refundContext = {
     publicUrl: 'http://localhost',
     operator: { legalName: 'Virtual Help', address: null, vatNumber: null },
     commissionBasisPoints: COMMISSION_BASIS_POINTS,
     log: { error: () => undefined },
     closeRefundedJob,
-    stripe: null,
+    stripe: null as StripeGateway | null,
   };
   beforeAll(async () => {
-    t = await createTestApp();
+    if (provider === 'stripe') {
+      fake = await startStripeFake({ webhookSecret: 'whsec_flows' });
+      t = await createTestApp({
+        PAYMENTS_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_flows',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_flows',
+        STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
+        STRIPE_API_BASE: fake.url,
+      });
+      stripe = createStripeGateway(t.config.payments.stripe!);
+      refundContext.stripe = stripe;
+    } else {
+      t = await createTestApp();
+    }
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await fake?.close();
+  });
+
+  /** Stripe's payment_intent.succeeded for the PaymentIntent, sent to the webhook; waits until it is processed. */
+  async function paymentEvent(paymentIntentId: string, id = `evt_${randomUUID()}`) {
+    const event = fake!.signedEvent({ id, type: 'payment_intent.succeeded', object: { id: paymentIntentId } });
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/stripe/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+      payload: event.body,
+    });
+    for (let tries = 0; tries < 200; tries++) {
+      const [kept] = await t.db.select().from(stripeEvents).where(eq(stripeEvents.id, id));
+      if (kept?.processedAt) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return answer;
+  }
+
+  /** Under Stripe, the payout: the tutor's account is set up and enabled, and the waiting transfers are made. */
+  async function stripePayout(tutor: Caller) {
+    const [account] = await t.db
+      .select()
+      .from(stripeConnectedAccounts)
+      .where(eq(stripeConnectedAccounts.tutorId, tutor.user.id));
+    const answers = [];
+    if (!account) {
+      answers.push(await call(t, tutor, 'POST', '/api/earnings/payout-setup'));
+      const [made] = await t.db
+        .select()
+        .from(stripeConnectedAccounts)
+        .where(eq(stripeConnectedAccounts.tutorId, tutor.user.id));
+      fake!.updateAccount(made!.accountId, { payouts_enabled: true });
+      answers.push(await call(t, tutor, 'GET', '/api/earnings/payout-setup'));
+    }
+    await runClaimedWorkOnce({
+      db: t.db,
+      work: stripeTransferWork({ db: t.db, stripe: stripe! }),
+      log: refundContext.log,
+    });
+    return answers;
+  }
 
   async function newWorld(amounts: number[]): Promise<World> {
     const subject = await createSubject(t.db);
@@ -158,6 +225,17 @@ describe('money flows', () => {
       }
       case 'pay': {
         if (!job!.checkoutId) return;
+        if (provider === 'stripe') {
+          const [checkout] = await t.db.select().from(checkouts).where(eq(checkouts.id, job!.checkoutId));
+          if (checkout!.status !== 'awaiting_payment') return;
+          const paymentIntentId = await stripePaymentIntentOf(t, student, job!.checkoutId);
+          // A declined card leaves the PaymentIntent unpaid: "I have paid" finds it so.
+          if (!s.declined) fake!.succeed(paymentIntentId);
+          const paid = () => call(t, student, 'POST', `/api/checkouts/${job!.checkoutId}/stripe-paid`);
+          const racing = s.racing && !s.declined;
+          answers.push(...(await Promise.all(racing ? [paid(), paymentEvent(paymentIntentId)] : [paid()])));
+          break;
+        }
         const body = { card: s.declined ? DECLINED_CARD : TEST_CARD };
         const pays = s.racing ? [0, 1] : [0];
         answers.push(...(await Promise.all(pays.map(() => payCheckout(t, student, job!.checkoutId!, body)))));
@@ -232,6 +310,10 @@ describe('money flows', () => {
         answers.push(await call(t, tutor, 'POST', `/api/refunds/jobs/${job!.requestId}/withdraw`, {}));
         break;
       case 'payout': {
+        if (provider === 'stripe') {
+          answers.push(...(await stripePayout(tutor)));
+          break;
+        }
         const key = randomUUID();
         const presses = s.repeated ? [key, key] : [key];
         for (const idempotencyKey of presses) {
@@ -253,6 +335,13 @@ describe('money flows', () => {
         if (!job!.checkoutId) return;
         const [checkout] = await t.db.select().from(checkouts).where(eq(checkouts.id, job!.checkoutId));
         if (checkout!.status !== 'paid') return;
+        // Stripe sends its event again, once more under the id it had and once under a new one.
+        if (provider === 'stripe') {
+          const id = `evt_${randomUUID()}`;
+          for (const eventId of [id, id, `evt_${randomUUID()}`]) {
+            answers.push(await paymentEvent(checkout!.stripePaymentIntentId!, eventId));
+          }
+        }
         const replay = await postLedgerTransaction({
           db: t.db,
           idempotencyKey: `payment:${job!.checkoutId}`,
@@ -315,7 +404,8 @@ describe('money flows', () => {
       const held = sums.held_funds ?? 0;
       const refunded = sums.refunds ?? 0;
       const fees = sums.provider_fees ?? 0;
-      const toTutor = sums.tutor_earnings_available ?? 0;
+      // Under Stripe a job's transfer moves the tutor's share on to paid out, still the job's.
+      const toTutor = (sums.tutor_earnings_available ?? 0) + (sums.payouts ?? 0);
       const commission = (sums.platform_commission ?? 0) + fees;
       const released = toTutor + commission;
       const state = await jobPaymentState({ db: t.db, requestId: job.requestId });
