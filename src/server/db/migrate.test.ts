@@ -235,6 +235,7 @@ describe('migration 0016 (amounts in cents)', () => {
   it('rewrites each table it converts once, however large', async () => {
     const handle = await openEmptyTestDatabase();
     const oldMigrations = migrationsUpTo('0015_audit_log_append_only');
+    const upTo0016 = migrationsUpTo('0016_amounts_in_cents');
     try {
       await migrate(handle.db, { migrationsFolder: oldMigrations });
       // Every rewrite of a table (a copy of all its rows, under a lock that stops readers too) is noted.
@@ -249,7 +250,7 @@ describe('migration 0016 (amounts in cents)', () => {
         create event trigger note_table_rewrites on table_rewrite execute function note_table_rewrite();`),
       );
 
-      await migrateDatabase(handle.pool);
+      await migrate(handle.db, { migrationsFolder: upTo0016 });
 
       const rewrites = await handle.db.execute<{ table_name: string; rewrites: number }>(sql`
         select table_name, count(*)::int as rewrites from table_rewrites group by table_name order by table_name`);
@@ -261,6 +262,7 @@ describe('migration 0016 (amounts in cents)', () => {
     } finally {
       await handle.close();
       rmSync(oldMigrations, { recursive: true, force: true });
+      rmSync(upTo0016, { recursive: true, force: true });
     }
   });
 });

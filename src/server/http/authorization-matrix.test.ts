@@ -132,10 +132,6 @@ const MATRIX: Record<string, Row> = {
       payload: { newEmail: `moved${randomUUID().slice(0, 8)}@example.com`, password: DEFAULT_TEST_PASSWORD },
     }),
   },
-  'GET /api/account/email/confirm': {
-    expected: everyone(302),
-    call: () => ({ url: '/api/account/email/confirm?token=unknown' }),
-  },
   'GET /api/search/students': {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
     call: () => ({ url: '/api/search/students?vh=123' }),

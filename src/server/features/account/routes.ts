@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { paths } from '#shared/paths.ts';
 import {
+  accountMessages,
   changeEmailSchema,
   confirmEmailChangeQuerySchema,
   deviceListSchema,
@@ -9,9 +10,11 @@ import {
   signedOutDevicesSchema,
 } from '#shared/schemas/account.ts';
 import type { Database } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
 import { requireSession, requireUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
-import { confirmEmailChange, endDevice, endOtherDevices, listDevices, requestEmailChange } from './service.ts';
+import { hasAdminRole } from '../admin/service.ts';
+import { confirmEmailChange, endDevice, endOtherDevices, listDevices, requestEmailChange } from '../auth/service.ts';
 
 const tags = ['account'];
 
@@ -84,6 +87,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Real
     },
     async (request, reply) => {
       const user = await requireUser(request);
+      // An admin's address is the operator's to manage (the super-admin's comes from ADMIN_EMAIL).
+      if (await hasAdminRole(db, user.id))
+        throw new AppError('FORBIDDEN', { message: accountMessages.adminEmailManaged });
       await requestEmailChange({ db, publicUrl, userId: user.id, input: request.body });
       return reply.status(202).send(null);
     },
@@ -94,6 +100,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Real
     {
       config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
       schema: {
+        // A mail's link, not an API call: it answers only with a redirect to the settings page, so it is left out of the
+        // API's description (its refusals are tested with the e-mail change).
+        hide: true,
         security: [],
         summary: 'The link of the confirmation mail: makes the change once, then opens the account settings',
         tags,

@@ -18,6 +18,8 @@ import { AppError } from '../../http/errors.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../http/upload.ts';
 import { checkSpecializations, replaceSpecializations, withStoredAvatar } from '../profiles/service.ts';
+
+export { confirmEmailChange, endDevice, endOtherDevices, listDevices, requestEmailChange } from './account-settings.ts';
 import type { Auth } from './auth.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail } from './mails.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
@@ -80,10 +80,11 @@ function createDirectoryMailer(dir: string, onDevMail?: DevMailListener): Mailer
       preparePrivateDir(dir);
       const createdAt = new Date().toISOString();
       const mail: DevMail = { to, subject, text, html: html ?? null, calendar: calendar ?? null, createdAt };
-      // The timestamp first so that a directory listing is already in sending order.
-      await writeFile(path.join(dir, `${Date.now()}-${randomUUID()}.json`), JSON.stringify(mail, null, 2), {
-        mode: PRIVATE_FILE_MODE,
-      });
+      // The timestamp first so that a directory listing is already in sending order. Written under another name and
+      // then renamed, so the mailbox never reads a mail half written.
+      const file = path.join(dir, `${Date.now()}-${randomUUID()}.json`);
+      await writeFile(`${file}.part`, JSON.stringify(mail, null, 2), { mode: PRIVATE_FILE_MODE });
+      await rename(`${file}.part`, file);
       onDevMail?.(mail);
     },
     close: () => undefined,

@@ -16,7 +16,6 @@ import { accounts, sessions, users, verifications } from '../../db/schema/auth.t
 import { AppError, fieldError } from '../../http/errors.ts';
 import { enqueueMail } from '../../platform/mail/outbox.ts';
 import { confirmEmailChangeMail, emailChangeNoticeMail } from '../../platform/mail/templates.ts';
-import { hasAdminRole } from '../admin/service.ts';
 
 export const EMAIL_CHANGE_VALIDITY_HOURS = 24;
 const EMAIL_CHANGE_PREFIX = 'email-change:';
@@ -115,7 +114,6 @@ export async function requestEmailChange({
   userId: string;
   input: ChangeEmailInput;
 }) {
-  if (await hasAdminRole(db, userId)) throw new AppError('FORBIDDEN', { message: accountMessages.adminEmailManaged });
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   if (!user) throw new AppError('NOT_FOUND');
   await assertPassword(db, userId, input.password);
