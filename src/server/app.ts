@@ -37,6 +37,7 @@ import {
   type RefundContext,
 } from './features/payments/service.ts';
 import { profilesRoutes } from './features/profiles/routes.ts';
+import { pushRoutes } from './features/push/routes.ts';
 import { notificationsRoutes } from './features/notifications/routes.ts';
 import { requestsRoutes } from './features/requests/routes.ts';
 import { reportsRoutes } from './features/reports/routes.ts';
@@ -331,6 +332,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     onMessageSent: () => metrics.messagesSent.inc(),
   });
   await app.register(meetingsRoutes, { db, realtime, moderation, config });
+  await app.register(pushRoutes, { db, config });
   await app.register(guruRoutes, { db });
   await app.register(refundRoutes, { db, ctx: refunds });
   if (!config.isProduction) {

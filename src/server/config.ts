@@ -96,6 +96,7 @@ const SECRET_SETTINGS = new Set([
   'METRICS_TOKEN',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
+  'VAPID_PRIVATE_KEY',
 ]);
 
 const emptyAsUndefined = (env: NodeJS.ProcessEnv) =>
@@ -185,6 +186,21 @@ const envSchema = z.object({
   STRIPE_API_BASE: optionalUrl(['http', 'https']),
   // Tests only (ignored unless NODE_ENV=test): a pay stops between the provider's confirmation and its record.
   PAYMENTS_PAUSE_BEFORE_RECORD: booleanFromString.default(false),
+  // Web Push (VAPID): all three, or none and a key pair generated into the data directory.
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, { message: 'must be a P-256 public key, 65 bytes in base64url' })
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, { message: 'must be a P-256 private key, 32 bytes in base64url' })
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, { message: 'must be a mailto: or https:// address' })
+    .optional(),
+  // Tests only (ignored unless NODE_ENV=test): push endpoints at this origin are accepted although it is local.
+  PUSH_TEST_ENDPOINT_ORIGIN: optionalUrl(['http', 'https']),
   // Who takes the money, as receipts name them: the company's legal name, postal address and VAT number.
   OPERATOR_LEGAL_NAME: operatorDetail(200).default('Virtual Help'),
   OPERATOR_ADDRESS: operatorDetail(500).optional(),
@@ -267,6 +283,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     ]);
   }
   const stripe = e.PAYMENTS_PROVIDER === 'stripe' ? stripeSettings(e) : null;
+  const vapidKeys = [e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY].filter(Boolean).length;
+  if (vapidKeys === 1) {
+    throw new ConfigError(['VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both, or neither to keep a generated pair']);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -328,6 +348,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,
+    push: {
+      keys:
+        e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+          ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+          : null,
+      // Push services answer to a contact: the operator's address by default.
+      subject: e.VAPID_SUBJECT ?? (e.PUBLIC_URL?.startsWith('https://') ? e.PUBLIC_URL : `mailto:${e.SUPPORT_EMAIL}`),
+      testEndpointOrigin:
+        e.NODE_ENV === 'test' && e.PUSH_TEST_ENDPOINT_ORIGIN ? new URL(e.PUSH_TEST_ENDPOINT_ORIGIN).origin : null,
+    },
     // The whitelist of what the browser may see.
     publicSettings: {
       supportPhone: e.SUPPORT_PHONE,

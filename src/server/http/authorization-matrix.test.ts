@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,8 @@ type World = {
   paidCheckoutId: string;
   /** A second signed-in device of `student`, which only they can sign out. */
   studentOtherSessionId: string;
+  /** A push subscription of `student`'s device. */
+  pushSubscriptionId: string;
 };
 
 type Row = {
@@ -77,6 +79,11 @@ const everyone = (status: number): Record<Actor, number> => ({
   teacher: status,
 });
 const signedIn = (status: number): Record<Actor, number> => ({ ...everyone(status), anonymous: 401 });
+/** A browser's push subscription at a public address (a literal one: no name to resolve). */
+const pushSubscriptionBody = () => ({
+  endpoint: `https://8.8.8.8/push/${randomUUID()}`,
+  keys: { p256dh: randomBytes(65).toString('base64url'), auth: randomBytes(16).toString('base64url') },
+});
 const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
 const MATRIX: Record<string, Row> = {
@@ -116,6 +123,15 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /api/profile': { expected: signedIn(200), call: () => ({ url: '/api/profile' }) },
   'GET /api/account/devices': { expected: signedIn(200), call: () => ({ url: '/api/account/devices' }) },
+  'GET /api/push/public-key': { expected: signedIn(200), call: () => ({ url: '/api/push/public-key' }) },
+  'POST /api/push/subscriptions': {
+    expected: signedIn(201),
+    call: () => ({ url: '/api/push/subscriptions', payload: pushSubscriptionBody() }),
+  },
+  'DELETE /api/push/subscriptions/{id}': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 204, teacher: 404 },
+    call: (w) => ({ method: 'DELETE', url: `/api/push/subscriptions/${w.pushSubscriptionId}` }),
+  },
   // Before the row that signs out every other device, which would end this session first.
   'DELETE /api/account/devices/{sessionId}': {
     expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 204, teacher: 404 },
@@ -644,6 +660,9 @@ describe('the authorization matrix', () => {
       reviewId: reviewed.reviewId!,
       paidCheckoutId: reviewed.checkoutId,
       studentOtherSessionId: (await createSessionCookie(t.db, callers.student.user.id)).sessionId,
+      pushSubscriptionId: (
+        await ok(await send(callers.student, { url: '/api/push/subscriptions', payload: pushSubscriptionBody() }))
+      ).id as string,
       checkouts: {
         viewed: (await checkoutWithTeacher()).checkoutId,
         payable: (await checkoutWithTeacher()).checkoutId,

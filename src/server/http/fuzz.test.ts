@@ -29,6 +29,8 @@ const GUARDED_TABLES = [
   'teacher_notifications',
   'student_notifications',
   'mail_outbox',
+  'push_subscriptions',
+  'push_deliveries',
 ];
 
 type Operation = {

@@ -77,6 +77,16 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
     ],
     [`insert into socket_io_attachments (payload) values ('\\x00ff')`, []],
     [
+      `with session as (
+         insert into sessions (expires_at, token, user_id) values (now() + interval '1 day', 'backup-push', $1)
+         returning id),
+       subscription as (
+         insert into push_subscriptions (user_id, session_id, endpoint, p256dh, auth)
+         select $1, id, 'https://push.example.com/backup', 'key', 'secret' from session returning id)
+       insert into push_deliveries (subscription_id, payload) select id, '{}'::jsonb from subscription`,
+      [student.id],
+    ],
+    [
       `insert into guru_question_turns (student_id, client_id, expires_at)
        values ($1, gen_random_uuid(), now() + interval '1 minute')`,
       [student.id],

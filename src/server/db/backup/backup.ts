@@ -7,10 +7,11 @@ import { dumpEmbedded } from './embedded-dump.ts';
 import { dumpPostgres } from './postgres-tools.ts';
 
 /**
- * What of the data directory a backup keeps: every upload, and the generated session secret (without it every
- * session ends and what is sealed with it cannot be read). Not the dev outbox, uploads still arriving, the lock.
+ * What of the data directory a backup keeps: every upload, the generated session secret (without it every session
+ * ends and what is sealed with it cannot be read) and the generated Web Push keys (without them no device subscribed
+ * gets a push). Not the dev outbox, uploads still arriving, the lock.
  */
-const KEPT_FILES = ['auth-secret'];
+const KEPT_FILES = ['auth-secret', 'vapid-keys.json'];
 const KEPT_FOLDERS = ['uploads'];
 /** A file being written by the storage (local-storage.ts), renamed to its name once complete. */
 const isPartial = (file: string) => file.endsWith('.partial');

@@ -15,3 +15,4 @@ export * from './reviews.ts';
 export * from './payments.ts';
 export * from './stripe-connect.ts';
 export * from './guru.ts';
+export * from './push.ts';
