@@ -22,7 +22,7 @@ async function installabilityErrors(cdp: CDPSession) {
   return installabilityErrors.map(({ errorId }) => errorId);
 }
 
-test('the app installs, opens offline on the offline page, and takes a new version on Reload', async ({
+test('the app installs, shows pushes, opens offline on the offline page, and takes a new version on Reload', async ({
   playwright,
   db,
   baseURL,
@@ -81,6 +81,8 @@ async function installedJourney(page: Page, baseURL: string) {
   expect(kept).toContain('/offline.html');
   expect(kept.filter((path) => !/^\/(assets\/|offline\.|favicon\.svg$|manifest\.webmanifest$)/.test(path))).toEqual([]);
 
+  await showsPushes(page, cdp, baseURL);
+
   await context.setOffline(true);
   await page.goto('/chat');
   await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible();
@@ -102,6 +104,47 @@ async function installedJourney(page: Page, baseURL: string) {
     await expect(notice).toBeHidden();
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting)).toBeFalsy();
   });
+}
+
+/**
+ * A push delivered to the service worker through the DevTools protocol (a push service would need the Internet) is
+ * shown as its notification, and a second of the same tag replaces the first.
+ */
+async function showsPushes(page: Page, cdp: CDPSession, baseURL: string) {
+  await page.context().grantPermissions(['notifications'], { origin: baseURL });
+  const registrationId = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find(({ scopeURL, isDeleted }) => scopeURL === `${baseURL}/` && !isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const push = async (payload: object) =>
+    cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: baseURL,
+      registrationId: await registrationId,
+      data: JSON.stringify(payload),
+    });
+  const shown = () =>
+    page.evaluate(async () =>
+      (await (await navigator.serviceWorker.ready).getNotifications()).map((notification) => ({
+        title: notification.title,
+        body: notification.body,
+        tag: notification.tag,
+        url: (notification.data as { url: string }).url,
+      })),
+    );
+  await push({ title: 'New message from Ada', body: 'Can we meet at five?', url: '/chat?room=1', tag: 'chat-message' });
+  await expect
+    .poll(shown)
+    .toEqual([
+      { title: 'New message from Ada', body: 'Can we meet at five?', tag: 'chat-message', url: '/chat?room=1' },
+    ]);
+  await push({ title: 'New message from Ada', body: 'Or at six', url: '/chat?room=1', tag: 'chat-message' });
+  await expect
+    .poll(shown)
+    .toEqual([{ title: 'New message from Ada', body: 'Or at six', tag: 'chat-message', url: '/chat?room=1' }]);
+  await cdp.send('ServiceWorker.disable');
 }
 
 /** Serves a changed /sw.js while `run` runs: the build's script with a line more (its compressed copies set aside). */

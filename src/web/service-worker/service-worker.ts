@@ -11,12 +11,22 @@ declare const __PRECACHE__: { version: string; files: string[] };
 // library, which cannot be loaded beside it.
 type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void };
 type FetchEvent = ExtendableEvent & { request: Request; respondWith(response: Promise<Response>): void };
+type PushEvent = ExtendableEvent & { data: { json(): unknown } | null };
+type NotificationEvent = ExtendableEvent & { notification: Notification };
+type WindowClient = { url: string; focus(): Promise<unknown>; navigate(url: string): Promise<unknown> };
 type ServiceWorkerScope = {
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  addEventListener(type: 'push', listener: (event: PushEvent) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: NotificationEvent) => void): void;
   skipWaiting(): Promise<void>;
-  clients: { claim(): Promise<void> };
+  clients: {
+    claim(): Promise<void>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClient[]>;
+    openWindow(url: string): Promise<unknown>;
+  };
+  registration: ServiceWorkerRegistration;
   location: Location;
 };
 const worker = self as unknown as ServiceWorkerScope;
@@ -72,4 +82,41 @@ worker.addEventListener('fetch', (event) => {
   if (url.pathname.startsWith('/assets/') || __PRECACHE__.files.includes(url.pathname)) {
     event.respondWith(staticFile(request));
   }
+});
+
+/** What a push carries (src/shared/schemas/push.ts): no more than the notification shows. */
+type PushPayload = { title: string; body: string; url: string; tag?: string };
+
+// A push is shown as a notification; one with a tag replaces those of the same tag (SPEC.md: chat-message).
+worker.addEventListener('push', (event) => {
+  const payload = event.data?.json() as PushPayload | undefined;
+  if (!payload) return;
+  event.waitUntil(
+    (async () => {
+      if (payload.tag) {
+        for (const shown of await worker.registration.getNotifications({ tag: payload.tag })) shown.close();
+      }
+      await worker.registration.showNotification(payload.title, {
+        body: payload.body,
+        tag: payload.tag,
+        icon: '/icons/icon-192.png',
+        data: { url: payload.url },
+      });
+    })(),
+  );
+});
+
+// A click opens its screen in a window of the app that is open already, else in a new one.
+worker.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const { url } = event.notification.data as { url: string };
+  const target = new URL(url, worker.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const [open] = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      if (!open) return worker.clients.openWindow(target);
+      await open.navigate(target);
+      return open.focus();
+    })(),
+  );
 });
