@@ -201,11 +201,31 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
           object: 'account',
           type: 'express',
           email: form.email ?? null,
+          metadata: metadataOf(form),
           payouts_enabled: false,
           charges_enabled: false,
           requirements: { currently_due: ['external_account', 'individual.dob.day'] },
         };
         return { status: 200, body: store(account) };
+      },
+    },
+    {
+      // The platform's connected accounts, newest first; `starting_after` pages on from an id.
+      method: 'GET',
+      pattern: /^\/v1\/accounts$/,
+      handle(form) {
+        const limit = Number(form.limit ?? 10);
+        const all = [...objects.values()].filter((object) => object.object === 'account').reverse();
+        const start = form.starting_after ? all.findIndex((account) => account.id === form.starting_after) + 1 : 0;
+        return {
+          status: 200,
+          body: {
+            object: 'list',
+            url: '/v1/accounts',
+            has_more: start + limit < all.length,
+            data: all.slice(start, start + limit),
+          },
+        };
       },
     },
     {
@@ -325,6 +345,15 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     response.end(JSON.stringify(body));
   };
 
+  /** The `metadata[name]` fields of a form, as an object. */
+  const metadataOf = (form: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(form).flatMap(([name, value]) => {
+        const key = /^metadata\[(.+)\]$/.exec(name)?.[1];
+        return key ? [[key, value]] : [];
+      }),
+    );
+
   const server = createServer((request, response) => {
     void readBody(request).then((raw) => {
       const url = new URL(request.url ?? '/', 'http://stripe.fake');
@@ -417,6 +446,10 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     /** From now on a charged card sends its signed `payment_intent.succeeded` to this webhook endpoint. */
     deliverEventsTo(url: string) {
       webhookUrl = url;
+    },
+    /** Stripe forgets an idempotency key, as it does after 24 hours: a repeat with it is a new request. */
+    expireIdempotencyKey(key: string) {
+      answered.delete(key);
     },
     /** The tutor finishes (or Stripe reopens) onboarding: the account's state changes as Stripe would tell it. */
     updateAccount(accountId: string, state: { payouts_enabled: boolean; charges_enabled?: boolean }) {

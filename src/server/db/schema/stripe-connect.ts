@@ -11,14 +11,15 @@ import { tutoringRequests } from './requests.ts';
 
 /**
  * A tutor's Stripe Connect Express account (docs/decisions/0053): made once, under the key `connect-account:<tutorId>`
- * kept here, so a repeated "Set up payouts" is the same account. What Stripe last told of it (`account.updated`, or
+ * kept here before Stripe is asked, so a repeated "Set up payouts" is the same account. What Stripe last told of it (`account.updated`, or
  * the tutor's return from onboarding) says whether the tutor's transfers may go.
  */
 export const stripeConnectedAccounts = pgTable('stripe_connected_accounts', {
   tutorId: uuid('tutor_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  accountId: text('account_id').notNull().unique('stripe_connected_accounts_account_id_key'),
+  // Null while the account is being made: the row and its key are written before Stripe is asked.
+  accountId: text('account_id').unique('stripe_connected_accounts_account_id_key'),
   idempotencyKey: text('idempotency_key').notNull(),
   payoutsEnabled: boolean('payouts_enabled').notNull().default(false),
   chargesEnabled: boolean('charges_enabled').notNull().default(false),

@@ -156,7 +156,7 @@ describe.each(['test', 'stripe'] as const)('money flows (PAYMENTS_PROVIDER=%s)',
         .select()
         .from(stripeConnectedAccounts)
         .where(eq(stripeConnectedAccounts.tutorId, tutor.user.id));
-      fake!.updateAccount(made!.accountId, { payouts_enabled: true });
+      fake!.updateAccount(made!.accountId!, { payouts_enabled: true });
       answers.push(await call(t, tutor, 'GET', '/api/earnings/payout-setup'));
     }
     await runClaimedWorkOnce({

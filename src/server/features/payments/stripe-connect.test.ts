@@ -54,6 +54,12 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
   const setUp = (tutor: Caller | undefined) => call(t, tutor, 'POST', '/api/earnings/payout-setup');
   const accountOf = async (tutorId: string) =>
     (await t.db.select().from(stripeConnectedAccounts).where(eq(stripeConnectedAccounts.tutorId, tutorId)))[0];
+  /** The id of the tutor's connected account, made by a set-up. */
+  const accountIdOf = async (tutorId: string) => {
+    const accountId = (await accountOf(tutorId))?.accountId;
+    if (!accountId) throw new Error('the tutor has no connected account');
+    return accountId;
+  };
   const earnings = async (tutor: Caller) => (await call(t, tutor, 'GET', '/api/earnings')).json();
   const sendEvent = (event: { body: string; signature: string }) =>
     t.app.inject({
@@ -100,7 +106,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
   const onboardedTeacher = async () => {
     const tutor = await adultTeacher();
     await setUp(tutor);
-    const { accountId } = (await accountOf(tutor.user.id))!;
+    const accountId = await accountIdOf(tutor.user.id);
     fake.updateAccount(accountId, { payouts_enabled: true });
     await accountUpdated(accountId);
     await eventually(async () => (await accountOf(tutor.user.id))!.payoutsEnabled);
@@ -109,19 +115,27 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
 
   it('makes one Express account per teacher and answers an onboarding address back to Earnings', async () => {
     const tutor = await adultTeacher();
+    // Pressed twice at once, the two answers name one account, both asked for under the one key.
     const [first, second] = await Promise.all([setUp(tutor), setUp(tutor)]);
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
-    const account = (await accountOf(tutor.user.id))!;
+    const account = { ...(await accountOf(tutor.user.id))!, accountId: await accountIdOf(tutor.user.id) };
     expect(account).toMatchObject({ idempotencyKey: `connect-account:${tutor.user.id}`, payoutsEnabled: false });
     expect(first.json()).toEqual({ url: `https://connect.stripe.fake/setup/${account.accountId}` });
-
-    const creations = fake
-      .requestsTo('POST', '/v1/accounts')
-      .filter((request) => request.idempotencyKey === `connect-account:${tutor.user.id}`);
-    expect(creations.length).toBeGreaterThanOrEqual(1);
+    expect(second.json()).toEqual(first.json());
+    const creationsOf = (tutorId: string) =>
+      fake.requestsTo('POST', '/v1/accounts').filter((request) => request.form['metadata[tutor_id]'] === tutorId);
+    expect(creationsOf(tutor.user.id).every((r) => r.idempotencyKey === `connect-account:${tutor.user.id}`)).toBe(true);
+    // Pressed one after the other, the account is made by the first only.
+    const other = await adultTeacher();
+    expect((await setUp(other)).statusCode).toBe(200);
+    expect((await setUp(other)).statusCode).toBe(200);
+    const creations = creationsOf(other.user.id);
+    expect(creations).toHaveLength(1);
     expect(creations[0]!.form).toMatchObject({ type: 'express', 'capabilities[transfers][requested]': 'true' });
     expect(creations[0]!.stripeVersion).toBe('2026-10-28.endive');
-    const link = fake.requestsTo('POST', '/v1/account_links').at(-1)!;
+    const link = fake
+      .requestsTo('POST', '/v1/account_links')
+      .findLast((request) => request.form.account === account.accountId)!;
     expect(link.form).toMatchObject({
       account: account.accountId,
       type: 'account_onboarding',
@@ -145,6 +159,27 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     expect((await call(t, tutor, 'GET', '/api/earnings/payout-setup')).json()).toMatchObject({ payoutsEnabled: true });
   });
 
+  it('finds the account a set-up made before its key expired, rather than making a second one', async () => {
+    const tutor = await adultTeacher();
+    const key = `connect-account:${tutor.user.id}`;
+    // A set-up that made the account at Stripe, then crashed before writing its id, over a day ago.
+    const made = await createStripeGateway(t.config.payments.stripe!).createConnectedAccount({
+      idempotencyKey: key,
+      tutorId: tutor.user.id,
+    });
+    await t.db.insert(stripeConnectedAccounts).values({
+      tutorId: tutor.user.id,
+      idempotencyKey: key,
+      createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000),
+    });
+    fake.expireIdempotencyKey(key);
+
+    const answer = await setUp(tutor);
+    expect(answer.json()).toEqual({ url: `https://connect.stripe.fake/setup/${made.accountId}` });
+    expect(await accountOf(tutor.user.id)).toMatchObject({ accountId: made.accountId });
+    expect(fake.requestsTo('POST', '/v1/accounts').filter((r) => r.idempotencyKey === key)).toHaveLength(1);
+  });
+
   it('refuses set-up without a session, to students, without the adult confirmation, and when Stripe fails', async () => {
     expect((await setUp(undefined)).statusCode).toBe(401);
     expect((await call(t, undefined, 'GET', '/api/earnings/payout-setup')).statusCode).toBe(401);
@@ -161,7 +196,9 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     fake.failNext('/v1/accounts', { status: 400, message: 'Connect is not enabled on this platform.' });
     const failed = await setUp(tutor);
     expect([failed.statusCode, failed.json().code]).toEqual([502, 'PAYOUT_SETUP_FAILED']);
-    expect(await accountOf(tutor.user.id)).toBeUndefined();
+    expect(await accountOf(tutor.user.id)).toMatchObject({ accountId: null });
+    expect((await earnings(tutor)).payoutSetup).toMatchObject({ started: false });
+    expect((await call(t, tutor, 'GET', '/api/earnings/payout-setup')).statusCode).toBe(404);
     expect(await accountOf(minor.user.id)).toBeUndefined();
     expect((await setUp(tutor)).statusCode).toBe(200);
   });
@@ -169,7 +206,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
   it('stores account.updated once per event, reading the account from Stripe', async () => {
     const tutor = await adultTeacher();
     await setUp(tutor);
-    const { accountId } = (await accountOf(tutor.user.id))!;
+    const accountId = await accountIdOf(tutor.user.id);
     fake.updateAccount(accountId, { payouts_enabled: true });
     const reads = fake.requestsTo('GET', `/v1/accounts/${accountId}`).length;
     expect((await accountUpdated(accountId, 'evt_account_once')).statusCode).toBe(200);
@@ -216,7 +253,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     expect(payout.statusCode).toBe(404);
 
     await setUp(tutor);
-    const { accountId } = (await accountOf(tutor.user.id))!;
+    const accountId = await accountIdOf(tutor.user.id);
     fake.updateAccount(accountId, { payouts_enabled: true });
     await accountUpdated(accountId);
     await eventually(async () => (await transferOf(requestId))!.status === 'transferred');
@@ -346,7 +383,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
 
     // Payouts enabled afterwards: nothing leaves for the job.
     await setUp(tutor);
-    const { accountId } = (await accountOf(tutor.user.id))!;
+    const accountId = await accountIdOf(tutor.user.id);
     fake.updateAccount(accountId, { payouts_enabled: true });
     await accountUpdated(accountId);
     await eventually(async () => (await accountOf(tutor.user.id))!.payoutsEnabled);
@@ -358,7 +395,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
 
   it('leaves a tutor whose share was sent owing a chargeback lost after it, paid back from their next share', async () => {
     const tutor = await onboardedTeacher();
-    const { accountId } = (await accountOf(tutor.user.id))!;
+    const accountId = await accountIdOf(tutor.user.id);
     const work = stripeTransferWork({ db: t.db, stripe: createStripeGateway(t.config.payments.stripe!) });
     const first = await createStripePaidJob(t, fake, { subjectId, tutor });
     expect((await call(t, first.student, 'POST', `/api/requests/${first.requestId}/complete`)).statusCode).toBe(200);

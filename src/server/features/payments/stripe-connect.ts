@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { paths } from '#shared/paths.ts';
 import type { PayoutSetup } from '#shared/schemas/earnings.ts';
 import type { Executor } from '../../db/client.ts';
@@ -14,10 +14,15 @@ import type { StripeGateway } from '../../platform/payments/stripe.ts';
 export const payoutSetupReturn = (publicUrl: string, outcome: 'return' | 'refresh') =>
   `${publicUrl}${paths.earnings.getHref()}?payout-setup=${outcome}`;
 
+/** How long Stripe keeps an idempotency key (24 h), less a margin: past it a repeated key would make a new account. */
+const ACCOUNT_KEY_TRUSTED_MS = 23 * 60 * 60 * 1000;
+
 /**
  * The address of Stripe's onboarding for the tutor's connected account, made on first need under the key
- * `connect-account:<tutorId>` (kept with it), so a repeat (a double click, a second tab, a crash before the insert)
- * is the same account. A payout needs the adult confirmation first (403).
+ * `connect-account:<tutorId>`, written with the tutor's row before Stripe is asked, so a repeat (a double click, a
+ * second tab, a crash before the account's id is written) is the same account. A row older than Stripe keeps keys
+ * has its account looked up by the tutor's id in its metadata before one is made. A payout needs the adult
+ * confirmation first (403).
  */
 export async function startPayoutSetup({
   db,
@@ -35,16 +40,21 @@ export async function startPayoutSetup({
     .from(users)
     .where(eq(users.id, tutorId));
   if (!tutor?.adultConfirmedAt) throw new AppError('ADULT_CONFIRMATION_REQUIRED');
-  const accountId = await connectedAccountOf(db, tutorId).then(async (found) => {
-    if (found) return found.accountId;
-    const idempotencyKey = `connect-account:${tutorId}`;
-    const made = await stripe.createConnectedAccount({ idempotencyKey });
+  const idempotencyKey = `connect-account:${tutorId}`;
+  await db.insert(stripeConnectedAccounts).values({ tutorId, idempotencyKey }).onConflictDoNothing();
+  const account = (await connectedAccountOf(db, tutorId))!;
+  let accountId = account.accountId;
+  if (!accountId) {
+    const keyTrusted = Date.now() - account.createdAt.getTime() < ACCOUNT_KEY_TRUSTED_MS;
+    const made =
+      (!keyTrusted && (await stripe.connectedAccountOf(tutorId))) ||
+      (await stripe.createConnectedAccount({ idempotencyKey, tutorId }));
     await db
-      .insert(stripeConnectedAccounts)
-      .values({ tutorId, accountId: made.accountId, idempotencyKey })
-      .onConflictDoNothing();
-    return made.accountId;
-  });
+      .update(stripeConnectedAccounts)
+      .set({ accountId: made.accountId })
+      .where(and(eq(stripeConnectedAccounts.tutorId, tutorId), isNull(stripeConnectedAccounts.accountId)));
+    accountId = made.accountId;
+  }
   return stripe.onboardingLink({
     accountId,
     refreshUrl: payoutSetupReturn(publicUrl, 'refresh'),
@@ -87,7 +97,7 @@ export async function refreshConnectedAccount({
 export async function payoutSetupOf(db: Executor, tutorId: string): Promise<PayoutSetup> {
   const account = await connectedAccountOf(db, tutorId);
   return {
-    started: account !== undefined,
+    started: Boolean(account?.accountId),
     payoutsEnabled: account?.payoutsEnabled ?? false,
     requirementsDue: account?.requirementsDue ?? [],
   };
@@ -104,7 +114,7 @@ export async function payoutSetupAfterReturn({
   tutorId: string;
 }) {
   const account = await connectedAccountOf(db, tutorId);
-  if (!account) throw new AppError('NOT_FOUND', { message: 'Payouts have not been set up' });
+  if (!account?.accountId) throw new AppError('NOT_FOUND', { message: 'Payouts have not been set up' });
   await refreshConnectedAccount({ db, stripe, accountId: account.accountId });
   return payoutSetupOf(db, tutorId);
 }

@@ -112,6 +112,7 @@ async function transferRoute(db: Executor, row: StripeTransfer) {
     .innerJoin(stripeConnectedAccounts, eq(stripeConnectedAccounts.tutorId, row.tutorId))
     .where(and(eq(checkouts.requestId, row.requestId), eq(checkouts.status, 'paid')));
   if (!found?.paymentIntentId) throw new Error(`Job ${row.requestId} has no paid Stripe checkout`);
+  if (!found.accountId) throw new Error(`Tutor ${row.tutorId} has no connected account yet`);
   return { paymentIntentId: found.paymentIntentId, accountId: found.accountId };
 }
 

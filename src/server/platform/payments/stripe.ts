@@ -129,13 +129,22 @@ export function createStripeGateway(settings: StripeSettings) {
      * A Connect Express account for a tutor, who completes Stripe's onboarding for it; the same key answers the same
      * account, so a repeated set-up makes one.
      */
-    async createConnectedAccount(input: { idempotencyKey: string }) {
-      // Nothing of the tutor's is sent: Stripe's onboarding asks them, so a repeat's parameters never differ.
+    async createConnectedAccount(input: { idempotencyKey: string; tutorId: string }) {
+      // Nothing of the tutor's is sent but our id for them: Stripe's onboarding asks them, so a repeat's parameters
+      // never differ, and the id finds the account once the key has expired.
       const account = await stripe.accounts.create(
-        { type: 'express', capabilities: { transfers: { requested: true } } },
+        { type: 'express', capabilities: { transfers: { requested: true } }, metadata: { tutor_id: input.tutorId } },
         { idempotencyKey: input.idempotencyKey },
       );
       return { accountId: account.id };
+    },
+
+    /** The platform's connected account made for the tutor (its `metadata.tutor_id`), every page searched. */
+    async connectedAccountOf(tutorId: string) {
+      for await (const account of stripe.accounts.list({ limit: 100 })) {
+        if (account.metadata?.tutor_id === tutorId) return { accountId: account.id };
+      }
+      return null;
     },
 
     /**

@@ -1,0 +1,1 @@
+ALTER TABLE "stripe_connected_accounts" ALTER COLUMN "account_id" DROP NOT NULL;
