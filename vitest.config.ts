@@ -52,6 +52,7 @@ export default defineConfig({
             'src/server/features/requests/routes.test.ts',
             'src/server/features/guru/model-server.test.ts',
             'src/server/platform/storage/incoming-files.test.ts',
+            'src/server/features/account/export/export.test.ts',
           ],
           env: { TEST_DATABASE_KIND: 'embedded', TEST_STORAGE: 's3' },
         },

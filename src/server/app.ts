@@ -13,6 +13,7 @@ import { completeThroughRecord, paymentListerFor, startPaymentReconciliation } f
 import { acceptPaidOfferFor } from './features/payments/paid-offer.ts';
 import { hasAdminRole, isSuperAdmin, recordSecondFactorChange } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
+import { dataExportWork, expiredDataExportsJob } from './features/account/export/service.ts';
 import { accountRoutes } from './features/account/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/service.ts';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         checkoutLapseJob,
         sessionLifetimeJob(endSessionSockets),
         orphanUploadsJob(storage),
+        expiredDataExportsJob(storage),
         expiredUsageCountersJob,
         expiredQuestionTurnsJob,
         unansweredRefundRequestsJob,
@@ -247,7 +249,14 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   });
   await app.register(pagesRoutes, { db, config });
   await app.register(accountsRoutes, { db, auth, config, storage });
-  await app.register(accountRoutes, { db, realtime, publicUrl: config.publicUrl });
+  const dataExports = runClaimedWorkWhileUp(app, {
+    db,
+    work: dataExportWork({ db, storage, publicUrl: config.publicUrl }),
+    intervalMs: 60_000,
+    log: app.log,
+  });
+  const accountOptions = { db, realtime, storage, publicUrl: config.publicUrl, onExportRequested: dataExports.wake };
+  await app.register(accountRoutes, accountOptions);
   await app.register(searchRoutes, { db });
   await app.register(reportsRoutes, { db });
   // One moderation for every text users show each other: chat, requests, bids, file names, profiles, reviews.

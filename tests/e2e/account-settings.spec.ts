@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { sessions, users } from '../../src/server/db/schema/auth.ts';
 import { DEFAULT_TEST_PASSWORD, createSessionCookie } from '../support/factories.ts';
+import { readFile } from 'node:fs/promises';
 import { linkIn, waitForDevMails } from '../support/mailbox.ts';
+import { readZip } from '../support/zip.ts';
 import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
 // The account settings: signed-in devices, e-mail change through both mails, password change.
@@ -121,5 +123,31 @@ test.describe('account settings', () => {
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Account settings');
     expect(await db.$count(sessions, eq(sessions.userId, user.id))).toBe(1);
+  });
+
+  test('"Download my data" prepares a zip that downloads and opens, with the notice by e-mail', async ({
+    page,
+    signInAs,
+    devMailbox,
+  }) => {
+    const user = await signInAs('student');
+    await page.goto('/settings/account');
+    const dataSection = page.getByRole('region', { name: 'Your data' });
+    await dataSection.getByRole('button', { name: 'Prepare my data' }).click();
+    const download = dataSection.getByRole('link', { name: 'Download my data' });
+    await expect(download).toBeVisible({ timeout: 20_000 });
+    await expect(dataSection).toContainText('The download works until');
+    await expectNoAxeViolations(page, 'a data export ready to download');
+    await screenshots(page, 'export-ready');
+
+    const saving = page.waitForEvent('download');
+    await download.click();
+    const saved = await saving;
+    expect(saved.suggestedFilename()).toMatch(/^virtual-help-data-\d{4}-\d{2}-\d{2}\.zip$/);
+    const files = readZip(await readFile(await saved.path()));
+    expect(files.get('README.txt')!.toString()).toContain('Your Virtual Help data');
+    expect(JSON.parse(files.get('profile.json')!.toString())).toMatchObject({ email: user.email });
+
+    await waitForDevMails(devMailbox, user.email, { subject: /ready to download/, timeoutMs: 20_000 });
   });
 });

@@ -16,6 +16,7 @@ import { users } from './schema/auth.ts';
 
 const EXPECTED_TABLES = [
   'users',
+  'data_exports',
   'sessions',
   'accounts',
   'verifications',

@@ -62,6 +62,8 @@ type World = {
   studentOtherSessionId: string;
   /** A push subscription of `student`'s device. */
   pushSubscriptionId: string;
+  /** A ready data export of `student`, which only they can download. */
+  studentExportId: string;
 };
 
 type Row = {
@@ -147,6 +149,16 @@ const MATRIX: Record<string, Row> = {
       url: '/api/account/email',
       payload: { newEmail: `moved${randomUUID().slice(0, 8)}@example.com`, password: DEFAULT_TEST_PASSWORD },
     }),
+  },
+  'POST /api/account/exports': {
+    // The owner's export is built in the background; the teacher's comes after the student's in the row.
+    expected: signedIn(202),
+    call: () => ({ url: '/api/account/exports' }),
+  },
+  'GET /api/account/exports/latest': { expected: signedIn(200), call: () => ({ url: '/api/account/exports/latest' }) },
+  'GET /api/account/exports/{exportId}/download': {
+    expected: { anonymous: 401, otherStudent: 404, otherTeacher: 404, student: 200, teacher: 404 },
+    call: (w) => ({ url: `/api/account/exports/${w.studentExportId}/download` }),
   },
   'GET /api/search/students': {
     expected: { anonymous: 401, otherStudent: 403, otherTeacher: 200, student: 403, teacher: 200 },
@@ -527,6 +539,16 @@ describe('the authorization matrix', () => {
     return response.json();
   };
 
+  /** Asks for the caller's data export and waits until the app's worker has built it. */
+  const readyExportOf = async (caller: Caller) => {
+    await ok(await send(caller, { method: 'POST', url: '/api/account/exports' }));
+    for (;;) {
+      const { export: latest } = await ok(await send(caller, { method: 'GET', url: '/api/account/exports/latest' }));
+      if (latest.status === 'ready') return latest.id as string;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
   beforeAll(async () => {
     t = await createTestApp();
     const subjectId = (await createSubject(t.db)).id;
@@ -663,6 +685,7 @@ describe('the authorization matrix', () => {
       pushSubscriptionId: (
         await ok(await send(callers.student, { url: '/api/push/subscriptions', payload: pushSubscriptionBody() }))
       ).id as string,
+      studentExportId: await readyExportOf(callers.student),
       checkouts: {
         viewed: (await checkoutWithTeacher()).checkoutId,
         payable: (await checkoutWithTeacher()).checkoutId,

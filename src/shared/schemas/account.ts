@@ -9,6 +9,9 @@ export const accountMessages = {
   adminEmailManaged:
     'Admin accounts change their e-mail address outside the app: the super-admin’s address is set by ADMIN_EMAIL.',
   emailChangeSent: 'We sent a confirmation link to your new address. Your address changes once you open it.',
+  exportInProgress: 'Your data is already being prepared. We will tell you when it is ready.',
+  exportReady: 'Your data is ready to download from your account settings. The link works for 7 days.',
+  exportGone: 'This download is no longer available. Please ask for your data again.',
 } as const;
 
 const currentPasswordSchema = z
@@ -59,6 +62,25 @@ export const deviceListSchema = z.object({ devices: z.array(deviceSchema) });
 export const deviceParamsSchema = z.object({ sessionId: z.uuid() });
 export const signedOutDevicesSchema = z.object({ signedOut: z.number().int() });
 
+/** A data export: being built, ready to download, past its 7 days (file deleted), or given up. */
+export const DATA_EXPORT_STATUSES = ['building', 'ready', 'expired', 'failed'] as const;
+/** How long an export's download link works; then its file is deleted. */
+export const DATA_EXPORT_VALIDITY_DAYS = 7;
+
+/** A "Download my data" request and where it stands. */
+export const dataExportSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(DATA_EXPORT_STATUSES),
+  createdAt: z.iso.datetime({ offset: true }),
+  readyAt: z.iso.datetime({ offset: true }).nullable(),
+  expiresAt: z.iso.datetime({ offset: true }).nullable(),
+  sizeBytes: z.number().int().nullable(),
+});
+export const latestDataExportSchema = z.object({ export: dataExportSchema.nullable() });
+export const dataExportParamsSchema = z.object({ exportId: z.uuid() });
+
+export type DataExportView = z.infer<typeof dataExportSchema>;
+export type LatestDataExport = z.infer<typeof latestDataExportSchema>;
 export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 export type ChangePasswordFormInput = z.infer<typeof changePasswordFormSchema>;

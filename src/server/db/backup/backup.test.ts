@@ -115,6 +115,7 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
        values ('test_backup', 'payment:backup', 1000, 59)`,
       [],
     ],
+    [`insert into data_exports (user_id, status) values ($1, 'failed')`, [student.id]],
     [
       `insert into stripe_events (id, type, object_id, processed_at)
        values ('evt_backup', 'payment_intent.succeeded', 'pi_backup', now())`,

@@ -16,3 +16,4 @@ export * from './payments.ts';
 export * from './stripe-connect.ts';
 export * from './guru.ts';
 export * from './push.ts';
+export * from './account.ts';

@@ -4,6 +4,9 @@ import { paths } from '#shared/paths.ts';
 import {
   accountMessages,
   changeEmailSchema,
+  dataExportParamsSchema,
+  dataExportSchema,
+  latestDataExportSchema,
   confirmEmailChangeQuerySchema,
   deviceListSchema,
   deviceParamsSchema,
@@ -12,15 +15,32 @@ import {
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireSession, requireUser } from '../../http/session.ts';
+import { sendStoredFile } from '../../http/send-file.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
+import type { Storage } from '../../platform/storage/storage.ts';
 import { hasAdminRole } from '../admin/service.ts';
 import { confirmEmailChange, endDevice, endOtherDevices, listDevices, requestEmailChange } from '../auth/service.ts';
+import { findLatestDataExport, getDataExportFile, requestDataExport } from './export/service.ts';
 
 const tags = ['account'];
 
-export const accountRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Realtime; publicUrl: string }> = async (
+const zipAnswer = {
+  description: 'The zip of the export',
+  content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } },
+};
+
+type AccountRoutesOptions = {
+  db: Database;
+  realtime: Realtime;
+  storage: Storage;
+  publicUrl: string;
+  /** Tells the export builder there is work, so it starts at once rather than at its next round. */
+  onExportRequested: () => void;
+};
+
+export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (
   app,
-  { db, realtime, publicUrl },
+  { db, realtime, storage, publicUrl, onExportRequested },
 ) => {
   app.get(
     '/api/account/devices',
@@ -114,6 +134,65 @@ export const accountRoutes: FastifyPluginAsyncZod<{ db: Database; realtime: Real
       const outcome = await confirmEmailChange({ db, token: request.query.token });
       reply.header('cache-control', 'no-store');
       return reply.redirect(paths.settings.account.getHref(outcome), 302);
+    },
+  );
+
+  app.post(
+    '/api/account/exports',
+    {
+      config: { rateLimit: { max: 5, timeWindow: '1 hour' } },
+      schema: {
+        summary: 'Start building a zip of everything the service holds about the signed-in user',
+        description:
+          'One at a time: 409 while one is being built. An in-app notice and an e-mail follow when it is ready.',
+        tags,
+        response: { 202: dataExportSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const started = await requestDataExport({ db, userId: user.id });
+      onExportRequested();
+      return reply.status(202).send(started);
+    },
+  );
+
+  app.get(
+    '/api/account/exports/latest',
+    {
+      schema: {
+        summary: 'The signed-in user’s newest data export and where it stands (null when none)',
+        tags,
+        response: { 200: latestDataExportSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return findLatestDataExport({ db, userId: user.id });
+    },
+  );
+
+  app.get(
+    '/api/account/exports/:exportId/download',
+    {
+      schema: {
+        summary: 'Download the signed-in user’s own data export, within 7 days of it being ready',
+        description: 'Another user’s export, or one past its 7 days: 404.',
+        tags,
+        params: dataExportParamsSchema,
+        response: { 200: zipAnswer },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { file, filename } = await getDataExportFile({
+        db,
+        storage,
+        userId: user.id,
+        exportId: request.params.exportId,
+      });
+      return sendStoredFile(reply, file, { disposition: 'attachment', filename, cacheControl: 'private, no-store' });
     },
   );
 };

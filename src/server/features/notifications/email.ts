@@ -25,6 +25,7 @@ const NOTIFICATION_EMAIL_TYPES = {
   payment_receipt: 'Payment receipt',
   refund_issued: 'Refund receipt',
   payout_paid: 'Payout receipt',
+  data_export_ready: 'Your data is ready to download',
 } as const;
 export type NotificationEmailType = keyof typeof NOTIFICATION_EMAIL_TYPES;
 

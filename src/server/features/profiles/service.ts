@@ -17,6 +17,10 @@ import type { Moderation } from '../moderation/service.ts';
 const AVATAR_URL_PREFIX = '/api/files/avatars/';
 const avatarKey = (name: string) => `avatars/${name}`;
 
+/** The storage key of the avatar a `users.image` URL names, or null when it names none of ours. */
+export const avatarKeyOf = (image: string | null) =>
+  image?.startsWith(AVATAR_URL_PREFIX) ? avatarKey(image.slice(AVATAR_URL_PREFIX.length)) : null;
+
 const subjectColumns = { id: subjects.id, name: subjects.name, category: subjects.category };
 
 export async function listSubjects({ db }: { db: Executor }) {

@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChangeEmailInput, ChangePasswordInput, DeviceList } from '#shared/schemas/account.ts';
+import type {
+  ChangeEmailInput,
+  ChangePasswordInput,
+  DataExportView,
+  DeviceList,
+  LatestDataExport,
+} from '#shared/schemas/account.ts';
 import { apiFetch } from '#web/lib/api.ts';
 import { notifyAuthChanged, replacingSession } from '#web/lib/auth-client.ts';
 
@@ -52,3 +58,27 @@ export function useChangePassword() {
     },
   });
 }
+
+const latestExportQueryKey = ['account', 'exports', 'latest'] as const;
+const EXPORT_POLL_MS = 3_000;
+
+/** The newest export; asked again every few seconds while it is being built. */
+export function useLatestDataExport() {
+  return useQuery({
+    queryKey: latestExportQueryKey,
+    queryFn: ({ signal }) => apiFetch<LatestDataExport>('/api/account/exports/latest', { signal }),
+    refetchInterval: (query) => (query.state.data?.export?.status === 'building' ? EXPORT_POLL_MS : false),
+  });
+}
+
+export function useRequestDataExport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<DataExportView>('/api/account/exports', { method: 'POST' }),
+    onSuccess: (started) => queryClient.setQueryData(latestExportQueryKey, { export: started }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: latestExportQueryKey }),
+  });
+}
+
+export const dataExportDownloadUrl = (exportId: string) =>
+  `/api/account/exports/${encodeURIComponent(exportId)}/download`;

@@ -10,6 +10,7 @@ import { useSession } from '#web/lib/auth-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { ChangeEmailForm } from '../components/change-email-form.tsx';
 import { ChangePasswordForm } from '../components/change-password-form.tsx';
+import { DataExport } from '../components/data-export.tsx';
 import { DevicesList } from '../components/devices-list.tsx';
 
 function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
@@ -43,7 +44,7 @@ export function AccountSettingsPage() {
     <Container className="flex max-w-3xl flex-col gap-8 py-10 sm:py-14">
       <PageHeader
         title="Account settings"
-        description="Your e-mail address, your password and where you are signed in."
+        description="Your e-mail address, your password, where you are signed in and your data."
       />
       {outcome && (
         <Alert
@@ -66,6 +67,12 @@ export function AccountSettingsPage() {
       </Section>
       <Section title="Signed-in devices" description="The browsers and devices where your account is signed in.">
         <DevicesList />
+      </Section>
+      <Section
+        title="Your data"
+        description="Download a copy of what Virtual Help keeps about you: your profile, requests, offers, jobs, messages, meetings, reviews, reports you filed, notifications, payments and the files you uploaded, in one zip."
+      >
+        <DataExport />
       </Section>
     </Container>
   );
