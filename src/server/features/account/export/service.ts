@@ -1,8 +1,11 @@
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { ZipFile } from 'yazl';
 import { DATA_EXPORT_VALIDITY_DAYS } from '#shared/schemas/account.ts';
 import { paths } from '#shared/paths.ts';
 import { accountMessages, type DataExportView } from '#shared/schemas/account.ts';
@@ -14,7 +17,6 @@ import type { IntervalJob } from '../../../platform/jobs/interval-jobs.ts';
 import type { Storage } from '../../../platform/storage/storage.ts';
 import { createNotification } from '../../notifications/service.ts';
 import { EXPORT_README, collectExportFiles, uploadedFileKeys } from './contents.ts';
-import { createZipWriter } from './zip-writer.ts';
 
 const exportKey = (exportId: string) => `exports/${exportId}.zip`;
 
@@ -87,17 +89,30 @@ async function buildExport({ db, storage, row }: { db: Database; storage: Storag
   const dir = await mkdtemp(path.join(tmpdir(), 'vh-export-'));
   try {
     const zipPath = path.join(dir, 'export.zip');
-    const zip = createZipWriter(createWriteStream(zipPath));
-    await zip.add('README.txt', EXPORT_README);
+    const zip = new ZipFile();
+    const written = pipeline(zip.outputStream, createWriteStream(zipPath));
+    zip.addBuffer(Buffer.from(EXPORT_README), 'README.txt');
     for (const { name, data } of await collectExportFiles({ db, userId: row.userId })) {
-      await zip.add(name, JSON.stringify(data, null, 2));
+      zip.addBuffer(Buffer.from(JSON.stringify(data, null, 2)), name);
     }
     for (const key of await uploadedFileKeys({ db, userId: row.userId })) {
-      const file = await storage.get(key);
       // A file whose record outlived it (removed by an admin meanwhile) is left out, not an error.
-      if (file) await zip.add(`files/${key}`, file.stream);
+      if (!(await storage.head(key))) continue;
+      // Opened only when its turn comes, so a thousand files never hold a thousand reads open.
+      zip.addReadStreamLazy(`files/${key}`, (done) => {
+        const fail = (error: unknown) => done(error, null as never);
+        storage
+          .get(key)
+          .then(
+            (file) => (file ? done(null, file.stream) : fail(new Error(`${key} went missing during the export`))),
+            fail,
+          );
+      });
     }
-    await zip.finish();
+    zip.end();
+    // A file that cannot be read is reported by the zip, not by its output, which then never ends.
+    const unreadable = once(zip, 'error').then(([error]) => Promise.reject(error as Error));
+    await Promise.race([written, unreadable]);
     const key = exportKey(row.id);
     await storage.put(key, zipPath, 'application/zip');
     return { key, size: (await stat(zipPath)).size };
