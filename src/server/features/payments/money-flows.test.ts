@@ -486,5 +486,6 @@ describe.each(['test', 'stripe'] as const)('money flows (PAYMENTS_PROVIDER=%s)',
       ),
       { numRuns: Number(process.env.MONEY_FLOW_RUNS ?? 25) },
     );
-  });
+    // Hundreds of requests and ledger checks: on a loaded two-core machine this takes well past the default 30 s.
+  }, 180_000);
 });
