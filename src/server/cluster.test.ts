@@ -205,14 +205,18 @@ function behindNginx(fanOut: FanOut, size: number) {
           try {
             return await refetchOnce();
           } catch (error) {
-            if (tries === 10) throw error;
+            if (tries === 30) throw error;
             await new Promise((resolve) => setTimeout(resolve, 300));
           }
         }
       };
+      // Awaited at the end, so one that gives up fails the test rather than going unseen.
+      const reconnectRefetches: Promise<void>[] = [];
       socket.io.on('reconnect', () => {
         reconnectMs.push(Math.round(performance.now() - lostAt));
-        void refetch();
+        const attempt = refetch();
+        attempt.catch(() => undefined); // handled where it is awaited, at the end
+        reconnectRefetches.push(attempt);
       });
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
 
@@ -252,6 +256,7 @@ function behindNginx(fanOut: FanOut, size: number) {
       for (const index of nodes.cluster.servers.keys()) expect(await nodes.restartNode(index)).toBe(0);
       sending = false;
       await load;
+      await Promise.all(reconnectRefetches);
       await refetch();
 
       for (const participant of [teacher, student]) {
