@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMessages } from '#shared/errors.ts';
 import { refundMessages } from '#shared/schemas/refunds.ts';
 import { adminAuditLog } from '../../db/schema/admin.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -138,6 +139,10 @@ describe('refunds', () => {
     // A second request while one is open is refused and writes nothing.
     const again = await ask(job, { reason: 'missed_session', meetingId });
     expect([again.statusCode, again.json().message]).toEqual([409, refundMessages.alreadyOpen]);
+    // Nor can the job be completed while it waits: a refund would then leave a completed job counted for the tutor.
+    const early = await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`);
+    expect([early.statusCode, early.json().message]).toEqual([409, errorMessages.REFUND_REQUEST_OPEN]);
+    expect([await statusOf(job), (await money(job)).state]).toEqual(['accepted', 'frozen']);
 
     const accepted = await answer(job, asked.json().id, { answer: 'accept' });
     expect(accepted.statusCode).toBe(200);

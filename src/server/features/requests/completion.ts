@@ -9,7 +9,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import { createNotification } from '../notifications/service.ts';
-import { jobCountsTowardTrust, releaseHeldFunds } from '../payments/service.ts';
+import { jobCountsTowardTrust, jobPaymentState, releaseHeldFunds } from '../payments/service.ts';
 import { countCompletedJob } from '../tutors/service.ts';
 import { notFound, r } from './request-columns.ts';
 
@@ -59,6 +59,8 @@ export async function completeJob({
     if (!job || job.studentId !== student.id) throw notFound();
     if (job.status === 'completed' && job.completedAt) return { completedAt: job.completedAt, tutorId: null };
     if (job.status !== 'accepted' || !job.tutorId) throw new AppError('JOB_NOT_ACCEPTED');
+    // Completed while its money is frozen, a job the refund then closes would stay completed and count toward trust.
+    if ((await jobPaymentState({ db: tx, requestId })) === 'frozen') throw new AppError('REFUND_REQUEST_OPEN');
     const [updated] = await tx
       .update(r)
       .set({ status: 'completed', completedAt: sql`now()` })
