@@ -20,7 +20,8 @@ export const errorMessages = {
   PAYMENT_PROVIDER_FAILED: 'The payment provider did not answer. Nothing was charged; please try again.',
   MESSAGE_BLOCKED: 'This message contains inappropriate content.',
   JOB_NOT_ACCEPTED: 'Only a request with an accepted offer can be marked as completed.',
-  REFUND_REQUEST_OPEN: 'A refund request for this job is open. The job can be marked as completed once it is decided.',
+  PAYMENT_ON_HOLD:
+    'This job’s payment is on hold while a refund request or a chargeback is decided. It can be marked as completed once that is settled.',
   JOB_NOT_COMPLETED: 'You can rate a tutor once your job with them is marked as completed.',
   ALREADY_REVIEWED: 'You have already reviewed this job.',
   ADULT_CONFIRMATION_REQUIRED: 'Please confirm that you are 18 or older before your first payout.',

@@ -141,7 +141,7 @@ describe('refunds', () => {
     expect([again.statusCode, again.json().message]).toEqual([409, refundMessages.alreadyOpen]);
     // Nor can the job be completed while it waits: a refund would then leave a completed job counted for the tutor.
     const early = await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`);
-    expect([early.statusCode, early.json().message]).toEqual([409, errorMessages.REFUND_REQUEST_OPEN]);
+    expect([early.statusCode, early.json().message]).toEqual([409, errorMessages.PAYMENT_ON_HOLD]);
     expect([await statusOf(job), (await money(job)).state]).toEqual(['accepted', 'frozen']);
 
     const accepted = await answer(job, asked.json().id, { answer: 'accept' });

@@ -131,7 +131,8 @@ describe('releasing held money to the tutor', () => {
     await call(t, job.tutor, 'POST', `/api/requests/${job.requestId}/delivered`);
     await deliveredDaysAgo(job.requestId, 30);
     expect(await releaseJob()).toBe(true);
-    expect((await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`)).statusCode).toBe(200);
+    // Nor can the job be completed while the request waits.
+    expect((await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`)).statusCode).toBe(409);
     expect(await held(job.requestId)).toBe(1_000);
     expect(await releasesOf(job.requestId)).toBe(0);
     expect(await available(job.tutor.user.id)).toBe(0);

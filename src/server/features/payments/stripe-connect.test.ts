@@ -313,8 +313,8 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     expect((await sendEvent(opened)).statusCode).toBe(200);
     await eventually(async () => (await jobPaymentState({ db: t.db, requestId })) === 'frozen');
 
-    // Frozen: completing the job releases nothing.
-    expect((await call(t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    // Frozen: the job cannot be completed, and nothing is released.
+    expect((await call(t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(409);
     expect(await available(tutor.user.id)).toBe(0);
     expect(await transferOf(requestId)).toBeUndefined();
     const queue = await t.app.inject({

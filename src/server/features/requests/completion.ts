@@ -59,8 +59,9 @@ export async function completeJob({
     if (!job || job.studentId !== student.id) throw notFound();
     if (job.status === 'completed' && job.completedAt) return { completedAt: job.completedAt, tutorId: null };
     if (job.status !== 'accepted' || !job.tutorId) throw new AppError('JOB_NOT_ACCEPTED');
-    // Completed while its money is frozen, a job the refund then closes would stay completed and count toward trust.
-    if ((await jobPaymentState({ db: tx, requestId })) === 'frozen') throw new AppError('REFUND_REQUEST_OPEN');
+    // Completed while its money is frozen (a refund request or a chargeback), a job the refund then closes would stay
+    // completed and count toward trust.
+    if ((await jobPaymentState({ db: tx, requestId })) === 'frozen') throw new AppError('PAYMENT_ON_HOLD');
     const [updated] = await tx
       .update(r)
       .set({ status: 'completed', completedAt: sql`now()` })
