@@ -17,12 +17,16 @@ export default defineConfig({
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-  // The journeys sign up, mail and chat through a real server: a busy two-core machine needs the room.
-  timeout: 60_000,
+  // The journeys sign up, mail and chat through a real server, two at a time on CI's two cores beside the server and
+  // the browsers, where a journey takes twice what it takes on a quiet machine. The long ones (several people, many
+  // live hops) say so with test.slow(), which triples this.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A trace costs a quarter of a journey's time, and CI keeps only what the run prints: traces are for a developer's
+    // machine, where the HTML report opens them.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     // A service worker answers requests before page.route sees them: journeys run without one, but for the journey
     // of the installed app (installable.spec.ts), which allows it.
     serviceWorkers: 'block',
@@ -48,7 +52,7 @@ export default defineConfig({
     command: 'node dist/server/main.js',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
     env: {

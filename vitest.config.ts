@@ -1,10 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * API test files whose outcome cannot depend on the kind of database: photos, formulas, files in a bucket, pages and
+ * headers, and the embedded database's own parts. They run on the embedded database only.
+ */
+const DATABASE_INDEPENDENT = [
+  'src/server/db/embedded/**/*.test.ts',
+  'src/server/features/guru/hostile-photos.test.ts',
+  'src/server/features/guru/math-solver.test.ts',
+  'src/server/platform/storage/s3-storage.test.ts',
+  'src/server/platform/mail/dev-mailbox.test.ts',
+  'src/server/http/spa.test.ts',
+  'src/server/http/content-security.test.ts',
+];
+
 const apiProject = (kind: 'embedded' | 'postgres') => ({
   extends: true as const,
   test: {
     name: `api-${kind}`,
     include: ['src/server/**/*.test.ts'],
+    exclude: kind === 'postgres' ? DATABASE_INDEPENDENT : [],
     globalSetup: ['tests/support/global-setup.ts'],
     env: { TEST_DATABASE_KIND: kind },
     testTimeout: 30_000,
@@ -47,9 +62,16 @@ export default defineConfig({
           name: 'api-s3',
           include: [
             'src/server/features/profiles/routes.test.ts',
-            'src/server/features/chat/routes.test.ts',
+            'src/server/features/chat/rooms.test.ts',
+            'src/server/features/chat/messages.test.ts',
+            'src/server/features/chat/moderation.test.ts',
+            'src/server/features/chat/attachments.test.ts',
+            'src/server/features/chat/meetings.test.ts',
+            'src/server/features/chat/access.test.ts',
             'src/server/features/chat/orphan-uploads.test.ts',
-            'src/server/features/requests/routes.test.ts',
+            'src/server/features/requests/posting.test.ts',
+            'src/server/features/requests/attachments.test.ts',
+            'src/server/features/requests/student-requests.test.ts',
             'src/server/features/guru/model-server.test.ts',
             'src/server/platform/storage/incoming-files.test.ts',
             'src/server/features/account/export/export.test.ts',

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { paths } from '../src/shared/paths.ts';
-import { createSessionCookie, createUser } from '../tests/support/factories.ts';
+import { createSessionCookie, createSubject, createTeacher, createUser } from '../tests/support/factories.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
 import { freePort, startServerProcess } from '../tests/support/server-process.ts';
@@ -22,6 +22,12 @@ const CHROMIUM = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 const REPORTS_DIR = process.env.LIGHTHOUSE_REPORTS;
 
 type Visitor = 'signed out' | 'student' | 'teacher';
+
+/**
+ * A tutor's public page (rendered by the server for visitors), named by its route (`npm run bench -- lighthouse
+ * /tutors/:tutorId`): a tutor with texts and subjects is made for it.
+ */
+const PUBLIC_PROFILE = paths.tutor.path;
 
 const PAGES: Array<{ path: string; visitor: Visitor }> = [
   ...[
@@ -34,6 +40,7 @@ const PAGES: Array<{ path: string; visitor: Visitor }> = [
     paths.auth.login.getHref(),
     paths.auth.register.getHref(),
     paths.auth.forgotPassword.getHref(),
+    PUBLIC_PROFILE,
   ].map((pagePath) => ({ path: pagePath, visitor: 'signed out' as const })),
   { path: paths.chat.getHref(), visitor: 'student' },
   { path: paths.teacher.jobs.getHref(), visitor: 'teacher' },
@@ -168,7 +175,19 @@ export async function benchLighthouse(onlyPaths: string[] = []) {
       { poolSize: 1 },
     );
     const cookies: Record<Visitor, string | undefined> = { 'signed out': undefined, student: '', teacher: '' };
+    let tutorId = '';
     try {
+      const subject = await createSubject(database.db, { name: 'Marine biology' });
+      tutorId = (
+        await createTeacher(database.db, {
+          subjectIds: [subject.id],
+          headline: 'Patient biology tutor for school and first-year university',
+          about: 'I have taught biology for eight years, with drawings and short quizzes.',
+          jobsCompleted: 12,
+          reviewCount: 10,
+          reviewRatingSum: 46,
+        })
+      ).id;
       for (const role of ['student', 'teacher'] as const) {
         const user = await createUser(database.db, { role });
         cookies[role] = (await createSessionCookie(database.db, user.id)).header;
@@ -186,12 +205,14 @@ export async function benchLighthouse(onlyPaths: string[] = []) {
       const chromium = await launchChromium();
       try {
         // One run first to warm the server, the browser and the disk cache; it is not counted.
-        await measureOnce(chromium.port, server.url + visitorPages[0]!.path, cookies[visitor]);
+        const urlOf = (pagePath: string) =>
+          server.url + (pagePath === PUBLIC_PROFILE ? paths.tutor.getHref(tutorId) : pagePath);
+        await measureOnce(chromium.port, urlOf(visitorPages[0]!.path), cookies[visitor]);
         for (const page of visitorPages) {
           const runs = [];
           for (let run = 0; run < RUNS; run++) {
-            const reportName = `${page.path.replace(/^\//, '').replaceAll('/', '-') || 'home'}-${run + 1}`;
-            runs.push(await measureOnce(chromium.port, server.url + page.path, cookies[visitor], reportName));
+            const reportName = `${page.path.replace(/^\//, '').replaceAll(/[/:]/g, '-') || 'home'}-${run + 1}`;
+            runs.push(await measureOnce(chromium.port, urlOf(page.path), cookies[visitor], reportName));
           }
           const row = summarize(page, runs);
           if (!row.withinBudget) withinBudget = false;

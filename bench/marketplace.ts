@@ -9,7 +9,7 @@ const MATCHING_TEACHERS = 1_000;
 const JOBS_PAGE_CALLS = 200;
 const CREATE_CALLS = 20;
 
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 export async function timed(run: () => Promise<{ statusCode: number }>, times: number) {

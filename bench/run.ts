@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark against the built app (`npm run build` first) and prints a table each;
-// `npm run bench -- chat` (or any of startup, marketplace, payments, rooms, trust, directory, chat, scale-out, guru, moderation, lighthouse) runs only
+// `npm run bench -- chat` (or any of startup, offline-start, marketplace, payments, push, rooms, trust, directory, chat, scale-out, guru, moderation, lighthouse) runs only
 // those named; paths (`npm run bench -- lighthouse /about /chat`) limit the pages Lighthouse measures.
 import { existsSync } from 'node:fs';
 import { benchChat } from './chat.ts';
@@ -8,7 +8,9 @@ import { benchGuru } from './guru.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchMarketplace } from './marketplace.ts';
 import { benchModeration } from './moderation.ts';
+import { benchOfflineStart } from './offline-start.ts';
 import { benchPayments } from './payments.ts';
+import { benchPush } from './push.ts';
 import { benchRooms } from './rooms.ts';
 import { benchScaleOut, missingForScaleOut } from './scale-out.ts';
 import { benchStartup } from './startup.ts';
@@ -18,6 +20,12 @@ const benches = {
   async startup() {
     console.log("\nStartup (time to the first answered /api/health; then the whole process tree's memory, idle 5 s)");
     console.table(await benchStartup());
+  },
+  async 'offline-start'() {
+    console.log(
+      `\nA repeat visit to /chat with the service worker and without it: navigation to the conversation list on screen, median of 3 (Chromium)`,
+    );
+    console.table(await benchOfflineStart());
   },
   async marketplace() {
     console.log(
@@ -30,6 +38,12 @@ const benches = {
       `\nPayments (embedded database, median of 3 rounds of 40 jobs): a paid checkout and a release against the plain accept and completion of PAYMENTS_PROVIDER=none, in the same run`,
     );
     console.table(await benchPayments());
+  },
+  async push() {
+    console.log(
+      '\nPush fan-out (embedded database, median of 3 jobs): one new job to every tutor of its subject, each with a device subscribed, from the post to the last push taken by a local push service',
+    );
+    console.table(await benchPush());
   },
   async rooms() {
     console.log(
@@ -46,7 +60,7 @@ const benches = {
   async directory() {
     const directory = await benchDirectory();
     console.log(
-      `\nFind Tutors (embedded database, median of 3 rounds of 200 calls): ${directory.setUp}, against 100 tutors in the same run (target: p99 at most 50 ms, ratio at most 1.5)`,
+      `\nFind Tutors (embedded database, median of 3 rounds of 1,000 calls a size, alternating): ${directory.setUp}, against 100 tutors in the same run (target: p99 at most 50 ms, ratio at most 1.5)`,
     );
     console.table(directory.rows);
   },

@@ -9,7 +9,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { pageFrameFile, prerenderedPageFile } from '../src/shared/prerendered-pages.ts';
+import {
+  pageFrameFile,
+  prerenderedPageFile,
+  SERVER_RENDERED_SLOT,
+  serverRenderedTemplateFile,
+} from '../src/shared/prerendered-pages.ts';
 import { settingsMetaTags } from '../src/shared/public-settings.ts';
 import { escapeHtml } from '../src/shared/rules/text.ts';
 import type * as EntryServer from '../src/web/entry-server.tsx';
@@ -22,9 +27,8 @@ await build({
   logLevel: 'warn',
   build: { ssr: 'entry-server.tsx', outDir: `../../${SSR_DIR}`, emptyOutDir: true, manifest: false },
 });
-const { renderPage, renderFrame, renderPageFrame, framedPages, holdBeforeBootScript } = (await import(
-  pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href
-)) as typeof EntryServer;
+const { renderPage, renderFrame, renderPageFrame, framedPages, holdBeforeBootScript, renderServerRenderedTemplate } =
+  (await import(pathToFileURL(path.resolve(SSR_DIR, 'entry-server.js')).href)) as typeof EntryServer;
 
 const ROOT = '<div id="root"></div>';
 const manifest = JSON.parse(readFileSync(path.join(WEB_DIR, '.vite/manifest.json'), 'utf8')) as Record<
@@ -112,6 +116,15 @@ for (const page of publicPages) {
     });
   }
 }
+// The page a server-rendered public page goes into (a tutor's page for visitors), whole like the content pages: the
+// server fills its settings, its head and the slot (src/server/http/spa.ts).
+for (const payments of [true, false]) {
+  const body = moveInlineStyles(await renderServerRenderedTemplate({ payments }));
+  if (!body.includes(SERVER_RENDERED_SLOT)) throw new Error('The server-rendered pages’ template has no slot');
+  const html = withBody(wholePageShell, '<div id="root">', body);
+  write(path.join(WEB_DIR, serverRenderedTemplateFile({ payments })), html, { compressed: false });
+}
+
 // Every other page path gets index.html: it keeps its script and module preloads (nothing there to paint before
 // them but the frame), and main.tsx renders the app in place of the frame.
 write(

@@ -16,7 +16,8 @@ const BOOT_SCRIPT_BUDGET = 4 * KB;
 /**
  * `scriptBudget`: gzip bytes of JavaScript a public page loads up front, before it is interactive (none for a content
  * page). `firstUseBudget`: what a page with a form then loads to hydrate (the app with the page's chunk), a little over
- * its size today, so that growth fails the build.
+ * its size today, so that growth fails the build. The app's shell carries every route and the session kept for an
+ * offline start (2 KB more in November 2026); a page's own code stays out of the others' first use.
  */
 export const publicPages = [
   { path: paths.home.path, module: 'features/pages/pages/home-page.tsx' },
@@ -25,18 +26,18 @@ export const publicPages = [
   { path: paths.terms.path, module: 'features/pages/pages/terms-page.tsx' },
   { path: paths.disclaimer.path, module: 'features/pages/pages/disclaimer-page.tsx' },
   // A form brings react-hook-form; its checks (zod) load as it is filled in.
-  { path: paths.contact.path, module: 'features/pages/pages/contact-page.tsx', form: true, firstUseBudget: 155 * KB },
-  { path: paths.auth.login.path, module: 'features/auth/pages/login-page.tsx', form: true, firstUseBudget: 158 * KB },
+  { path: paths.contact.path, module: 'features/pages/pages/contact-page.tsx', form: true, firstUseBudget: 158 * KB },
+  { path: paths.auth.login.path, module: 'features/auth/pages/login-page.tsx', form: true, firstUseBudget: 161 * KB },
   {
     path: paths.auth.forgotPassword.path,
     module: 'features/auth/pages/forgot-password-page.tsx',
     form: true,
-    firstUseBudget: 156 * KB,
+    firstUseBudget: 159 * KB,
   },
   {
     path: paths.auth.register.path,
     module: 'features/auth/pages/register-page.tsx',
     form: true,
-    firstUseBudget: 175 * KB,
+    firstUseBudget: 177 * KB,
   },
 ].map((page) => ({ form: false, firstUseBudget: 0, ...page, scriptBudget: page.form ? BOOT_SCRIPT_BUDGET : 0 }));

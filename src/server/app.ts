@@ -14,6 +14,7 @@ import { acceptPaidOfferFor } from './features/payments/paid-offer.ts';
 import { hasAdminRole, isSuperAdmin, recordSecondFactorChange } from './features/admin/service.ts';
 import { accountsRoutes, authRoutes } from './features/auth/routes.ts';
 import { dataExportWork, expiredDataExportsJob } from './features/account/export/service.ts';
+import { accountErasureWork, replayErasureLog } from './features/account/erasure.ts';
 import { accountRoutes } from './features/account/routes.ts';
 import { sessionLifetimeJob } from './features/auth/session-lifetime.ts';
 import { createModeration } from './features/moderation/service.ts';
@@ -28,10 +29,12 @@ import { meetingsRoutes } from './features/meetings/routes.ts';
 import { pagesRoutes } from './features/pages/routes.ts';
 import { refundRoutes } from './features/payments/refund-routes.ts';
 import {
+  adjustmentWork,
   checkoutLapseJob,
   deliveredJobsReleaseJob,
   payoutWork,
   refundWork,
+  stripeTransferWork,
   suspendedTutorsJobsJob,
   unansweredRefundRequestsJob,
   type Payouts,
@@ -40,11 +43,15 @@ import {
 import { profilesRoutes } from './features/profiles/routes.ts';
 import { pushRoutes } from './features/push/routes.ts';
 import { notificationsRoutes } from './features/notifications/routes.ts';
+import { unsubscribeUrl } from './features/notifications/unsubscribe.ts';
 import { requestsRoutes } from './features/requests/routes.ts';
 import { reportsRoutes } from './features/reports/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { tutorsRoutes } from './features/tutors/routes.ts';
-import { closeRefundedJob, requestExpiryJob } from './features/requests/service.ts';
+import { savedTutorsRoutes } from './features/tutors/saved-routes.ts';
+import { publicPageAt } from './features/tutors/service.ts';
+import { seoRoutes } from './features/seo/routes.ts';
+import { closeRefundedJob, directAnswerJob, requestExpiryJob } from './features/requests/service.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
 import { earningsRoutes } from './features/payments/earnings-routes.ts';
 import { createStripeGateway } from './platform/payments/stripe.ts';
@@ -125,7 +132,19 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     },
   });
   const storage = createStorage(config.storage, app.log);
-  const mailer = createMailer(config.mail, dependencies.onDevMail);
+  // Erasures a restored backup predates are applied again before anything else runs (decision 0062): this is the
+  // first hook of the app's start, so no worker started by a later one sends a restored mail to an erased address or
+  // works on an erased account's records, and no request is served, before it is done.
+  const erasures = { db, storage, erasureLog: config.erasureLog };
+  app.addHook('onReady', async () => {
+    const replayed = await replayErasureLog(erasures);
+    if (replayed > 0) app.log.warn({ replayed }, 'erased accounts found in the database again were erased again');
+  });
+  const mailer = createMailer(
+    config.mail,
+    (unsubscribe) => unsubscribeUrl(config.publicUrl, authSecret, unsubscribe),
+    dependencies.onDevMail,
+  );
   let outbox: ReturnType<typeof startMailOutbox> | undefined;
   app.addHook('onReady', async () => {
     outbox = startMailOutbox({ db, mailer, log: app.log, ...DEFAULT_MAIL_OUTBOX_TIMING, ...dependencies.mailOutbox });
@@ -146,6 +165,14 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     stripe,
   };
   runClaimedWorkWhileUp(app, { db, work: refundWork({ db, ctx: refunds }), intervalMs: 60_000, log: app.log });
+  runClaimedWorkWhileUp(app, { db, work: adjustmentWork({ db, ctx: refunds }), intervalMs: 60_000, log: app.log });
+  // Released shares transferred to tutors' Stripe accounts (docs/decisions/0053): every minute, and at once when a
+  // tutor's payouts are enabled or an admin retries a failed one. Any node's work takes a transfer made due, so the
+  // node that changed it waking its own is enough.
+  const stripeTransfers = stripe
+    ? runClaimedWorkWhileUp(app, { db, work: stripeTransferWork({ db, stripe }), intervalMs: 60_000, log: app.log })
+    : null;
+  const wakeStripeTransfers = () => stripeTransfers?.wake();
   // Periodic database jobs (one node at a time runs each, see interval-jobs.ts).
   let intervalJobs: ReturnType<typeof startIntervalJobs> | undefined;
   app.addHook('onReady', async () => {
@@ -154,6 +181,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
       log: app.log,
       jobs: [
         requestExpiryJob,
+        directAnswerJob({ publicUrl: config.publicUrl, realtime }),
         checkoutLapseJob,
         sessionLifetimeJob(endSessionSockets),
         orphanUploadsJob(storage),
@@ -255,6 +283,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     intervalMs: 60_000,
     log: app.log,
   });
+  runClaimedWorkWhileUp(app, { db, work: accountErasureWork(erasures), intervalMs: 60 * 60_000, log: app.log });
   const accountOptions = { db, realtime, storage, publicUrl: config.publicUrl, onExportRequested: dataExports.wake };
   await app.register(accountRoutes, accountOptions);
   await app.register(searchRoutes, { db });
@@ -274,6 +303,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     paymentLister,
     acceptPaidOffer,
     takesPayments: config.publicSettings.payments,
+    wakeStripeTransfers,
   });
   await app.register(requestsRoutes, {
     db,
@@ -292,6 +322,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     operator: config.operator,
     pauseBeforeRecord: config.payments.pauseBeforeRecord,
     stripe,
+    wakeStripeTransfers,
   });
   // The reconciliation with the provider, on every node (docs/decisions/0043).
   let reconciliation: ReturnType<typeof startPaymentReconciliation> | undefined;
@@ -323,7 +354,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     await reconciliation?.stop();
   });
   await app.register(tutorsRoutes, { db, realtime, moderation, publicUrl: config.publicUrl });
-  await app.register(notificationsRoutes, { db });
+  await app.register(savedTutorsRoutes, { db });
+  await app.register(seoRoutes, { db, publicUrl: config.publicUrl });
+  await app.register(notificationsRoutes, { db, authSecret });
   await app.register(earningsRoutes, {
     db,
     commissionBasisPoints: config.payments.commissionBasisPoints,
@@ -341,7 +374,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     onMessageSent: () => metrics.messagesSent.inc(),
   });
   await app.register(meetingsRoutes, { db, realtime, moderation, config });
-  await app.register(pushRoutes, { db, config });
+  await app.register(pushRoutes, { db, realtime, config });
   await app.register(guruRoutes, { db });
   await app.register(refundRoutes, { db, ctx: refunds });
   if (!config.isProduction) {
@@ -352,6 +385,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await registerSpa(app, webBuild, {
     hasSessionCookie: (request) => Boolean(sessionCookieOf(toHeaders(request.headers))),
     sessionRole: async (request) => (await request.getSessionUser())?.role ?? null,
+    publicPageAt: (pagePath) => publicPageAt({ db, publicUrl: config.publicUrl, pagePath }),
   });
   return app;
 }

@@ -123,6 +123,7 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: millisecondsUpTo(600_000).default(30_000),
   PUBLIC_URL: z.url({ message: 'must be a URL' }).optional(),
   DATA_DIR: z.string().default('./data'),
+  ERASURE_LOG: z.string().optional(),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   SMTP_URL: optionalUrl(['smtp', 'smtps']),
   MAIL_FROM: z.string().default('Virtual Help <no-reply@localhost>'),
@@ -302,6 +303,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     dataDir,
+    // Outside the data directory, which a restore replaces: the erasures to apply again after one (decision 0062).
+    erasureLog: path.resolve(e.ERASURE_LOG ?? `${dataDir}.erasures.log`),
     databaseUrl: e.DATABASE_URL,
     mail: {
       smtpUrl: e.SMTP_URL,

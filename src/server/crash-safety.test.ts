@@ -58,7 +58,14 @@ describe(`a server killed under chat load (${usesPostgres ? 'PostgreSQL' : 'embe
     const registered = await fetch(`${url}/api/accounts/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...client },
-      body: JSON.stringify({ name, ...credentials, role: 'student', acceptTerms: true, acceptPrivacy: true }),
+      body: JSON.stringify({
+        name,
+        ...credentials,
+        role: 'student',
+        acceptTerms: true,
+        acceptPrivacy: true,
+        confirmAge: true,
+      }),
     });
     expect(registered.status).toBe(201);
     const signedIn = await fetch(`${url}/api/auth/sign-in/email`, {

@@ -80,6 +80,7 @@ describe(`the server process on ${usesPostgres ? 'PostgreSQL (DATABASE_URL)' : '
         role: 'student',
         acceptTerms: true,
         acceptPrivacy: true,
+        confirmAge: true,
       }),
     });
     expect(response.status).toBe(201);

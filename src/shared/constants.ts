@@ -25,6 +25,7 @@ export type SupportType = (typeof SUPPORT_TYPES)[number];
 export const REQUEST_EXPIRY_JOB_INTERVAL_MS = 60_000;
 /** Page sizes of the student's request list and the teacher's job list. */
 export const REQUESTS_PAGE_SIZE = 20;
+export const DIRECT_REQUEST_STATES = ['waiting', 'declined', 'unanswered', 'opened'] as const; // decision 0061
 export const JOBS_PAGE_SIZE = 20;
 
 // Budgets in USD cents (SPEC §5 "Standard request form" and "Wizard budgets").
@@ -131,6 +132,7 @@ export const DEFAULT_ROLE: Role = 'student';
 export const AVAILABILITY_DEBOUNCE_MS = 500;
 export const RESET_LINK_VALIDITY_MINUTES = 10;
 export const MINIMUM_AGE = 13;
+export const ACCOUNT_DELETION_GRACE_DAYS = 14; // days a deleted account can be restored before it is erased
 
 // The AI assistant is a pseudo-user row with the all-zero id (SPEC §3).
 export const AI_USER_ID = '00000000-0000-0000-0000-000000000000';
@@ -269,10 +271,11 @@ export const MISSED_SESSION_GRACE_MS = 15 * 60 * 1000;
 /** A tutor's payout of their whole available balance: requested, then paid by the provider (or an admin's record). */
 export const PAYOUT_STATUSES = ['requested', 'paid'] as const;
 /**
- * A released job's Stripe transfer: waiting for the tutor's payouts to be enabled (or for its call), made, or
- * cancelled (a chargeback lost before it was made took the share back).
+ * A released job's Stripe transfer: waiting for the tutor's payouts to be enabled (or for its call), made,
+ * cancelled (a chargeback lost before it was made took the share back), or failed (Stripe refused it, or it failed
+ * every try: it waits for an admin's Retry).
  */
-export const STRIPE_TRANSFER_STATUSES = ['waiting', 'transferred', 'cancelled'] as const;
+export const STRIPE_TRANSFER_STATUSES = ['waiting', 'transferred', 'cancelled', 'failed'] as const;
 /** How a chargeback ended: the platform kept the money, or the card holder got it back. */
 export const STRIPE_DISPUTE_OUTCOMES = ['won', 'lost'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

@@ -43,6 +43,9 @@ export const errorMessages = {
     'Too many failed sign-in attempts for this account. Password sign-in is paused for 15 minutes; you can still reset your password.',
   ACCOUNT_SUSPENDED:
     'Your account has been suspended by an administrator. Contact support if you think this is a mistake.',
+  ACCOUNT_DELETION_PENDING:
+    'This account is being deleted. You can restore it within 14 days of asking: choose "Restore my account".',
+  ACCOUNT_NOT_DELETABLE: 'Your account cannot be deleted yet.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
   SERVICE_UNAVAILABLE: 'Virtual Help is unavailable for a moment. Please try again in a few minutes.',
 } as const;

@@ -33,6 +33,7 @@ export const paths = {
       getHref: (emailChange?: string) =>
         emailChange ? `/settings/account?emailChange=${encodeURIComponent(emailChange)}` : '/settings/account',
     },
+    notifications: { path: '/settings/notifications', getHref: () => '/settings/notifications' },
   },
   checkout: {
     path: '/checkout/:checkoutId',
@@ -40,6 +41,7 @@ export const paths = {
   },
   /** Find Tutors, the directory; its filters are the query string (the API's own names). */
   tutors: { path: '/tutors', getHref: (search = '') => (search ? `/tutors?${search}` : '/tutors') },
+  savedTutors: { path: '/tutors/saved', getHref: () => '/tutors/saved' },
   tutor: {
     path: '/tutors/:tutorId',
     getHref: (tutorId: string) => `/tutors/${encodeURIComponent(tutorId)}`,
@@ -59,6 +61,12 @@ export const paths = {
 
   student: {
     posts: { path: '/student/posts', getHref: () => '/student/posts' },
+    /** My Requests with the request form addressed to one tutor ("Ask {name} for help"), in a subject if given. */
+    askTutor: {
+      path: '/student/posts',
+      getHref: (tutorId: string, subjectId?: string) =>
+        `/student/posts?${new URLSearchParams({ ask: tutorId, ...(subjectId ? { subject: subjectId } : {}) })}`,
+    },
     offers: {
       path: '/student/offers/:requestId',
       getHref: (requestId: string) => `/student/offers/${encodeURIComponent(requestId)}`,
@@ -96,6 +104,7 @@ export const paths = {
     patterns: { path: '/admin/patterns', getHref: () => '/admin/patterns' },
     contactMessages: { path: '/admin/contact-messages', getHref: () => '/admin/contact-messages' },
     auditLog: { path: '/admin/audit-log', getHref: () => '/admin/audit-log' },
+    accountDeletions: { path: '/admin/account-deletions', getHref: () => '/admin/account-deletions' },
     payments: { path: '/admin/payments', getHref: () => '/admin/payments' },
     security: { path: '/admin/security', getHref: () => '/admin/security' },
   },

@@ -9,9 +9,24 @@ export function prerenderedPageFile(pagePath: string, { payments }: { payments: 
   return `${payments ? 'prerendered/' : WITHOUT_PAYMENTS}${name}.html`;
 }
 
-/** Whether the file is a public page's copy for this payments mode (not the other mode's, nor a page frame). */
+/** Whether the file is a public page's copy for this payments mode (not the other mode's, a page frame or template). */
 export const isPublicPageFileOf = (file: string, { payments }: { payments: boolean }) =>
-  file.endsWith('.html') && !isPageFrameFile(file) && file.startsWith(WITHOUT_PAYMENTS) !== payments;
+  file.endsWith('.html') &&
+  !isPageFrameFile(file) &&
+  !file.endsWith(SERVER_RENDERED_TEMPLATE) &&
+  file.startsWith(WITHOUT_PAYMENTS) !== payments;
+
+const SERVER_RENDERED_TEMPLATE = 'templates/server-rendered.html';
+
+/**
+ * Where the web build writes the page a server-rendered public page (a tutor's page for visitors) goes into: top bar
+ * and footer as on the whole public pages, with `SERVER_RENDERED_SLOT` in the page area; in each payments mode.
+ */
+export const serverRenderedTemplateFile = ({ payments }: { payments: boolean }) =>
+  `${payments ? 'prerendered/' : WITHOUT_PAYMENTS}${SERVER_RENDERED_TEMPLATE}`;
+
+/** What the server replaces with a server-rendered page's body (as React renders the empty element). */
+export const SERVER_RENDERED_SLOT = '<div data-server-rendered-slot=""></div>';
 
 const PAGE_FRAMES = 'prerendered/frames/';
 

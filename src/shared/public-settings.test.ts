@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillPublicSettings, settingsPlaceholders, telHref, whatsappHref } from './public-settings.ts';
+import { daysText, fillPublicSettings, settingsPlaceholders, telHref, whatsappHref } from './public-settings.ts';
 
 // A footer as the build renders it from the placeholders (React escapes text and attributes the same way).
 const footer = (s: typeof settingsPlaceholders) =>
@@ -25,9 +25,12 @@ describe('fillPublicSettings', () => {
   });
 
   it('puts in the release delay and the commission of the terms', () => {
-    const terms = `<p>Released ${settingsPlaceholders.releaseAfterDays} days after delivery, less ${settingsPlaceholders.commissionPercent}&nbsp;%.</p>`;
+    const terms = `<p>Released ${daysText(settingsPlaceholders.releaseAfterDays)} after delivery, less ${settingsPlaceholders.commissionPercent}&nbsp;%.</p>`;
     expect(fillPublicSettings(terms, { ...settingsPlaceholders, releaseAfterDays: 10, commissionPercent: 12.5 })).toBe(
       '<p>Released 10 days after delivery, less 12.5&nbsp;%.</p>',
+    );
+    expect(fillPublicSettings(terms, { ...settingsPlaceholders, releaseAfterDays: 1, commissionPercent: 15 })).toBe(
+      '<p>Released 1 day after delivery, less 15&nbsp;%.</p>',
     );
   });
 

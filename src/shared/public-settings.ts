@@ -61,12 +61,17 @@ export function settingsMetaTags({ payments }: { payments: boolean }) {
     .join('');
 }
 
+/** A number of days in words, as the terms say the release delay: "1 day", "7 days". */
+export const daysText = (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`;
+
 /** `html`, rendered with settingsPlaceholders, with the server's settings in their place (escaped for HTML). */
 export function fillPublicSettings(html: string, settings: Pick<PublicSettings, FilledSetting>) {
-  // The links first: each is a placeholder with more around it, which the plain values would otherwise take.
+  // The links and the delay in days first: each is a placeholder with more around it (the delay's word follows its
+  // number), which the plain values would otherwise take.
   const replacements: Array<[string, string]> = [
     [telHref(settingsPlaceholders.supportPhone), telHref(settings.supportPhone)],
     [whatsappHref(settingsPlaceholders.whatsappNumber), whatsappHref(settings.whatsappNumber)],
+    [daysText(settingsPlaceholders.releaseAfterDays), daysText(settings.releaseAfterDays)],
     ...(Object.keys(settingsPlaceholders) as FilledSetting[]).map((key): [string, string] => [
       String(settingsPlaceholders[key]),
       String(settings[key]),

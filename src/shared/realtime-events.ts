@@ -41,6 +41,8 @@ export interface ClientToServerEvents {
    * (timeout, reconnect) the client sends again with the same clientId until acknowledged.
    */
   'message:send': (payload: SendMessageInput, ack: (result: SendMessageAck) => void) => void;
+  /** This tab is shown (true) or hidden (false): a user with a shown tab is not pushed to. Sent on every connect too. */
+  'tab:visibility': (visible: boolean) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

@@ -6,6 +6,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import type { RouteObject } from 'react-router';
 import { FrameRoleContext, type RouteHandle } from './app/route-handle.ts';
 import { ROLES, type Role } from '#shared/constants.ts';
+import { paths } from '#shared/paths.ts';
 import { settingsToRender } from '#shared/public-settings.ts';
 import { AppProviders } from './app/providers.tsx';
 import { RootLayout } from './app/layout/root-layout.tsx';
@@ -45,6 +46,27 @@ export async function renderFrame() {
   // At a path of no menu item, so that no link in the frame is marked as the current page.
   return (await renderRoutes([{ Component: RootLayout, children: [{ path: '*', Component: PageFallback }] }], '/frame'))
     .body;
+}
+
+/** The server-rendered pages' element in the page area, which the server replaces with the page's body. */
+function ServerRenderedSlot() {
+  return <div data-server-rendered-slot="" />;
+}
+
+/**
+ * The page a server-rendered public page (a tutor's page for visitors) goes into: the top bar and footer as a
+ * signed-out visitor sees them on the whole public pages, at the directory's address (Find Tutors is current), with
+ * the slot the server fills in the page area.
+ */
+export async function renderServerRenderedTemplate({ payments }: { payments: boolean }) {
+  queryClient.setQueryData(sessionQueryKey, null);
+  queryClient.setQueryData(publicSettingsQueryOptions.queryKey, settingsToRender({ payments }));
+  try {
+    const layout = [{ Component: RootLayout, children: [{ path: '*', Component: ServerRenderedSlot }] }];
+    return (await renderRoutes(layout, `${paths.tutors.path}/page`)).body;
+  } finally {
+    queryClient.clear();
+  }
 }
 
 export type FramedPage = { path: string; role?: Role };

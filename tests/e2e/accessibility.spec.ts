@@ -101,7 +101,7 @@ test('the core flow by keyboard alone: post, bid, accept, chat, schedule a meeti
   openBrowserAs,
 }) => {
   // Two people, six steps, each a live hop between them, on a busy two-core machine.
-  test.setTimeout(90_000);
+  test.slow();
   const subject = await createSubject(db);
   const tutor = await createTeacher(db, { subjectIds: [subject.id] });
   const teacher = (await openBrowserAs(tutor.id)).page;

@@ -33,6 +33,7 @@ async function fillAccount(page: Page, { username, email }: { username: string; 
 async function acceptTerms(page: Page) {
   await page.getByRole('checkbox', { name: /Terms and Conditions/ }).click();
   await page.getByRole('checkbox', { name: /Privacy Policy/ }).click();
+  await page.getByRole('checkbox', { name: /at least 13 years old/ }).click();
 }
 
 async function signInWithForm(page: Page, email: string, password: string) {
@@ -71,10 +72,11 @@ test.describe('registration and sign-in', () => {
     await expect(terms).toHaveAttribute('rel', /noopener/);
     await expect(page.getByRole('link', { name: /Privacy Policy/ }).first()).toHaveAttribute('href', '/privacy-policy');
 
-    // Submitting without the two consents names both.
+    // Submitting without the two consents and the age confirmation names each.
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByText('You must accept the Terms and Conditions')).toBeVisible();
     await expect(page.getByText('You must accept the Privacy Policy')).toBeVisible();
+    await expect(page.getByText('You must be at least 13 years old to use Virtual Help')).toBeVisible();
     await expectNoAxeViolations(page, 'the registration form with its errors');
     await acceptTerms(page);
     await page.getByRole('button', { name: 'Create account' }).click();

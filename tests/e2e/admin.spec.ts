@@ -14,6 +14,7 @@ import {
   enrolledSuperAdminId,
 } from '../support/factories.ts';
 import { createCheckout, createRequestedPayout } from '../support/checkout.ts';
+import { writePaidJob } from '../support/paid-job.ts';
 import { TEST_ADMIN } from '../support/test-config.ts';
 import { totpCode } from '../support/totp.ts';
 import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
@@ -68,7 +69,7 @@ test('a phone number refused in the chat reaches Illegal Content, the dashboard 
   allowConsoleError,
 }) => {
   // Two people on a busy two-core machine.
-  test.setTimeout(90_000);
+  test.slow();
   // The composer refuses at once, and still sends the text: the server refuses it too (400) and keeps the attempt.
   allowConsoleError(/status of 400/);
   const [student, teacher] = [await createUser(db, { role: 'student' }), await createUser(db, { role: 'teacher' })];
@@ -131,7 +132,7 @@ test('the admin signs in, resolves a report, suspends the reported user and adds
   openBrowserAs,
 }) => {
   // A long journey: the admin (with the second factor), the reported user and a sub-admin, each in a browser of their own.
-  test.setTimeout(90_000);
+  test.slow();
   const [reporter, reported, helper] = [await createUser(db), await createUser(db), await createUser(db)];
   await db
     .insert(userReports)
@@ -411,6 +412,37 @@ test('an admin with the payments permission finds a paid job in the ledger, by i
   await expect(page.getByRole('heading', { name: `User: ${student.username}` })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Balances' })).toContainText('-$20.00');
   await expect(page).toHaveURL(/tab=ledger&q=/);
+});
+
+test('an admin gives back part of a released job from its ledger: the tutor’s part comes from their earnings', async ({
+  page,
+  db,
+  signInAsUser,
+  baseURL,
+}) => {
+  const student = await createUser(db, { role: 'student' });
+  const tutor = await createUser(db, { role: 'teacher' });
+  const { requestId } = await writePaidJob(db, { studentId: student.id, tutorId: tutor.id, amountCents: 4_000 });
+  await signInAsUser(student.id);
+  const completed = await page.request.post(`/api/requests/${requestId}/complete`, { headers: { origin: baseURL! } });
+  expect(completed.status()).toBe(200);
+
+  await signInAsUser((await createSubAdmin(db, ['payments'])).id);
+  await page.goto(`/admin/payments?tab=ledger&q=${requestId}`);
+  const form = page.getByRole('form', { name: 'Give money back' });
+  await form.getByRole('button', { name: 'Give back' }).click();
+  await expect(form.getByText('Enter the amount to give back, in whole cents, more than 0.')).toBeVisible();
+  await expect(form.getByText('Say why the money goes back: the note is kept with the adjustment.')).toBeVisible();
+
+  await form.getByLabel('Amount ($)').fill('10');
+  await form.getByLabel('Why').fill('Two of the four sessions were cut short.');
+  await form.getByRole('button', { name: 'Give back' }).click();
+  const outcome = page.getByRole('status').filter({ hasText: '$10.00 given back to the student' });
+  await expect(outcome).toContainText('was taken from their earnings.');
+  const transactions = page.getByRole('region', { name: 'Transactions' }).getByRole('listitem');
+  await expect(transactions.filter({ hasText: 'Adjustment' })).toHaveCount(1);
+  await expectNoAxeViolations(page, 'a job given money back');
+  await screenshots(page, 'payments-adjustment');
 });
 
 test('an admin records a student’s bank transfer and a tutor’s payout: the job is paid and in the ledger', async ({

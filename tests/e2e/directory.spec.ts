@@ -1,3 +1,4 @@
+import { savedTutors } from '../../src/server/db/schema/tutors.ts';
 import { createSubject, createTeacher } from '../support/factories.ts';
 import { expect, expectNoAxeViolations, test, type Page } from './fixtures.ts';
 
@@ -26,7 +27,7 @@ test('a teacher sets a rate and hides from visitors; a student filters by subjec
   signInAs,
   openBrowserAs,
 }) => {
-  test.setTimeout(90_000);
+  test.slow();
   const tag = `Zebulon${Date.now()}`;
   const subject = await createSubject(db, { name: `Astronomy ${tag}` });
   const other = await createSubject(db, { name: `Geology ${tag}` });
@@ -115,6 +116,8 @@ test('a teacher sets a rate and hides from visitors; a student filters by subjec
 
   // Nothing matches: the page says so and clears the filters.
   await page.getByLabel('Highest rate').selectOption('800');
+  // The lowest rate offers none above the highest.
+  await expect(page.getByLabel('Lowest rate').locator('option')).toHaveText(['Any', '$8']);
   await expect(page.getByRole('heading', { name: 'No tutors match your search' })).toBeVisible();
   await expectNoAxeViolations(page, 'no tutors match');
   await page.getByRole('button', { name: 'Clear filters' }).last().click();
@@ -135,4 +138,36 @@ test('a bad filter in the address shows its message and a way out', async ({ pag
   await page.getByRole('button', { name: 'Clear filters' }).first().click();
   await expect(page).toHaveURL('/tutors');
   await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('a student opens Saved Tutors from the user menu; a long name and headline wrap on a phone', async ({
+  page,
+  db,
+  signInAs,
+}) => {
+  const subject = await createSubject(db);
+  const tutor = await createTeacher(db, {
+    subjectIds: [subject.id],
+    username: `Maximiliana-Konstantinou${Date.now() % 100_000}`,
+    headline: 'Patient algebra, calculus and statistics tutor for exams and homework help',
+    hourlyRateCents: 1500,
+  });
+  const student = await signInAs('student');
+  await db.insert(savedTutors).values({ studentId: student.id, tutorId: tutor.id });
+
+  await page.goto('/tutors');
+  await expect(page.getByRole('link', { name: 'Saved tutors' })).toHaveAttribute('href', '/tutors/saved');
+  await page.getByRole('button', { name: new RegExp(`User menu for ${student.username}`) }).click();
+  await page.getByRole('menuitem', { name: 'Saved tutors' }).click();
+  await expect(page).toHaveURL('/tutors/saved');
+  const card = page.getByRole('list', { name: 'Saved tutors' }).getByRole('article');
+  await expect(card.getByRole('heading', { name: tutor.username })).toBeVisible();
+  await lookAt(page, 'saved');
+
+  // On a phone the name and the headline are whole, not cut after a few words.
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const text of [card.getByRole('heading'), card.getByText(/^Patient algebra/)]) {
+    expect(await text.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    expect(await text.evaluate((element) => element.scrollHeight <= element.clientHeight)).toBe(true);
+  }
 });

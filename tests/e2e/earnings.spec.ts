@@ -9,7 +9,7 @@ test('the tutor sees pending earnings once the student pays, available ones once
   signInAs,
   openBrowserAs,
 }) => {
-  test.setTimeout(60_000);
+  test.slow();
   const subject = await createSubject(db, { name: `Algebra ${Date.now()}` });
   const tutor = await createTeacher(db, { subjectIds: [subject.id] });
   const student = await signInAs('student');

@@ -1,12 +1,26 @@
 import axe from 'axe-core';
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Role } from '#shared/constants.ts';
-import type { Executor } from '../../src/server/db/client.ts';
+import type { Database, Executor } from '../../src/server/db/client.ts';
 import * as schema from '../../src/server/db/schema/index.ts';
 import { TEST_CARD } from '../support/checkout.ts';
-import { createSessionCookie, createUser } from '../support/factories.ts';
+import {
+  createBid,
+  createRequest,
+  createSessionCookie,
+  createSubject,
+  createTeacher,
+  createUser,
+} from '../support/factories.ts';
 
 /** A server's embedded database (the suite's unless named), reached through its unix socket in the data directory. */
 export function connectToServerDatabase(dataDir = process.env.E2E_DATA_DIR) {
@@ -24,7 +38,8 @@ export function connectToServerDatabase(dataDir = process.env.E2E_DATA_DIR) {
 function collectConsoleErrors(page: Page) {
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    // A failed resource's message does not name it: its address is added, for the report.
+    if (message.type() === 'error') errors.push(`${message.text()} ${message.location().url}`.trim());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
@@ -63,23 +78,30 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
  * Fails the test (at its end, so one run names every screen) when axe-core finds a WCAG 2.2 A/AA violation on the
- * page as it stands. Called once a screen has settled: its finite animations (a toast's or a dialog's entrance) run
- * to their end first, since axe judges the colours it sees and a fading element is half transparent.
+ * page as it stands. Called once a screen has settled: its finite animations and transitions (a toast's or a dialog's
+ * entrance) run to their end first, since axe judges the colours it sees and a fading element is half transparent.
  */
 export async function expectNoAxeViolations(page: Page, screen: string) {
-  // axe-core itself, put in the page once until it navigates: a fifth of the time @axe-core/playwright's builder
-  // takes (it injects and runs axe again in a second page for every check).
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  // axe-core itself, put in the page and each of its frames once until they navigate: a fifth of the time
+  // @axe-core/playwright's builder takes (it injects and runs axe again in a second page for every check). The page's
+  // axe asks each frame's axe for the frame's part (a card form from another origin, say).
+  for (const frame of page.frames()) {
+    if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axe.source);
+  }
   const violations = await page.evaluate(async (tags) => {
-    await Promise.all(
-      document
+    // An element just put in the page (a toast) starts its transition a frame or two later: wait for frames until
+    // no finite animation or transition runs (a few rounds at most, for a page that keeps starting new ones).
+    for (let round = 0; round < 5; round++) {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const running = document
         .getAnimations()
         .filter(
           (animation) =>
             animation.playState === 'running' && animation.effect?.getComputedTiming().iterations !== Infinity,
-        )
-        .map((animation) => animation.finished.catch(() => undefined)),
-    );
+        );
+      if (running.length === 0) break;
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+    }
     const { axe: inPage } = window as unknown as { axe: typeof axe };
     const results = await inPage.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
     return results.violations.map(
@@ -91,7 +113,7 @@ export async function expectNoAxeViolations(page: Page, screen: string) {
 }
 
 type Fixtures = {
-  db: ReturnType<typeof connectToServerDatabase>['db'];
+  db: Database;
   /** Requests as a person at the server's own machine (no forwarding header), the only ones /dev/mailbox answers. */
   devMailbox: APIRequestContext;
   /** Creates a user of that role and signs the page's browser context in as them. */
@@ -180,6 +202,25 @@ export const test = base.extend<Fixtures & InternalFixtures>({
   ],
 });
 
+/**
+ * Answers the request assistant (`assistant`, the dialog Create New Request, at its subject step) for a tutoring
+ * request up to its summary.
+ */
+export async function answerTutoringSteps(
+  assistant: Locator,
+  answers: { subject: string; topic: string; support: 'Exam preparation' | 'General support'; schedule: string },
+) {
+  const next = assistant.getByRole('button', { name: 'Next' });
+  await assistant.getByLabel('Subject').selectOption({ label: answers.subject });
+  await next.click();
+  await assistant.getByLabel('Topic').fill(answers.topic);
+  await next.click();
+  await assistant.getByRole('radio', { name: answers.support }).click();
+  await next.click();
+  await assistant.getByLabel('Preferred schedule').fill(answers.schedule);
+  await next.click();
+}
+
 /** The student accepts the tutor's offer on the request's offers page, which opens its checkout. */
 export async function acceptOffer(page: Page, requestId: string, tutorName: string) {
   await page.goto(`/student/offers/${requestId}`);
@@ -188,6 +229,28 @@ export async function acceptOffer(page: Page, requestId: string, tutorName: stri
     .getByRole('button', { name: 'Accept Offer' })
     .click();
   await page.getByRole('dialog', { name: 'Accept this offer?' }).getByRole('button', { name: 'Accept Offer' }).click();
+}
+
+/**
+ * The set-up of a journey that pays for an offer: a new tutor of a new subject (`subjectName` and a unique number)
+ * offers `amountCents` on a request (of `type`) of a new student, as whom the page is signed in; the student accepts
+ * the offer, which opens its checkout.
+ */
+export async function acceptNewOffer(
+  { page, db, signInAs }: { page: Page; db: Executor; signInAs: Fixtures['signInAs'] },
+  {
+    subjectName,
+    type = 'tutoring',
+    amountCents = 1_200,
+  }: { subjectName: string; type?: 'tutoring' | 'assignment'; amountCents?: number },
+) {
+  const subject = await createSubject(db, { name: `${subjectName} ${Date.now()}` });
+  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
+  const student = await signInAs('student');
+  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id, type });
+  await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents });
+  await acceptOffer(page, request.id, tutor.username);
+  return { subject, tutor, student, request };
 }
 
 /**

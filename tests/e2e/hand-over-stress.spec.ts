@@ -68,7 +68,7 @@ const formPages: FormPage[] = [
     path: '/auth/register',
     fields: [{ label: 'Username', key: 'name', value: (id) => `stress${id}` }, email, password],
     submit: 'Create account',
-    presses: ['I accept the Terms and Conditions', 'I accept the Privacy Policy'],
+    presses: ['I accept the Terms and Conditions', 'I accept the Privacy Policy', 'I am at least 13 years old'],
     endpoint: '/api/accounts/register',
     sent: multipartFields,
   },

@@ -6,8 +6,9 @@ import { CHROMIUM_PATH } from '../support/chromium.ts';
 import { createSessionCookie, createUser } from '../support/factories.ts';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
-// The installed app (docs/decisions/0055): a manifest and a service worker Chromium accepts for installing, a repeat
-// visit without the network answered by the kept offline page, and a new version announced and taken on "Reload".
+// The installed app (docs/decisions/0055, 0063): a manifest and a service worker Chromium accepts for installing, a
+// repeat visit to the start page without the network opening on the chat and its conversations as last seen (any
+// other page on the kept offline page), and a new version announced and taken on "Reload".
 
 test.use({ serviceWorkers: 'allow' });
 
@@ -22,7 +23,7 @@ async function installabilityErrors(cdp: CDPSession) {
   return installabilityErrors.map(({ errorId }) => errorId);
 }
 
-test('the app installs, shows pushes, opens offline on the offline page, and takes a new version on Reload', async ({
+test('the app installs, shows pushes, opens offline on the chat as last seen, and takes a new version on Reload', async ({
   playwright,
   db,
   baseURL,
@@ -48,19 +49,27 @@ test('the app installs, shows pushes, opens offline on the offline page, and tak
     await context.addCookies([
       { name: cookie.name, value: cookie.value, url: baseURL!, httpOnly: true, sameSite: 'Lax' },
     ]);
-    await installedJourney(page, baseURL!);
-    // The browser logs the navigation the network refused before the offline page answers it.
-    expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED/.test(error))).toEqual([]);
+    const teacher = await createUser(db, { role: 'teacher' });
+    expect((await page.request.post('/api/chat/rooms', { data: { partnerId: teacher.id } })).status()).toBe(201);
+    await installedJourney(page, baseURL!, teacher.username);
+    // Offline, the browser logs the requests and the socket the network refused.
+    expect(
+      errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|WebSocket connection/.test(error)),
+    ).toEqual([]);
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
 });
 
-async function installedJourney(page: Page, baseURL: string) {
+async function installedJourney(page: Page, baseURL: string, partnerName: string) {
   const context = page.context();
   await page.goto('/chat');
   expect(new URL(await controllingServiceWorker(page)).pathname).toBe('/sw.js');
+  // The repeat visit, through the service worker: the start page and the conversation list are kept.
+  await page.reload();
+  const rooms = page.getByRole('complementary', { name: 'Chat rooms' });
+  await expect(rooms.getByRole('button', { name: new RegExp(partnerName) })).toBeVisible();
 
   const cdp = await context.newCDPSession(page);
   const { url, data } = (await cdp.send('Page.getAppManifest')) as { url: string; data?: string };
@@ -70,21 +79,40 @@ async function installedJourney(page: Page, baseURL: string) {
   expect(manifest.icons.map(({ sizes }) => sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
   await expect.poll(() => installabilityErrors(cdp)).toEqual([]);
 
-  // Only the build's static files are kept: no page, no API answer.
+  // Only the build's static files are kept, and the start page in a cache of its own: no other page, no API answer.
   const kept = await page.evaluate(async () => {
     const urls: string[] = [];
     for (const name of await caches.keys()) {
-      for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+      for (const request of await (await caches.open(name)).keys()) {
+        // A version may itself hold a hyphen: the kind of cache is its name without everything after the prefix.
+        urls.push(`${name.replace(/^(vh-static|vh-start-page)-.+$/, '$1')} ${new URL(request.url).pathname}`);
+      }
     }
     return urls;
   });
-  expect(kept).toContain('/offline.html');
-  expect(kept.filter((path) => !/^\/(assets\/|offline\.|favicon\.svg$|manifest\.webmanifest$)/.test(path))).toEqual([]);
+  expect(kept).toContain('vh-static /offline.html');
+  expect(kept).toContain('vh-start-page /chat');
+  expect(
+    kept.filter(
+      (entry) =>
+        entry !== 'vh-start-page /chat' &&
+        !/^vh-static \/(assets\/|offline\.|favicon\.svg$|manifest\.webmanifest$)/.test(entry),
+    ),
+  ).toEqual([]);
 
   await showsPushes(page, cdp, baseURL);
 
   await context.setOffline(true);
   await page.goto('/chat');
+  await expect(rooms.getByRole('button', { name: new RegExp(partnerName) })).toBeVisible();
+  // Chromium says it is online to a page loaded under the emulated cut (not to one that sees the cut happen): the
+  // notice is then that the connection is being sought.
+  await expect(
+    page.getByRole('status').filter({ hasText: /Offline — messages will be sent|Reconnecting…/ }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page, 'the chat started offline');
+  // Any other page: the offline page.
+  await page.goto('/about');
   await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible();
   await expectNoAxeViolations(page, 'the offline page');
   await context.setOffline(false);
@@ -169,6 +197,18 @@ test('signing out deletes the caches that may hold personal data, and keeps the 
   const student = await signInAs('student');
   await page.goto('/about');
   await controllingServiceWorker(page);
+  // The session answer is kept once the app has asked for it.
+  await expect.poll(async () => (await keptOnDevice(page))?.session).toBe(1);
+  await page.evaluate(async () => {
+    const database = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open('virtual-help');
+      request.onsuccess = () => resolve(request.result);
+    });
+    const transaction = database.transaction('drafts', 'readwrite');
+    transaction.objectStore('drafts').put('a draft', 'someone:partner');
+    await new Promise((resolve) => (transaction.oncomplete = resolve));
+    database.close();
+  });
   await page.evaluate(async () => {
     await (await caches.open('conversations')).put('/kept-for-the-test', new Response('personal'));
   });
@@ -178,4 +218,25 @@ test('signing out deletes the caches that may hold personal data, and keeps the 
   const names = await page.evaluate(() => caches.keys());
   expect(names).not.toContain('conversations');
   expect(names.some((name) => name.startsWith('vh-static-'))).toBe(true);
+  // Nor is anything left of what the app keeps in IndexedDB (the last session, the conversation list, the outbox,
+  // drafts).
+  expect(await keptOnDevice(page)).toEqual({ session: 0, rooms: 0, outbox: 0, drafts: 0 });
 });
+
+/** How many records each store of the app's IndexedDB holds (null before the app has made it). */
+function keptOnDevice(page: Page) {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((database) => database.name === 'virtual-help')) return null;
+    const database = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open('virtual-help');
+      request.onsuccess = () => resolve(request.result);
+    });
+    const counts: Record<string, number> = {};
+    for (const store of database.objectStoreNames) {
+      const request = database.transaction(store).objectStore(store).count();
+      counts[store] = await new Promise<number>((resolve) => (request.onsuccess = () => resolve(request.result)));
+    }
+    database.close();
+    return counts;
+  });
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequest, createSubject, createTeacher, createUser } from '../support/factories.ts';
-import { expect, expectLive, expectNoAxeViolations, payAtCheckout, test } from './fixtures.ts';
+import { answerTutoringSteps, expect, expectLive, expectNoAxeViolations, payAtCheckout, test } from './fixtures.ts';
 
 // Marketplace journeys: requests, jobs, bids, the bell, offers and accepting one.
 
@@ -10,7 +10,7 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   openBrowserAs,
   signInAs,
 }) => {
-  test.setTimeout(60_000);
+  test.slow();
   const subject = await createSubject(db);
   const teacher = await createTeacher(db, { subjectIds: [subject.id] });
   const teacherBrowser = await openBrowserAs(teacher.id);
@@ -42,14 +42,12 @@ test('a student asks with the assistant, a teacher bids live, the student accept
   await next.click();
   await expect(next).toBeDisabled();
   await expectNoAxeViolations(page, "the request assistant's subject step");
-  await dialog.getByLabel('Subject').selectOption({ label: subject.name });
-  await next.click();
-  await dialog.getByLabel('Topic').fill('Eigenvalues');
-  await next.click();
-  await dialog.getByRole('radio', { name: 'Exam preparation' }).click();
-  await next.click();
-  await dialog.getByLabel('Preferred schedule').fill('Weekday evenings');
-  await next.click();
+  await answerTutoringSteps(dialog, {
+    subject: subject.name,
+    topic: 'Eigenvalues',
+    support: 'Exam preparation',
+    schedule: 'Weekday evenings',
+  });
   await expectNoAxeViolations(page, "the request assistant's summary");
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expect(

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Request } from '@playwright/test';
 import { messages as messageRows } from '../../src/server/db/schema/chat.ts';
 import { createUser } from '../support/factories.ts';
@@ -104,4 +104,91 @@ test('a refused message stays as Not sent, and Retry sends it once; the next one
   await expect(messageList(page).getByRole('listitem').filter({ hasText: next })).toHaveCount(1);
   expect(new Set(tries.map(clientIdOf)).size).toBe(2);
   expect(await db.select().from(messageRows).where(eq(messageRows.content, text))).toHaveLength(1);
+});
+
+/** Each text's rows on the server, in the order the server stored them. */
+async function storedInOrder(db: Parameters<Parameters<typeof test>[2]>[0]['db'], texts: string[]) {
+  const rows = await db.select().from(messageRows).where(inArray(messageRows.content, texts));
+  return rows.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map((row) => row.content);
+}
+
+test('messages written offline wait on the device, then go in order once back online and after a restart, each stored once', async ({
+  page,
+  db,
+  signInAs,
+  allowConsoleError,
+}) => {
+  // Offline, the browser reports the requests and the socket it could not open.
+  allowConsoleError(/Failed to load resource|ERR_INTERNET_DISCONNECTED|WebSocket connection/);
+  await inARoom(page, { db, signInAs });
+  const context = page.context();
+  const word = uniqueWord();
+  const first = [`Offline one ${word}`, `Offline two ${word}`];
+
+  await context.setOffline(true);
+  for (const text of first) await send(page, text);
+  for (const text of first) {
+    await expect(
+      messageList(page).getByRole('listitem').filter({ hasText: text }).getByText('Waiting to send'),
+    ).toBeVisible();
+  }
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Offline — messages will be sent when you’re back online' }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page, 'the chat offline');
+  expect(await storedInOrder(db, first)).toEqual([]);
+
+  await context.setOffline(false);
+  for (const text of first) {
+    await expect(
+      messageList(page).getByRole('listitem').filter({ hasText: text }).getByText('Sent', { exact: true }),
+    ).toBeAttached();
+  }
+  await expect(page.getByText('Offline — messages will be sent')).toBeHidden();
+  expect(await storedInOrder(db, first)).toEqual(first);
+
+  // Written offline, then the app is closed before the network returns: the next start sends them.
+  const second = [`After restart one ${word}`, `After restart two ${word}`];
+  await context.setOffline(true);
+  for (const text of second) await send(page, text);
+  await page.close();
+  await context.setOffline(false);
+  const restarted = await context.newPage();
+  await restarted.goto('/chat');
+  for (const text of second) {
+    await expect(
+      messageList(restarted).getByRole('listitem').filter({ hasText: text }).getByText('Sent', { exact: true }),
+    ).toBeAttached();
+  }
+  await expect(messageList(restarted).getByRole('listitem').filter({ hasText: word })).toHaveCount(4);
+  expect(await storedInOrder(db, [...first, ...second])).toEqual([...first, ...second]);
+});
+
+test('the composer keeps an unsent draft per conversation across a reload', async ({ page, db, signInAs }) => {
+  await inARoom(page, { db, signInAs });
+  const draft = `Half a thought ${uniqueWord()}`;
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill(draft);
+  await page.reload();
+  await expect(composer).toHaveValue(draft);
+  // Sent, it is a draft no more.
+  await composer.press('Enter');
+  await expect(messageList(page).getByRole('listitem').filter({ hasText: draft })).toHaveCount(1);
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const database = await new Promise<IDBDatabase>((resolve) => {
+          const request = indexedDB.open('virtual-help');
+          request.onsuccess = () => resolve(request.result);
+        });
+        const request = database.transaction('drafts').objectStore('drafts').count();
+        const count = await new Promise<number>((resolve) => (request.onsuccess = () => resolve(request.result)));
+        database.close();
+        return count;
+      }),
+    )
+    .toBe(0);
+  await page.reload();
+  await expect(composer).toBeVisible();
+  await expect(composer).toHaveValue('');
 });

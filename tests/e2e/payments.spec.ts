@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DECLINED_CARD } from '../support/checkout.ts';
-import { createBid, createRequest, createSubject, createTeacher } from '../support/factories.ts';
-import { acceptOffer, expect, expectNoAxeViolations, payAtCheckout, test } from './fixtures.ts';
+import { acceptNewOffer, expect, expectNoAxeViolations, payAtCheckout, test } from './fixtures.ts';
 
 test('a declined card keeps the offer open; the test card then pays it and opens the chat', async ({
   page,
@@ -11,13 +10,10 @@ test('a declined card keeps the offer open; the test card then pays it and opens
 }) => {
   // The browser logs the 402 of the declined card as a failed resource.
   allowConsoleError(/status of 402/);
-  const subject = await createSubject(db, { name: `Geometry ${Date.now()}` });
-  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
-  const student = await signInAs('student');
-  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-  await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 1500 });
-
-  await acceptOffer(page, request.id, tutor.username);
+  const { subject, tutor } = await acceptNewOffer(
+    { page, db, signInAs },
+    { subjectName: 'Geometry', amountCents: 1500 },
+  );
   await expect(page.getByLabel('What you pay for')).toContainText(`One ${subject.name} session of up to an hour`);
   await expect(page.getByText(/The offer is held for you for (29|30):/)).toBeVisible();
 
@@ -33,13 +29,7 @@ test('a declined card keeps the offer open; the test card then pays it and opens
 });
 
 test('a student cancels a checkout and the offer is open again', async ({ page, db, signInAs }) => {
-  const subject = await createSubject(db, { name: `Calculus ${Date.now()}` });
-  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
-  const student = await signInAs('student');
-  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id, type: 'assignment' });
-  await createBid(db, { requestId: request.id, tutorId: tutor.id });
-
-  await acceptOffer(page, request.id, tutor.username);
+  const { tutor } = await acceptNewOffer({ page, db, signInAs }, { subjectName: 'Calculus', type: 'assignment' });
   // An assignment without a deadline asks for one on the checkout.
   await expect(page.getByLabel('Assignment deadline')).toBeVisible();
   await page.getByRole('button', { name: 'Cancel checkout' }).click();
@@ -58,13 +48,10 @@ test('a student pays, finds the payment held on Payments, and prints its receipt
   openBrowserAs,
   allowConsoleError,
 }) => {
-  const subject = await createSubject(db, { name: `Algebra ${Date.now()}` });
-  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
-  const student = await signInAs('student');
-  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-  await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_250 });
-
-  await acceptOffer(page, request.id, tutor.username);
+  const { subject, tutor, student } = await acceptNewOffer(
+    { page, db, signInAs },
+    { subjectName: 'Algebra', amountCents: 2_250 },
+  );
   await payAtCheckout(page);
   // The chat's job bar says where the money is, to the student and to the tutor.
   const jobBar = page.getByText(`Your ${subject.name} job is in progress.`);

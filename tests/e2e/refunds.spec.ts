@@ -24,7 +24,7 @@ test('a student asks for a refund of a session the tutor missed, the tutor conte
   signInAsUser,
   openBrowserAs,
 }) => {
-  test.setTimeout(90_000);
+  test.slow();
   const student = await createUser(db, { role: 'student' });
   const tutor = await createUser(db, { role: 'teacher' });
   const { requestId } = await writePaidJob(db, { studentId: student.id, tutorId: tutor.id, amountCents: 4_000 });

@@ -99,9 +99,9 @@ test.describe('every route', () => {
 test.describe('the top bar', () => {
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
-  test('signed out: Home, Chat, About, and Log in / Sign up', async ({ page }) => {
+  test('signed out: Home, Chat, Find Tutors, About, and Log in / Sign up', async ({ page }) => {
     await page.goto('/about');
-    await expect(nav(page).getByRole('link')).toHaveText(['Home', 'Chat', 'About']);
+    await expect(nav(page).getByRole('link')).toHaveText(['Home', 'Chat', 'Find Tutors', 'About']);
     await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
     await expect(page.getByRole('banner').getByRole('link', { name: 'Sign up' })).toBeVisible();
   });
@@ -130,6 +130,7 @@ test.describe('the top bar', () => {
     const signedInCookies = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
     await page.getByRole('button', { name: new RegExp(student.username) }).click();
     await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Saved tutors' })).toHaveAttribute('href', '/tutors/saved');
     await expectNoAxeViolations(page, 'the open user menu');
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await expect(page.getByText('Logged out successfully')).toBeVisible();

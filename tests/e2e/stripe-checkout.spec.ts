@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
+import { users } from '../../src/server/db/schema/auth.ts';
 import { checkouts, stripeEvents } from '../../src/server/db/schema/payments.ts';
-import { createBid, createRequest, createSubject, createTeacher } from '../support/factories.ts';
+import { stripeConnectedAccounts, stripeTransfers } from '../../src/server/db/schema/stripe-connect.ts';
 import { startJourneyServer, type JourneyServer } from '../support/journey-server.ts';
 import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
 import { routeStripe } from '../support/stripe-js-fake.ts';
 import {
-  acceptOffer,
+  acceptNewOffer,
   connectToServerDatabase,
   expect,
   expectNoAxeViolations,
@@ -50,6 +51,9 @@ const test = base.extend<{ stripe: StripeFake }, { stripeSite: { server: Journey
 
 // One server for the file, its journeys one after the other.
 test.describe.configure({ mode: 'default' });
+// Recording a trace stalls the scripts of the Payment Element's frame, which is from another origin and so runs in a
+// process of its own: with Chromium 156 its card form then never says it is ready. These journeys run unrecorded.
+test.use({ trace: 'off' });
 
 /** The Payment Element's frame, once Stripe.js has mounted it. */
 async function paymentElement(page: Page) {
@@ -76,13 +80,10 @@ test('a declined card is said in plain words; a good card pays, the webhook come
 }) => {
   // The browser logs Stripe's 402 for the declined card as a failed resource.
   allowConsoleError(/status of 402/);
-  const subject = await createSubject(db, { name: `Statistics ${Date.now()}` });
-  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
-  const student = await signInAs('student');
-  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-  await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 1_800 });
-
-  await acceptOffer(page, request.id, tutor.username);
+  const { tutor, request } = await acceptNewOffer(
+    { page, db, signInAs },
+    { subjectName: 'Statistics', amountCents: 1_800 },
+  );
   await expect(page).toHaveURL(/\/checkout\//);
   await expect(page.getByText(/The offer is held for you for (29|30):/)).toBeVisible();
   await expect(page.getByText('Test mode — no real money moves')).toHaveCount(0);
@@ -119,17 +120,11 @@ test('a payment the bank is still processing is said so, and the page moves on o
   db,
   signInAs,
   stripe,
-  allowConsoleError,
 }) => {
-  // "I have paid" answers 409 while Stripe is still processing, and the browser logs it as a failed resource.
-  allowConsoleError(/status of 409/);
-  const subject = await createSubject(db, { name: `Geology ${Date.now()}` });
-  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
-  const student = await signInAs('student');
-  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
-  await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 1_200 });
-
-  await acceptOffer(page, request.id, tutor.username);
+  const { tutor, request } = await acceptNewOffer(
+    { page, db, signInAs },
+    { subjectName: 'Geology', amountCents: 1_200 },
+  );
   stripe.processNext();
   await payWith(page, '4242 4242 4242 4242');
   await expect(page.getByRole('status').filter({ hasText: 'Confirming your payment' })).toContainText(
@@ -149,13 +144,10 @@ test("a card asking for 3-D Secure leaves for the bank's page and comes back to 
   signInAs,
   stripe,
 }) => {
-  const subject = await createSubject(db, { name: `Chemistry ${Date.now()}` });
-  const tutor = await createTeacher(db, { subjectIds: [subject.id] });
-  const student = await signInAs('student');
-  const request = await createRequest(db, { studentId: student.id, subjectId: subject.id, type: 'assignment' });
-  await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_400 });
-
-  await acceptOffer(page, request.id, tutor.username);
+  const { subject, tutor, request } = await acceptNewOffer(
+    { page, db, signInAs },
+    { subjectName: 'Chemistry', type: 'assignment', amountCents: 2_400 },
+  );
   // An assignment without a deadline gets it before the payment starts.
   const deadlineForm = page.getByRole('form', { name: 'Set the deadline' });
   await deadlineForm.getByRole('button', { name: 'Continue to payment' }).click();
@@ -183,4 +175,64 @@ test("a card asking for 3-D Secure leaves for the bank's page and comes back to 
   expect(page.url()).not.toContain('client_secret');
   const [checkout] = await db.select().from(checkouts).where(eq(checkouts.requestId, request.id));
   expect(stripe.object(checkout!.stripePaymentIntentId!)?.status).toBe('succeeded');
+});
+
+test("a tutor's share waits for payout set-up, onboarding returns to Earnings, and Stripe's word sends it", async ({
+  page,
+  db,
+  signInAs,
+  signInAsUser,
+  stripe,
+  baseURL,
+}) => {
+  const { tutor, request } = await acceptNewOffer(
+    { page, db, signInAs },
+    { subjectName: 'Ecology', amountCents: 2_000 },
+  );
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page.getByText('Bid Accepted!')).toBeVisible();
+  const completed = await page.request.post(`/api/requests/${request.id}/complete`, { headers: { origin: baseURL! } });
+  expect(completed.status()).toBe(200);
+
+  await db.update(users).set({ adultConfirmedAt: new Date() }).where(eq(users.id, tutor.id));
+  await signInAsUser(tutor.id);
+  await page.goto('/earnings');
+  await expect(page.getByText(/available — finish payout set-up to be paid/)).toBeVisible();
+  await expect(page.getByText('Waiting for payout set-up')).toBeVisible();
+  await expectNoAxeViolations(page, 'Earnings before payout set-up');
+
+  // Stripe's hosted onboarding is not run here: its address sends the tutor straight back, as finishing it does.
+  await page.route('https://connect.stripe.fake/**', async (route) => {
+    const link = stripe.requestsTo('POST', '/v1/account_links').at(-1)!;
+    await route.fulfill({ status: 302, headers: { location: link.form.return_url! } });
+  });
+  await page.getByRole('button', { name: 'Set up payouts' }).click();
+  await expect(page.getByText('Stripe still needs some details from you before it can pay you.').first()).toBeVisible();
+  await expect(page).toHaveURL(/\/earnings$/);
+
+  // Stripe enables the payouts and says so with account.updated: the share is transferred.
+  const [account] = await db
+    .select()
+    .from(stripeConnectedAccounts)
+    .where(eq(stripeConnectedAccounts.tutorId, tutor.id));
+  stripe.updateAccount(account!.accountId!, { payouts_enabled: true });
+  const event = stripe.signedEvent({ type: 'account.updated', object: { id: account!.accountId!, object: 'account' } });
+  const delivered = await page.request.post('/api/payments/stripe/webhook', {
+    headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+    data: event.body,
+  });
+  expect(delivered.status()).toBe(200);
+  await expect
+    .poll(
+      async () => (await db.select().from(stripeTransfers).where(eq(stripeTransfers.requestId, request.id)))[0]?.status,
+    )
+    .toBe('transferred');
+  await page.reload();
+  await expect(page.getByText(/Payouts are set up/)).toBeVisible();
+  await expect(page.getByText('Sent to Stripe')).toBeVisible();
+  await expectNoAxeViolations(page, 'Earnings with payouts set up');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: test.info().outputPath('earnings-stripe-375.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: test.info().outputPath('earnings-stripe-1280.png'), fullPage: true });
 });

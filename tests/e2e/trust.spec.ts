@@ -9,7 +9,7 @@ test('a student completes a job and rates it, the tutor replies, the next studen
   signInAs,
   openBrowserAs,
 }) => {
-  test.setTimeout(60_000);
+  test.slow();
   const subject = await createSubject(db, { name: `Statistics ${Date.now()}` });
   const tutor = await createTeacher(db, { subjectIds: [subject.id] });
   const student = await signInAs('student');

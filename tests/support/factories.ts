@@ -8,6 +8,7 @@ import { accounts, sessions, twoFactors, users, type NewUser } from '../../src/s
 import { tutorBids, tutoringRequests, type NewTutoringRequest } from '../../src/server/db/schema/requests.ts';
 import { reviews } from '../../src/server/db/schema/reviews.ts';
 import { subjects, teacherSpecializations } from '../../src/server/db/schema/subjects.ts';
+import { unsubscribeToken } from '../../src/server/features/notifications/unsubscribe.ts';
 import { refreshResponseMinutes } from '../../src/server/features/tutors/service.ts';
 import { TEST_ADMIN, TEST_AUTH_SECRET } from './test-config.ts';
 import { base32Encode } from './totp.ts';
@@ -213,3 +214,7 @@ export async function createSuperAdminCookie(db: Executor) {
   const userId = await enrolledSuperAdminId(db);
   return { userId, ...(await createSessionCookie(db, userId)) };
 }
+
+/** The signed token of a user's one-click unsubscribe from a kind of news, as its mails carry it (URL-encoded). */
+export const unsubscribeTokenOf = (userId: string, topic: string) =>
+  encodeURIComponent(unsubscribeToken(TEST_AUTH_SECRET, userId, topic));

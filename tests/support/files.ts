@@ -66,7 +66,7 @@ export function formData(
 }
 
 /** A minimal PDF's bytes; `truncated` cuts it off inside its first object. */
-const pdfBytes = ({ truncated = false } = {}) => {
+export const pdfBytes = ({ truncated = false } = {}) => {
   const whole =
     '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n';
   return Buffer.from(truncated ? whole.slice(0, 20) : whole, 'latin1');

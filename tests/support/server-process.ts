@@ -78,6 +78,26 @@ export async function startServerProcess(
 }
 
 /**
+ * The server from source as its own process, with the tests' secrets and admin, on the data directory (and database)
+ * that `env` names as they are: e.g. what `npm run restore` brought back.
+ */
+export function startServerProcessOn(env: Record<string, string> & { DATA_DIR: string }) {
+  return startServerProcess(
+    SERVER_COMMAND,
+    {
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      REQUIRE_EMAIL_CONFIRMATION: 'false',
+      // As in test-config.ts: a busy test machine's event loops lag.
+      READY_MAX_EVENT_LOOP_LAG_MS: '60000',
+      ...env,
+    },
+    120_000,
+  );
+}
+
+/**
  * The server from source as its own process, on a copy of the test run's migrated and seeded template database, so
  * it starts in seconds rather than initialising one: the embedded template's files unpacked into its data
  * directory, or on PostgreSQL a database created from the template (dropped again by `stop()`).
@@ -87,20 +107,10 @@ export async function startTestServerProcess(
 ): Promise<ServerProcess & { dataDir: string; databaseUrl?: string }> {
   const template = inject('databaseTemplate');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vh-process-'));
-  const common = {
-    DATA_DIR: dataDir,
-    AUTH_SECRET: TEST_AUTH_SECRET,
-    ADMIN_EMAIL: TEST_ADMIN.email,
-    ADMIN_PASSWORD: TEST_ADMIN.password,
-    REQUIRE_EMAIL_CONFIRMATION: 'false',
-    // As in test-config.ts: a busy test machine's event loops lag.
-    READY_MAX_EVENT_LOOP_LAG_MS: '60000',
-    ...env,
-  };
   if (template.kind === 'embedded') {
     mkdirSync(path.join(dataDir, 'db'));
     execFileSync('tar', ['-xf', template.templateFile, '-C', path.join(dataDir, 'db')], { stdio: 'ignore' });
-    return { ...(await startServerProcess(SERVER_COMMAND, common, 120_000)), dataDir };
+    return { ...(await startServerProcessOn({ ...env, DATA_DIR: dataDir })), dataDir };
   }
   const name = `vh_process_${randomBytes(6).toString('hex')}`;
   await withAdminClient(template.url, (client) =>
@@ -108,7 +118,7 @@ export async function startTestServerProcess(
   );
   const url = new URL(template.url);
   url.pathname = `/${name}`;
-  const server = await startServerProcess(SERVER_COMMAND, { ...common, DATABASE_URL: url.toString() }, 120_000);
+  const server = await startServerProcessOn({ ...env, DATA_DIR: dataDir, DATABASE_URL: url.toString() });
   return {
     ...server,
     dataDir,
@@ -142,7 +152,14 @@ export async function signUpStudent(url: string) {
   const registered = await fetch(`${url}/api/accounts/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, ...credentials, role: 'student', acceptTerms: true, acceptPrivacy: true }),
+    body: JSON.stringify({
+      name,
+      ...credentials,
+      role: 'student',
+      acceptTerms: true,
+      acceptPrivacy: true,
+      confirmAge: true,
+    }),
   });
   if (registered.status !== 201)
     throw new Error(`Registering answered ${registered.status}: ${await registered.text()}`);

@@ -14,6 +14,9 @@ export type StripeFakeRequest = {
 
 type Answer = { status: number; body: unknown };
 
+/** Stripe's dispute fee in the US, taken from the platform's balance when a chargeback opens. */
+const DISPUTE_FEE_CENTS = 1_500;
+
 /** Stripe's test cards the fake knows (its documentation's numbers): charged, declined, or asking for 3-D Secure. */
 const TEST_CARDS: Record<string, 'charged' | 'declined' | 'authenticate'> = {
   '4242424242424242': 'charged',
@@ -38,6 +41,10 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
   const nextId = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, '0')}`;
   /** Where Stripe sends the account's events (`deliverEventsTo`); none until a test names it. */
   let webhookUrl: string | null = null;
+  /** Connected accounts Stripe refuses transfers to, with its message (`refuseTransfersTo`). */
+  const refusedDestinations = new Map<string, string>();
+  /** Each connected account's balance in cents: transfers add to it, `payOut` empties it, reversals take from it. */
+  const balances = new Map<string, number>();
   /** How many of the next good cards confirmed stay `processing` (`processNext`). */
   let slowConfirms = 0;
 
@@ -261,11 +268,28 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       },
     },
     {
+      method: 'GET',
+      pattern: /^\/v1\/transfers$/,
+      handle(form) {
+        const data = [...objects.values()]
+          .filter(
+            (object) =>
+              object.object === 'transfer' &&
+              (!form.destination || object.destination === form.destination) &&
+              (!form.transfer_group || object.transfer_group === form.transfer_group),
+          )
+          .reverse();
+        return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/transfers' } };
+      },
+    },
+    {
       method: 'POST',
       pattern: /^\/v1\/transfers$/,
       handle(form) {
         const amount = amountOf(form);
         if (amount === null) return invalid('Invalid positive integer: amount');
+        const refusal = refusedDestinations.get(form.destination ?? '');
+        if (refusal) return invalid(refusal);
         const transfer = {
           id: nextId('tr'),
           object: 'transfer',
@@ -275,11 +299,50 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
           source_transaction: form.source_transaction ?? null,
           transfer_group: form.transfer_group ?? null,
           reversed: false,
+          amount_reversed: 0,
         };
+        balances.set(String(form.destination), (balances.get(String(form.destination)) ?? 0) + amount);
         return { status: 200, body: store(transfer) };
       },
     },
+    {
+      // Taken from the connected account's balance: refused, as Stripe refuses it, when the balance cannot cover it.
+      method: 'POST',
+      pattern: /^\/v1\/transfers\/([^/]+)\/reversals$/,
+      handle(form, id = '') {
+        const transfer = objects.get(id);
+        if (transfer?.object !== 'transfer') return notFound(id);
+        const reversedSoFar = Number(transfer.amount_reversed ?? 0);
+        const amount = amountOf(form) ?? Number(transfer.amount) - reversedSoFar;
+        if (reversedSoFar + amount > Number(transfer.amount)) {
+          return invalid(`You have already reversed this transfer, or the amount exceeds what is left of it.`);
+        }
+        const destination = String(transfer.destination);
+        const balance = balances.get(destination) ?? 0;
+        if (amount > balance) {
+          return {
+            status: 400,
+            body: {
+              error: {
+                type: 'invalid_request_error',
+                code: 'balance_insufficient',
+                message: 'Insufficient funds in the destination account to reverse this transfer.',
+              },
+            },
+          };
+        }
+        balances.set(destination, balance - amount);
+        transfer.amount_reversed = reversedSoFar + amount;
+        transfer.reversed = transfer.amount_reversed === transfer.amount;
+        const reversal = { id: nextId('trr'), object: 'transfer_reversal', amount, transfer: transfer.id };
+        return { status: 200, body: store(reversal) };
+      },
+    },
   ];
+
+  /** A movement of the platform's balance, with what Stripe kept (a negative fee is one it gave back). */
+  const balanceTransaction = (amount: number, fee: number, type: string) =>
+    store({ id: nextId('txn'), object: 'balance_transaction', amount, fee, net: amount - fee, type });
 
   /** The card is charged: the PaymentIntent succeeds with its charge and Stripe's fee, and the event is sent. */
   const charge = (intent: StoredObject) => {
@@ -422,6 +485,18 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     failNext(path: string, { status = 500, times = 1, message = 'An error occurred.' } = {}) {
       for (let n = 0; n < times; n++) failures.push({ path, status, message });
     },
+    /**
+     * Stripe refuses transfers to the account (400, saved under the call's key as Stripe saves it) until told
+     * otherwise (`null`).
+     */
+    refuseTransfersTo(accountId: string, message: string | null) {
+      if (message === null) refusedDestinations.delete(accountId);
+      else refusedDestinations.set(accountId, message);
+    },
+    /** Stripe pays the connected account's balance out to the tutor's bank, as its schedule does: nothing is left. */
+    payOut(accountId: string) {
+      balances.set(accountId, 0);
+    },
     /** The card holder confirms the PaymentIntent in the browser and the card is charged. */
     succeed(paymentIntentId: string) {
       const intent = objects.get(paymentIntentId);
@@ -462,25 +537,40 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       });
       return account;
     },
-    /** The card holder's bank opens a chargeback on the PaymentIntent's charge. */
-    openDispute(paymentIntentId: string, { reason = 'product_not_received' } = {}) {
+    /**
+     * The card holder's bank opens a chargeback on the PaymentIntent's charge: Stripe withdraws the amount and its
+     * dispute fee from the platform's balance, in one balance transaction of the dispute.
+     */
+    openDispute(paymentIntentId: string, { reason = 'product_not_received', feeCents = DISPUTE_FEE_CENTS } = {}) {
       const intent = objects.get(paymentIntentId);
       if (intent?.object !== 'payment_intent') throw new Error(`No PaymentIntent ${paymentIntentId}`);
+      const amount = Number(intent.amount_received);
       return store({
         id: nextId('dp'),
         object: 'dispute',
-        amount: intent.amount_received,
+        amount,
         charge: intent.latest_charge,
         payment_intent: intent.id,
         reason,
         status: 'needs_response',
+        balance_transactions: [balanceTransaction(-amount, feeCents, 'dispute')],
       });
     },
-    /** The chargeback is decided: `won` the platform keeps the money, `lost` the card holder gets it back. */
-    closeDispute(disputeId: string, status: 'won' | 'lost') {
+    /**
+     * The chargeback is decided: `won` the platform keeps the money (Stripe reinstates the amount and, unless told
+     * otherwise, its fee, in a second balance transaction), `lost` the card holder gets it back.
+     */
+    closeDispute(disputeId: string, status: 'won' | 'lost', { feeReturned = true } = {}) {
       const dispute = objects.get(disputeId);
       if (dispute?.object !== 'dispute') throw new Error(`No dispute ${disputeId}`);
       dispute.status = status;
+      if (status === 'won') {
+        const [withdrawal] = dispute.balance_transactions as { fee: number }[];
+        const returned = feeReturned ? -withdrawal!.fee : 0;
+        (dispute.balance_transactions as unknown[]).push(
+          balanceTransaction(Number(dispute.amount), returned, 'dispute_reversal'),
+        );
+      }
       return dispute;
     },
     /** A webhook request as Stripe sends it: the event's body and its `Stripe-Signature` header. */

@@ -1,4 +1,3 @@
-import axe from 'axe-core';
 import type { Page, Route } from '@playwright/test';
 import type { StripeFake } from './stripe-fake.ts';
 
@@ -11,7 +10,6 @@ import type { StripeFake } from './stripe-fake.ts';
 // 3-D Secure on a bank's page at hooks.stripe.com that returns to the checkout.
 
 const PAYMENT_ELEMENT_PATH = '/fake/payment-element.html';
-const AXE_PATH = '/fake/axe.js';
 
 /** window.Stripe, as the served script defines it: runs in the page, so it names nothing from this module. */
 function defineStripe() {
@@ -136,7 +134,6 @@ function defineStripe() {
 /** The Payment Element's frame: three labelled fields in the page's appearance, handed over when asked. */
 const PAYMENT_ELEMENT_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Payment details</title>
-<script src="https://js.stripe.com${AXE_PATH}"></script>
 <style>
   body { margin: 0; font: 16px system-ui, sans-serif; }
   label { display: block; margin: 0 0 0.75rem; font-size: 0.875rem; }
@@ -188,7 +185,6 @@ export async function routeStripe(page: Page, fake: StripeFake) {
   await page.route('https://js.stripe.com/**', (route) => {
     const { pathname } = new URL(route.request().url());
     if (pathname === PAYMENT_ELEMENT_PATH) return html(route, PAYMENT_ELEMENT_HTML);
-    if (pathname === AXE_PATH) return route.fulfill({ contentType: 'text/javascript', body: axe.source });
     return route.fulfill({ contentType: 'text/javascript', body: `(${defineStripe.toString()})();` });
   });
 

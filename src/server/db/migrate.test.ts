@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../tests/support/factories.ts';
-import { openEmptyTestDatabase, openTestDatabase } from '../../../tests/support/test-database.ts';
+import { describeOnPostgres, openEmptyTestDatabase, openTestDatabase } from '../../../tests/support/test-database.ts';
 import type { DatabaseHandle } from './client.ts';
 import { migrateDatabase } from './migrate.ts';
 import { chatRooms } from './schema/chat.ts';
@@ -181,6 +181,25 @@ function migrationsUpTo(lastTag: string) {
   writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
   return folder;
 }
+
+// Several nodes share only a PostgreSQL server: the embedded database belongs to the one process that holds it.
+describeOnPostgres('migrations of nodes starting together', () => {
+  it('are applied once: the second node waits for the first, then finds nothing left to do', async () => {
+    const handle = await openEmptyTestDatabase();
+    try {
+      await Promise.all([migrateDatabase(handle.pool), migrateDatabase(handle.pool)]);
+      const [applied] = (
+        await handle.db.execute<{ entries: number; distinct: number }>(
+          sql`select count(*)::int as entries, count(distinct hash)::int as distinct from drizzle.__drizzle_migrations`,
+        )
+      ).rows;
+      expect(applied!.entries).toBeGreaterThan(0);
+      expect(applied!.entries).toBe(applied!.distinct);
+    } finally {
+      await handle.close();
+    }
+  });
+});
 
 describe('migration 0016 (amounts in cents)', () => {
   it('converts the numeric budgets and bids of existing rows to exactly the same cents', async () => {

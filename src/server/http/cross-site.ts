@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// Mail clients post a one-click unsubscribe (RFC 8058) from no page of ours; its signed token is its authority.
+const POSTED_FROM_ANYWHERE = new Set(['/api/notifications/unsubscribe']);
 
 /** The origins our own pages are served from: the public URL, and the host this request was sent to. */
 function isOwnOrigin(origin: string, request: FastifyRequest, publicOrigin: string) {
@@ -17,7 +19,7 @@ function isOwnOrigin(origin: string, request: FastifyRequest, publicOrigin: stri
 export function registerCrossSiteGuard(app: FastifyInstance, publicUrl: string) {
   const publicOrigin = new URL(publicUrl).origin;
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+    if (SAFE_METHODS.has(request.method) || POSTED_FROM_ANYWHERE.has(request.routeOptions.url ?? '')) return;
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new AppError('CROSS_SITE_REQUEST');
     const origin = request.headers.origin;

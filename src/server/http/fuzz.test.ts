@@ -31,7 +31,12 @@ const GUARDED_TABLES = [
   'mail_outbox',
   'push_subscriptions',
   'push_deliveries',
+  'notification_settings',
+  'visible_tabs',
   'data_exports',
+  'account_deletions',
+  'saved_tutors',
+  'payment_adjustments',
 ];
 
 type Operation = {
@@ -109,7 +114,14 @@ describe('the API under fuzzing', () => {
     const teacher = await signedInTeacher(t, [subjectId]);
     callers = [student, teacher, await signedInStudent(t)];
     const request = await createRequest(t.db, { studentId: student.user.id, subjectId });
-    knownIds = [subjectId, student.user.id, teacher.user.id, request.id];
+    // Sent to `teacher` directly: the decline and open-to-all routes meet a request they can act on.
+    const direct = await createRequest(t.db, {
+      studentId: student.user.id,
+      subjectId,
+      directTutorId: teacher.user.id,
+      directState: 'waiting',
+    });
+    knownIds = [subjectId, student.user.id, teacher.user.id, request.id, direct.id];
 
     type OpenApiOperation = {
       parameters?: Array<{ in: string; name: string }>;

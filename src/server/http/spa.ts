@@ -7,8 +7,15 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROLES, type Role } from '#shared/constants.ts';
 import type { ApiErrorBody } from '#shared/errors.ts';
-import { isPublicPageFileOf, pageFrameFile, prerenderedPageFile } from '#shared/prerendered-pages.ts';
+import {
+  isPublicPageFileOf,
+  pageFrameFile,
+  prerenderedPageFile,
+  SERVER_RENDERED_SLOT,
+  serverRenderedTemplateFile,
+} from '#shared/prerendered-pages.ts';
 import { fillPublicSettings, type PublicSettings } from '#shared/public-settings.ts';
+import { escapeHtml } from '#shared/rules/text.ts';
 
 /** The prerendered pages and frames the build wrote (paths relative to the web directory, with / separators). */
 function listPrerenderedPages(webDir: string) {
@@ -69,6 +76,23 @@ function readWholePages(webDir: string, files: Set<string>, settings: PublicSett
   return pages;
 }
 
+/** The page server-rendered pages go into, in the server's payments mode with its settings filled in, if built. */
+function readServerRenderedTemplate(webDir: string, settings: PublicSettings) {
+  const file = path.join(webDir, serverRenderedTemplateFile(settings));
+  return existsSync(file) ? fillPublicSettings(readFileSync(file, 'utf8'), settings) : undefined;
+}
+
+/** A public page the server renders at each request (a tutor's page for visitors), and its status. */
+export type ServerRenderedPage = { status: 200 | 404; title: string; head: string; body: string };
+
+/** The template with the page's title, its head's tags (in place of the site's description) and its body. */
+const fillTemplate = (template: string, page: ServerRenderedPage) =>
+  template
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+    .replace(/\s*<meta\s+name="description"[^>]*>/, '')
+    .replace('</head>', () => `${page.head}</head>`)
+    .replace(SERVER_RENDERED_SLOT, () => page.body);
+
 /** The CSP source that admits an inline script: its SHA-256. */
 const scriptHashSource = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 
@@ -90,6 +114,7 @@ export function readWebBuild(webDir: string, publicSettings: PublicSettings) {
     hasBuild: existsSync(path.join(webDir, 'index.html')),
     prerenderedPages,
     wholePages,
+    serverRenderedTemplate: readServerRenderedTemplate(webDir, publicSettings),
     inlineScriptHashes: [...inlineScripts].map(scriptHashSource),
   };
 }
@@ -103,19 +128,25 @@ export type SpaOptions = {
   hasSessionCookie: (request: FastifyRequest) => boolean;
   /** The signed-in visitor's role, for a page whose frame differs by role; null when signed out. */
   sessionRole: (request: FastifyRequest) => Promise<Role | null>;
+  /**
+   * How to render the page the server renders for a visitor at this path (a tutor's page), or undefined for any other
+   * path: known from the path alone, so that other pages cost no session lookup.
+   */
+  publicPageAt: (pagePath: string) => (() => Promise<ServerRenderedPage>) | undefined;
 };
 
 /**
  * Serves the built web app: hashed assets cached for a year; a public page prerendered at build time as its
  * whole HTML, to a signed-out visitor only (with a session cookie, the app, index.html, shows it with the visitor's
- * own top bar), and a page with a form only without a query string, which it may read; a signed-in page with a frame
+ * own top bar), and a page with a form only without a query string, which it may read; a public page rendered at each
+ * request (a tutor's page) to a signed-out visitor, in the build's template; a signed-in page with a frame
  * of its own as index.html with that frame; every other page path answered with index.html. All carry the same CSP
  * (set for every answer).
  */
 export async function registerSpa(
   app: FastifyInstance,
-  { webDir, payments, hasBuild, prerenderedPages, wholePages }: WebBuild,
-  { hasSessionCookie, sessionRole }: SpaOptions,
+  { webDir, payments, hasBuild, prerenderedPages, wholePages, serverRenderedTemplate }: WebBuild,
+  { hasSessionCookie, sessionRole, publicPageAt }: SpaOptions,
 ) {
   if (hasBuild) {
     await app.register(fastifyStatic, {
@@ -171,6 +202,14 @@ export async function registerSpa(
         const encoding = encodings.negotiate(request.headers['accept-encoding'] ?? '');
         if (!encoding) return reply.send(wholePage.html);
         return reply.header('content-encoding', encoding).send(wholePage.encoded(encoding));
+      }
+      // A page rendered at each request goes, whole, to a visitor without a valid session; with one, the app shows
+      // it. A cookie alone decides nothing here: the app's page needs a session, so an expired or unknown cookie would
+      // send the visitor to sign in rather than show them the page.
+      const renderPublicPage = serverRenderedTemplate === undefined ? undefined : publicPageAt(pagePath);
+      if (renderPublicPage && (await sessionRole(request).catch(() => null)) === null) {
+        const page = await renderPublicPage();
+        return reply.header('vary', 'cookie').code(page.status).send(fillTemplate(serverRenderedTemplate!, page));
       }
       // A signed-in page with a frame of its own (whatever the query string: the frame reads none) goes to a
       // visitor with a session; one without is sent on to sign in by the app, from the plain frame.

@@ -100,6 +100,7 @@ describe('races', { timeout: 120_000 }, () => {
             role: 'student',
             acceptTerms: true,
             acceptPrivacy: true,
+            confirmAge: true,
           },
         }),
       ),

@@ -26,11 +26,11 @@ describe('request expiry', () => {
   });
 
   it('shows a request closed when older than 48 hours or completed or closed', () => {
-    expect(isClosedForDisplay({ createdAt: ago(HOUR), status: 'open' }, now)).toBe(false);
-    expect(isClosedForDisplay({ createdAt: ago(HOUR), status: 'accepted' }, now)).toBe(false);
-    expect(isClosedForDisplay({ createdAt: ago(HOUR), status: 'completed' }, now)).toBe(true);
-    expect(isClosedForDisplay({ createdAt: ago(HOUR), status: 'closed' }, now)).toBe(true);
-    expect(isClosedForDisplay({ createdAt: ago(49 * HOUR), status: 'open' }, now)).toBe(true);
-    expect(isClosedForDisplay({ createdAt: ago(49 * HOUR), status: 'accepted' }, now)).toBe(true);
+    expect(isClosedForDisplay({ openSince: ago(HOUR), status: 'open' }, now)).toBe(false);
+    expect(isClosedForDisplay({ openSince: ago(HOUR), status: 'accepted' }, now)).toBe(false);
+    expect(isClosedForDisplay({ openSince: ago(HOUR), status: 'completed' }, now)).toBe(true);
+    expect(isClosedForDisplay({ openSince: ago(HOUR), status: 'closed' }, now)).toBe(true);
+    expect(isClosedForDisplay({ openSince: ago(49 * HOUR), status: 'open' }, now)).toBe(true);
+    expect(isClosedForDisplay({ openSince: ago(49 * HOUR), status: 'accepted' }, now)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathToNulCharacter, truncateText } from './text.ts';
+import { notificationText, pathToNulCharacter, truncateText } from './text.ts';
 
 describe('truncateText', () => {
   it('keeps short texts and cuts long ones with an ellipsis', () => {
@@ -43,5 +43,14 @@ describe('pathToNulCharacter', () => {
     for (let depth = 0; depth < 100_000; depth++) nested = [nested];
     expect(pathToNulCharacter(nested)).toHaveLength(100_000);
     expect(pathToNulCharacter(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`))).toBeUndefined();
+  });
+});
+
+describe('notificationText', () => {
+  it('keeps up to 50 characters and cuts longer texts to 47 plus "..."', () => {
+    expect(notificationText('Hello')).toBe('Hello');
+    expect(notificationText('a'.repeat(50))).toBe('a'.repeat(50));
+    expect(notificationText('a'.repeat(51))).toBe(`${'a'.repeat(47)}...`);
+    expect(notificationText('a'.repeat(51))).toHaveLength(50);
   });
 });

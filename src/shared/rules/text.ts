@@ -1,7 +1,15 @@
+import { BACKGROUND_MESSAGE_TEXT_LENGTH } from '../constants.ts';
 /** The first `length` characters, plus "…" when the text was longer (notification 100, job card 180). */
 export function truncateText(text: string, length: number) {
   const characters = Array.from(text);
   return characters.length > length ? `${characters.slice(0, length).join('').trimEnd()}…` : text;
+}
+
+/** A message's text in a notification (SPEC.md §7): cut at 50 characters, 47 plus "...". */
+export function notificationText(text: string) {
+  return text.length > BACKGROUND_MESSAGE_TEXT_LENGTH
+    ? `${text.slice(0, BACKGROUND_MESSAGE_TEXT_LENGTH - 3)}...`
+    : text;
 }
 
 /** The text with the characters HTML gives a meaning (& < > " ') written as character references. */

@@ -5,6 +5,7 @@ import { emailSchema, strongPasswordSchema } from './auth.ts';
 
 export const accountMessages = {
   passwordRequired: 'Password is required',
+  tooManyWrongPasswords: 'Too many wrong passwords. Please try again in 15 minutes or reset your password.',
   sameEmail: 'This is already your e-mail address',
   adminEmailManaged:
     'Admin accounts change their e-mail address outside the app: the super-admin’s address is set by ADMIN_EMAIL.',

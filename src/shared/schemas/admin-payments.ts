@@ -164,3 +164,80 @@ export const requestedPayoutSchema = z.object({
 export type RequestedPayout = z.infer<typeof requestedPayoutSchema>;
 export const requestedPayoutsSchema = z.object({ items: z.array(requestedPayoutSchema) });
 export type RequestedPayouts = z.infer<typeof requestedPayoutsSchema>;
+
+// Stripe transfers (`stripe`): a released share Stripe refused or that failed every try, waiting for an admin.
+
+export const failedStripeTransferSchema = z.object({
+  id: z.uuid(),
+  requestId: z.uuid(),
+  job: z.string(),
+  tutor: partySchema,
+  amountCents: z.number().int(),
+  /** Tries in its last series. */
+  attempts: z.number().int(),
+  /** What Stripe (or the network) answered the last try. */
+  lastError: z.string().nullable(),
+  createdAt: isoDate,
+});
+export type FailedStripeTransfer = z.infer<typeof failedStripeTransferSchema>;
+export const failedStripeTransfersSchema = z.object({ items: z.array(failedStripeTransferSchema) });
+export type FailedStripeTransfers = z.infer<typeof failedStripeTransfersSchema>;
+export const stripeTransferRetryMessages = {
+  notFailed: 'This transfer has not failed: it was sent, cancelled, or is being tried again already.',
+} as const;
+
+// Adjustments: money of a released job given back to the student by an admin, the tutor's part taken back.
+
+/**
+ * An admin's adjustment of a released job (money back to the student): the provider refunding it, Stripe reversing
+ * the tutor's transfer, settled, or failed (the provider refused the refund: nothing moved).
+ */
+export const PAYMENT_ADJUSTMENT_STATUSES = ['refunding', 'reversing', 'settled', 'failed'] as const;
+export type PaymentAdjustmentStatus = (typeof PAYMENT_ADJUSTMENT_STATUSES)[number];
+/**
+ * Where an adjustment's tutor part came from: reversed from the tutor's Stripe account, taken from earnings not sent
+ * yet, or recorded as owed by the tutor (their balance below zero: later shares pay it back first).
+ */
+export const PAYMENT_ADJUSTMENT_TUTOR_OUTCOMES = ['reversed', 'from_earnings', 'owed_by_tutor'] as const;
+
+export const adjustmentMessages = {
+  amountInvalid: 'Enter the amount to give back, in whole cents, more than 0.',
+  noteRequired: 'Say why the money goes back: the note is kept with the adjustment.',
+  noteTooLong: 'The note can be at most 500 characters.',
+  notReleased:
+    'Only a job whose money was released in full, with nothing given back since, can be adjusted: a job still ' +
+    'holding money is refunded through a refund request.',
+  tooMuch: 'The amount is more than the student paid for this job.',
+  chargeback: 'This job has a chargeback at Stripe: its money is settled there.',
+} as const;
+
+/** An admin's adjustment of a released job: how much goes back to the student, and why. */
+export const adjustmentInputSchema = z.object({
+  amountCents: z
+    .number({ error: adjustmentMessages.amountInvalid })
+    .int(adjustmentMessages.amountInvalid)
+    .positive(adjustmentMessages.amountInvalid)
+    .max(100_000_000, adjustmentMessages.tooMuch),
+  note: z
+    .string({ error: adjustmentMessages.noteRequired })
+    .trim()
+    .min(1, adjustmentMessages.noteRequired)
+    .max(500, adjustmentMessages.noteTooLong),
+});
+export type AdjustmentInput = z.infer<typeof adjustmentInputSchema>;
+
+export const adjustmentSchema = z.object({
+  id: z.uuid(),
+  requestId: z.uuid(),
+  amountCents: z.number().int(),
+  /** The tutor's part of the amount, and the platform commission's. */
+  tutorCents: z.number().int(),
+  commissionCents: z.number().int(),
+  status: z.enum(PAYMENT_ADJUSTMENT_STATUSES),
+  /** Reversed from the tutor's Stripe account, or recorded as owed by the tutor; null until known. */
+  tutorOutcome: z.enum(PAYMENT_ADJUSTMENT_TUTOR_OUTCOMES).nullable(),
+  /** What the provider last answered a call that failed. */
+  lastError: z.string().nullable(),
+  createdAt: isoDate,
+});
+export type Adjustment = z.infer<typeof adjustmentSchema>;

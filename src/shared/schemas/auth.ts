@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_MIN, PASSWORD_MIN, RESET_PASSWORD_MIN, ROLES } from '#shared/constants.ts';
+import { MINIMUM_AGE, NAME_MIN, PASSWORD_MIN, RESET_PASSWORD_MIN, ROLES } from '#shared/constants.ts';
 import { subjectIdsSchema } from '#shared/schemas/profiles.ts';
 
 // Accounts (SPEC.md §5 Login / Register / Forgot password / New password), shared by the forms and the API.
@@ -54,6 +54,8 @@ export const registerSchema = z.object({
   specializations: subjectIdsSchema.default([]),
   acceptTerms: z.literal(true, { error: 'You must accept the Terms and Conditions' }),
   acceptPrivacy: z.literal(true, { error: 'You must accept the Privacy Policy' }),
+  // Kept with the time of consent (users.age_confirmed_at).
+  confirmAge: z.literal(true, { error: `You must be at least ${MINIMUM_AGE} years old to use Virtual Help` }),
 });
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });

@@ -166,6 +166,7 @@ export const messageSchema = z.object({
   isRead: z.boolean(),
   actionType: z.string().nullable(),
   attachment: attachmentSchema.nullable(),
+  isFileRemoved: z.literal(true).optional().describe('Present when the sender’s file was removed with their account'),
   meeting: meetingSchema.nullable(),
 });
 
@@ -237,3 +238,6 @@ export type Receipt = z.infer<typeof receiptSchema>;
 export type ReceiptStatus = z.infer<typeof receiptStatusSchema>;
 export type ModerationDetails = z.infer<typeof moderationDetailsSchema>;
 export type ChatError = z.infer<typeof chatErrorSchema>;
+
+/** The file type kept on a message whose file was removed with its sender's account: the partner sees "File removed". */
+export const REMOVED_FILE_TYPE = 'removed';

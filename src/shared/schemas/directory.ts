@@ -25,6 +25,7 @@ export const directoryMessages = {
   subjects: 'Unknown subject',
   minRating: 'Please choose a minimum rating from the list',
   rate: `Rates are between $${TUTORING_BUDGET_CENTS.min / 100} and $${TUTORING_BUDGET_CENTS.max / 100}`,
+  rateOrder: 'The lowest rate cannot be above the highest rate',
   respondsWithin: 'Please choose a response time from the list',
   sort: 'Please choose a sort from the list',
 } as const;
@@ -45,30 +46,37 @@ const rateCents = z.coerce
   .max(TUTORING_BUDGET_CENTS.max, directoryMessages.rate);
 
 /** The directory's address: every filter is a query parameter, so a search can be shared and the back button works. */
-export const directoryQuerySchema = z.object({
-  q: z.string().trim().max(DIRECTORY.queryMax, directoryMessages.query).optional(),
-  /** Subject ids, comma-separated: tutors teaching any of them. */
-  subjects: z
-    .string()
-    .optional()
-    .transform((value) => (value ? [...new Set(value.split(','))] : []))
-    .pipe(z.array(z.uuid(directoryMessages.subjects)).max(DIRECTORY.subjectsMax, directoryMessages.subjects)),
-  minRating: z.coerce
-    .number({ error: directoryMessages.minRating })
-    .refine((value) => (DIRECTORY.minRatings as readonly number[]).includes(value), directoryMessages.minRating)
-    .optional(),
-  minRateCents: rateCents.optional(),
-  maxRateCents: rateCents.optional(),
-  respondsWithin: z.coerce
-    .number({ error: directoryMessages.respondsWithin })
-    .refine(
-      (value) => (DIRECTORY.respondsWithinMinutes as readonly number[]).includes(value),
-      directoryMessages.respondsWithin,
-    )
-    .optional(),
-  sort: z.enum(DIRECTORY_SORTS, { error: directoryMessages.sort }).default('best'),
-  cursor: directoryCursorSchema.optional(),
-});
+export const directoryQuerySchema = z
+  .object({
+    q: z.string().trim().max(DIRECTORY.queryMax, directoryMessages.query).optional(),
+    /** Subject ids, comma-separated: tutors teaching any of them. */
+    subjects: z
+      .string()
+      .optional()
+      .transform((value) => (value ? [...new Set(value.split(','))] : []))
+      .pipe(z.array(z.uuid(directoryMessages.subjects)).max(DIRECTORY.subjectsMax, directoryMessages.subjects)),
+    minRating: z.coerce
+      .number({ error: directoryMessages.minRating })
+      .refine((value) => (DIRECTORY.minRatings as readonly number[]).includes(value), directoryMessages.minRating)
+      .optional(),
+    minRateCents: rateCents.optional(),
+    maxRateCents: rateCents.optional(),
+    respondsWithin: z.coerce
+      .number({ error: directoryMessages.respondsWithin })
+      .refine(
+        (value) => (DIRECTORY.respondsWithinMinutes as readonly number[]).includes(value),
+        directoryMessages.respondsWithin,
+      )
+      .optional(),
+    sort: z.enum(DIRECTORY_SORTS, { error: directoryMessages.sort }).default('best'),
+    cursor: directoryCursorSchema.optional(),
+  })
+  // A range that holds no rate is a mistake to say, not an empty page.
+  .refine(
+    ({ minRateCents, maxRateCents }) =>
+      minRateCents === undefined || maxRateCents === undefined || minRateCents <= maxRateCents,
+    { path: ['maxRateCents'], message: directoryMessages.rateOrder },
+  );
 
 export const tutorCardSchema = tutorTrustSchema.extend({
   id: z.uuid(),

@@ -46,6 +46,8 @@ export const stripeTransferSchema = z.object({
   status: z.enum(STRIPE_TRANSFER_STATUSES),
   createdAt: isoDate,
   transferredAt: isoDate.nullable(),
+  /** Stripe refused it or a try failed: it is tried again, or waits for an admin; the money is still the tutor's. */
+  delayed: z.boolean(),
 });
 
 export const earningsSchema = z.object({

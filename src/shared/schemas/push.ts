@@ -29,6 +29,21 @@ export type CreatePushSubscriptionInput = z.infer<typeof createPushSubscriptionS
 
 export const pushSubscriptionSchema = z.object({ id: z.uuid() });
 
+/** A device that receives pushes, for the settings screen: "Chrome 131 on Android phone", since when. */
+export const pushDeviceSchema = z.object({
+  id: z.uuid(),
+  /** The browser's own push address: the page finds its device by it. */
+  endpoint: z.string(),
+  browser: z.string(),
+  device: z.string(),
+  createdAt: z.iso.datetime(),
+  /** Subscribed in the session of this request (this browser). */
+  isCurrent: z.boolean(),
+});
+export type PushDevice = z.infer<typeof pushDeviceSchema>;
+export const pushDeviceListSchema = z.object({ devices: z.array(pushDeviceSchema) });
+export type PushDeviceList = z.infer<typeof pushDeviceListSchema>;
+
 export const pushPublicKeySchema = z.object({
   /** The server's VAPID public key, for PushManager.subscribe's applicationServerKey. */
   publicKey: z.string(),

@@ -3,6 +3,7 @@ import { tutorTrustSchema } from './reviews.ts';
 import {
   BID_STATUSES,
   DESCRIPTION_MIN_LENGTH,
+  DIRECT_REQUEST_STATES,
   EDUCATION_LEVELS,
   MIB,
   REQUEST_ATTACHMENT_TYPES,
@@ -33,6 +34,7 @@ const requestMessages = {
   level: 'Please choose an education level',
   supportType: 'Please choose exam preparation or general support',
   bidAmount: 'Please enter a valid bid amount.',
+  directTutor: 'This tutor cannot take requests in this subject',
   ...budgetMessages,
 } as const;
 
@@ -103,6 +105,8 @@ export const createRequestFieldsSchema = z.object({
   requirements: optionalText(2000, 'Requirements'),
   schedule: optionalText(500, 'Schedule'),
   supportType: z.enum(SUPPORT_TYPES, { error: requestMessages.supportType }).optional(),
+  /** Sent to this tutor only ("Ask {name} for help"): a tutor of the subject who can take requests. */
+  directTutorId: z.uuid({ error: requestMessages.directTutor }).optional(),
 });
 
 /**
@@ -208,6 +212,7 @@ export const placeBidSchema = z.object({
     .nullish()
     .transform((value) => value || null),
 });
+export const DIRECT_TUTOR_MESSAGE = requestMessages.directTutor;
 export type PlaceBidInput = z.output<typeof placeBidSchema>;
 
 // Answers.
@@ -243,6 +248,18 @@ const requestCardSchema = z.object({
   attachments: z.array(attachmentSchema),
   acceptedBidId: z.uuid().nullable(),
   createdAt: isoDate,
+  /** The 48-hour expiry counts from here: the creation, or when a direct request was opened to all. */
+  openSince: isoDate,
+  /** A request sent to one tutor ("Sent to {tutorName}"), and where that stands; null when posted to all. */
+  direct: z
+    .object({
+      /** Null once that tutor's account is gone. */
+      tutorId: z.uuid().nullable(),
+      tutorName: z.string().nullable(),
+      state: z.enum(DIRECT_REQUEST_STATES),
+      declineReason: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 const myRequestSchema = requestCardSchema.extend({ bidCount: z.number().int() });
@@ -320,6 +337,16 @@ export const jobsPageSchema = z.object({
   /** Tab counts for the current subject filter, whatever the type filter and page. */
   counts: z.object({ all: z.number().int(), tutoring: z.number().int(), assignment: z.number().int() }),
 });
+
+export const declineDirectRequestSchema = z.object({
+  reason: z
+    .string()
+    .trim()
+    .max(500, 'Reason must be at most 500 characters')
+    .nullish()
+    .transform((value) => value || null),
+});
+export type DeclineDirectRequestInput = z.output<typeof declineDirectRequestSchema>;
 
 export const bidSchema = z.object({
   id: z.uuid(),

@@ -121,7 +121,8 @@ export const tutorProfileSchema = tutorTrustSchema.extend({
   id: z.uuid(),
   username: z.string(),
   image: z.string().nullable(),
-  vhNumber: z.number().int(),
+  /** For signed-in users only: null for a visitor. */
+  vhNumber: z.number().int().nullable(),
   headline: z.string().nullable(),
   about: z.string().nullable(),
   memberSince: isoDate,
@@ -133,6 +134,8 @@ export const tutorProfileSchema = tutorTrustSchema.extend({
 /** A job between the signed-in user and one other person, for the chat header and its rating prompt. */
 export const sharedJobSchema = z.object({
   requestId: z.uuid(),
+  /** For "Ask {name} again" in the same subject. */
+  subjectId: z.uuid(),
   subjectName: z.string(),
   studentId: z.uuid(),
   tutorId: z.uuid(),

@@ -73,6 +73,13 @@ const pageRoutes: RouteObject[] = [
         }),
       },
       {
+        path: paths.settings.notifications.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/notifications/pages/notification-settings-page.tsx'))
+            .NotificationSettingsPage,
+        }),
+      },
+      {
         path: paths.search.experts.path,
         lazy: async () => ({
           Component: (await import('#web/features/search/pages/search-experts-page.tsx')).SearchExpertsPage,
@@ -127,6 +134,12 @@ const pageRoutes: RouteObject[] = [
   {
     element: <RequireAuth role="student" />,
     children: [
+      {
+        path: paths.savedTutors.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/tutors/pages/saved-tutors-page.tsx')).SavedTutorsPage,
+        }),
+      },
       {
         path: paths.student.posts.path,
         lazy: async () => ({
@@ -239,6 +252,13 @@ const pageRoutes: RouteObject[] = [
         lazy: async () => ({
           Component: (await import('#web/features/admin/pages/admin-contact-messages-page.tsx'))
             .AdminContactMessagesPage,
+        }),
+      },
+      {
+        path: paths.admin.accountDeletions.path,
+        lazy: async () => ({
+          Component: (await import('#web/features/admin/pages/admin-account-deletions-page.tsx'))
+            .AdminAccountDeletionsPage,
         }),
       },
       {

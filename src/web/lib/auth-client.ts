@@ -13,8 +13,23 @@ export type Session = {
 /** `null` when signed out (what GET /api/auth/get-session answers). */
 export const sessionQueryOptions = queryOptions({
   queryKey: sessionQueryKey,
-  queryFn: async ({ signal }) =>
-    (await apiFetch<Session | null | undefined>('/api/auth/get-session', { signal })) ?? null,
+  // Kept on the device, so that the app starts offline as the person last signed in (until the session's end).
+  queryFn: async ({ signal }) => {
+    const answer = apiFetch<Session | null | undefined>('/api/auth/get-session', { signal }).then(
+      (found) => found ?? null,
+    );
+    // Its failure is answered below, once the module is here: not an unhandled rejection meanwhile.
+    void answer.catch(() => undefined);
+    const { answerOrKept } = await import('./device-db.ts');
+    return answerOrKept({
+      store: 'session',
+      key: 'current',
+      answer,
+      isUsable: (kept) => kept !== null && new Date(kept.session.expiresAt).getTime() > Date.now(),
+    });
+  },
+  // Asked even when the browser says it is offline: the kept answer is the one to start from then.
+  networkMode: 'offlineFirst',
   staleTime: 5 * 60 * 1000,
 });
 
@@ -79,11 +94,18 @@ export function listenToAuthChangesInOtherTabs() {
 /** Ends the session on the server, then forgets everything cached for this user. Throws ApiError. */
 export async function signOut() {
   await apiFetch<unknown>('/api/auth/sign-out', { method: 'POST', body: {} });
+  await forgetSignedInUser();
+}
+
+/** Forgets everything cached for the user whose session the server ended (sign-out, a deleted account). */
+export async function forgetSignedInUser() {
   queryClient.setQueryData(sessionQueryKey, null);
   // Data of the signed-out user must not be shown to whoever uses this browser next.
   queryClient.removeQueries({
     predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] && query.queryKey[0] !== 'settings',
   });
   await import('./personal-caches.ts').then(({ clearPersonalCaches }) => clearPersonalCaches()).catch(() => undefined);
+  // The server forgot this device's subscription with the session; the browser's is ended too.
+  await import('./web-push.ts').then(({ unsubscribeFromPush }) => unsubscribeFromPush()).catch(() => undefined);
   await notifyAuthChanged();
 }

@@ -26,7 +26,10 @@ export function connectSocket(userId: string | null) {
   // Events only keep the cache current: after a gap anything may have changed, so refetch what is shown.
   next.io.on('reconnect', () => void queryClient.invalidateQueries());
   // The connection state on <html data-realtime>: for styling and for tests that wait for live updates.
-  next.on('connect', () => (document.documentElement.dataset.realtime = 'connected'));
+  next.on('connect', () => {
+    document.documentElement.dataset.realtime = 'connected';
+    reportVisibility(next);
+  });
   next.on('disconnect', () => (document.documentElement.dataset.realtime = 'disconnected'));
   socket = next;
   listeners.forEach((listener) => listener(next));
@@ -35,6 +38,16 @@ export function connectSocket(userId: string | null) {
     if (socket === next) next.connect();
   });
   return next;
+}
+
+/** Tells the server whether this tab is shown: pushes wait while one of the user's tabs is. */
+function reportVisibility(target: AppSocket) {
+  if (target.connected) target.emit('tab:visibility', document.visibilityState === 'visible');
+}
+if (typeof document !== 'undefined') {
+  document.addEventListener('visibilitychange', () => {
+    if (socket) reportVisibility(socket);
+  });
 }
 
 const listeners = new Set<(socket: AppSocket) => void>();

@@ -8,3 +8,11 @@ export const OFFLINE_PAGE = '/offline.html';
 export const STATIC_CACHE_PREFIX = 'vh-static-';
 /** A page asks the waiting version to take over with this message. */
 export const SKIP_WAITING = 'skip-waiting';
+/**
+ * The caches of the app's start page as this browser last got it, one per version: the frame the server picked for
+ * the person signed in, kept so that the installed app opens offline (docs/decisions/0063). Personal: sign-out
+ * deletes it with every cache but the static ones.
+ */
+export const START_PAGE_CACHE_PREFIX = 'vh-start-page-';
+/** The pages kept for starting offline: the installed app's start page. */
+export const START_PAGES = ['/chat'];

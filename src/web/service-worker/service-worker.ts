@@ -1,8 +1,8 @@
 // The service worker (built by scripts/service-worker-build.ts into /sw.js; docs/decisions/0055). It keeps one
 // version's static files so that a repeat visit starts without the network, and an offline page for a navigation
-// that cannot reach the server. It never keeps a page's HTML (the server picks it by session and role) or an API
-// answer: only files whose names carry their content's hash, which hold nothing personal.
-import { OFFLINE_PAGE, SKIP_WAITING, STATIC_CACHE_PREFIX } from './contract.ts';
+// that cannot reach the server. Of the pages' HTML (the server picks it by session and role) it keeps only the start
+// page as last answered, to open on it offline (docs/decisions/0063); never an API answer.
+import { OFFLINE_PAGE, SKIP_WAITING, START_PAGES, START_PAGE_CACHE_PREFIX, STATIC_CACHE_PREFIX } from './contract.ts';
 
 /** The files of this build to keep, and the build's version; written in by the build. */
 declare const __PRECACHE__: { version: string; files: string[] };
@@ -32,6 +32,8 @@ type ServiceWorkerScope = {
 const worker = self as unknown as ServiceWorkerScope;
 
 const staticCache = `${STATIC_CACHE_PREFIX}${__PRECACHE__.version}`;
+/** The start page of this version (its HTML names this version's files); cleared at sign-out with personal caches. */
+const startPageCache = `${START_PAGE_CACHE_PREFIX}${__PRECACHE__.version}`;
 
 worker.addEventListener('install', (event) => {
   // All or nothing: a version half kept would mix with the network's files of another version.
@@ -39,11 +41,16 @@ worker.addEventListener('install', (event) => {
 });
 
 worker.addEventListener('activate', (event) => {
-  // The previous version's files go once this one is in charge (the pages reload on the change: app-updates.ts).
+  // The previous version's files and start page go once this one is in charge (the pages reload on the change:
+  // app-updates.ts).
   event.waitUntil(
     caches
       .keys()
-      .then((names) => Promise.all(names.filter((name) => name !== staticCache).map((name) => caches.delete(name))))
+      .then((names) =>
+        Promise.all(
+          names.filter((name) => name !== staticCache && name !== startPageCache).map((name) => caches.delete(name)),
+        ),
+      )
       .then(() => worker.clients.claim()),
   );
 });
@@ -53,12 +60,25 @@ worker.addEventListener('message', (event) => {
   if (event.data === SKIP_WAITING) void worker.skipWaiting();
 });
 
-/** A navigation: the network's page, else the offline page. Never kept: the server chooses it by session and role. */
-async function pageOrOffline(request: Request) {
+/**
+ * A navigation: the network's page, else (offline) the start page as kept, else the offline page. Only the start page
+ * is kept, as the server answered it to this browser's session; an address the server sent elsewhere is not.
+ */
+async function pageOrOffline(event: FetchEvent) {
+  const { pathname } = new URL(event.request.url);
+  const isStartPage = START_PAGES.includes(pathname);
   try {
-    return await fetch(request);
+    const response = await fetch(event.request);
+    if (isStartPage && response.ok && !response.redirected) {
+      const copy = response.clone();
+      event.waitUntil(caches.open(startPageCache).then((cache) => cache.put(pathname, copy)));
+    }
+    return response;
   } catch {
-    return (await caches.match(OFFLINE_PAGE, { cacheName: staticCache })) ?? Response.error();
+    const kept = isStartPage
+      ? await caches.match(pathname, { cacheName: startPageCache, ignoreVary: true })
+      : undefined;
+    return kept ?? (await caches.match(OFFLINE_PAGE, { cacheName: staticCache })) ?? Response.error();
   }
 }
 
@@ -77,7 +97,7 @@ worker.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== worker.location.origin) return;
-  if (request.mode === 'navigate') return event.respondWith(pageOrOffline(request));
+  if (request.mode === 'navigate') return event.respondWith(pageOrOffline(event));
   // Hashed files only; /api, /socket.io and everything else go to the network untouched.
   if (url.pathname.startsWith('/assets/') || __PRECACHE__.files.includes(url.pathname)) {
     event.respondWith(staticFile(request));

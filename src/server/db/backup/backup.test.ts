@@ -43,7 +43,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 /** One row in each table the chat load and the factories leave empty. */
 async function fillEveryTable(db: Database, pool: pg.Pool) {
   const { student, tutor, requestId, review } = await createReviewedJob(db);
-  await createSubAdmin(db, ['reports']);
+  const admin = await createSubAdmin(db, ['reports']);
   const statements: [string, unknown[]][] = [
     [`insert into verifications (identifier, value, expires_at) values ('backup', 'v', now() + interval '1 day')`, []],
     [`insert into rate_limits (key, count, last_request) values ('backup', 1, 0)`, []],
@@ -70,6 +70,7 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
     [`insert into moderation_attempts (user_id, hour) values ($1, date_trunc('hour', now()))`, [student.id]],
     [`insert into moderation_patterns (pattern, category) values ('backupword', 'offensive')`, []],
     [`insert into pending_specializations (user_id) values ($1)`, [tutor.id]],
+    [`insert into saved_tutors (student_id, tutor_id) values ($1, $2)`, [student.id, tutor.id]],
     [`insert into two_factors (user_id, secret, backup_codes) values ($1, 'sealed', 'sealed')`, [tutor.id]],
     [
       `insert into admin_audit_log (actor_id, action, object_type, object_id) values ($1, 'x', 'user', $2)`,
@@ -86,6 +87,11 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
        insert into push_deliveries (subscription_id, payload) select id, '{}'::jsonb from subscription`,
       [student.id],
     ],
+    [
+      `insert into notification_settings (user_id, topic, in_app, email, push) values ($1, 'news', true, true, false)`,
+      [student.id],
+    ],
+    [`insert into visible_tabs (socket_id, user_id) values ('backup-socket', $1)`, [student.id]],
     [
       `insert into guru_question_turns (student_id, client_id, expires_at)
        values ($1, gen_random_uuid(), now() + interval '1 minute')`,
@@ -117,6 +123,10 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
     ],
     [`insert into data_exports (user_id, status) values ($1, 'failed')`, [student.id]],
     [
+      `insert into account_deletions (user_id, status, erase_after, restored_at) values ($1, 'restored', now(), now())`,
+      [student.id],
+    ],
+    [
       `insert into stripe_events (id, type, object_id, processed_at)
        values ('evt_backup', 'payment_intent.succeeded', 'pi_backup', now())`,
       [],
@@ -126,6 +136,12 @@ async function fillEveryTable(db: Database, pool: pg.Pool) {
       [tutor.id],
     ],
     [`insert into stripe_transfers (request_id, tutor_id, amount_cents) values ($1, $2, 850)`, [requestId, tutor.id]],
+    [
+      `insert into payment_adjustments (request_id, checkout_id, student_id, tutor_id, admin_id, note, amount_cents,
+         tutor_cents, commission_cents, status)
+       select $1, id, $2, $3, $4, 'Backup', 100, 85, 15, 'failed' from checkouts where request_id = $1 limit 1`,
+      [requestId, student.id, tutor.id, admin.id],
+    ],
     [
       `insert into stripe_disputes (id, request_id, checkout_id, amount_cents, reason, stripe_status)
        select 'dp_backup', request_id, id, 1000, 'fraudulent', 'needs_response' from checkouts where request_id = $1`,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ACCOUNT_DELETION_STATUSES } from '#shared/schemas/account-deletion.ts';
 import { DATA_EXPORT_STATUSES } from '#shared/schemas/account.ts';
 import { users } from './auth.ts';
 import { claimColumns, createdAt, id, inList, timestamptz } from './columns.ts';
@@ -36,3 +37,37 @@ export const dataExports = pgTable(
 );
 
 export type DataExport = typeof dataExports.$inferSelect;
+
+/**
+ * A user's "Delete my account": the account is locked at once and erased by claimed work once `erase_after` (14 days
+ * on) has passed, unless the user restored it meanwhile. Kept after the erasure as the admins' record, naming the
+ * user by id only. `blocked_reason` says why a due erasure waits (money not yet settled).
+ */
+export const accountDeletions = pgTable(
+  'account_deletions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ACCOUNT_DELETION_STATUSES }).notNull().default('pending'),
+    requestedAt: createdAt(),
+    eraseAfter: timestamptz('erase_after').notNull(),
+    restoredAt: timestamptz('restored_at'),
+    erasedAt: timestamptz('erased_at'),
+    blockedReason: text('blocked_reason'),
+    ...claimColumns(),
+  },
+  (t) => [
+    check('account_deletions_status_check', inList(t.status, ACCOUNT_DELETION_STATUSES)),
+    uniqueIndex('account_deletions_one_pending_per_user_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'pending'`),
+    index('account_deletions_due_idx')
+      .on(t.eraseAfter)
+      .where(sql`${t.status} = 'pending'`),
+    index('account_deletions_requested_idx').on(t.requestedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
+);
+
+export type AccountDeletion = typeof accountDeletions.$inferSelect;

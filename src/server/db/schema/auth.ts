@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, index, integer, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { DEFAULT_ROLE, REVIEW, ROLES, TUTORING_BUDGET_CENTS, VH_NUMBER } from '#shared/constants.ts';
 import { BEST_MATCH } from '#shared/rules/best-match.ts';
 import { createdAt, id, inList, timestamptz } from './columns.ts';
@@ -43,7 +55,8 @@ export const users = pgTable(
     image: text('image'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    username: text('username').notNull().unique(),
+    // Unique among live accounts: every erased account reads "Deleted user" (DELETED_USER_NAME).
+    username: text('username').notNull(),
     role: text('role', { enum: ROLES }).notNull().default(DEFAULT_ROLE),
     // Public 3-digit number, deliberately not unique (search returns up to 10 people).
     vhNumber: smallint('vh_number').notNull(),
@@ -53,6 +66,12 @@ export const users = pgTable(
     // Set by an admin: a suspended user cannot sign in, and their sessions end when it is set.
     suspendedAt: timestamptz('suspended_at'),
     suspensionReason: text('suspension_reason'),
+    // When the user confirmed at registration being at least the minimum age (SPEC.md: 13); null for older accounts.
+    ageConfirmedAt: timestamptz('age_confirmed_at'),
+    // Set when the user asks to delete the account: signed out, hidden and refused sign-in until restored or erased.
+    deletionRequestedAt: timestamptz('deletion_requested_at'),
+    // Set when the account was erased: the row stays (others' records point at it) with nothing that names the person.
+    erasedAt: timestamptz('erased_at'),
     // When a teacher confirmed being 18 or older, which their first payout needs (accounts open from 13).
     adultConfirmedAt: timestamptz('adult_confirmed_at'),
     // A teacher's public profile texts (moderated like chat).
@@ -73,6 +92,16 @@ export const users = pgTable(
     matchScore: integer('match_score').notNull().generatedAlwaysAs(bestMatchScoreSql),
     // Headline, about text and subject names, kept by triggers on users and teacher_specializations.
     searchDocument: tsvector('search_document'),
+    // A teacher's subjects, kept by the same triggers: the cards' names without a join per card, and the subject filter
+    // an array overlap that the GIN index answers.
+    subjectIds: uuid('subject_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    subjectNames: text('subject_names')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     // Set by better-auth's two-factor plugin once an authenticator code confirmed the enrolment.
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   },
@@ -83,12 +112,16 @@ export const users = pgTable(
       'users_review_counters_check',
       sql`${t.jobsCompleted} >= 0 and ${t.reviewCount} >= 0 and ${t.reviewRatingSum} between ${t.reviewCount} and 5 * ${t.reviewCount}`,
     ),
+    uniqueIndex('users_username_unique')
+      .on(t.username)
+      .where(sql`${t.erasedAt} is null`),
     check('users_role_check', inList(t.role, ROLES)),
     check(
       'users_hourly_rate_check',
       sql`${t.hourlyRateCents} between ${sql.raw(String(TUTORING_BUDGET_CENTS.min))} and ${sql.raw(String(TUTORING_BUDGET_CENTS.max))}`,
     ),
     index('users_search_document_idx').using('gin', t.searchDocument),
+    index('users_subject_ids_idx').using('gin', t.subjectIds),
     index('users_directory_best_match_idx')
       .on(t.matchScore.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.role} = 'teacher'`),

@@ -17,3 +17,4 @@ export * from './stripe-connect.ts';
 export * from './guru.ts';
 export * from './push.ts';
 export * from './account.ts';
+export * from './tutors.ts';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { MAIL_OUTBOX_STATUSES } from '#shared/constants.ts';
+import { NOTIFICATION_TOPICS } from '#shared/schemas/notification-settings.ts';
 import { users } from './auth.ts';
 import { claimColumns, createdAt, id, inList, timestamptz } from './columns.ts';
 import { tutoringRequests } from './requests.ts';
@@ -98,6 +99,10 @@ export const mailOutbox = pgTable(
     htmlBody: text('html_body'),
     // An iCalendar invitation sent as invite.ics (meetings).
     calendar: text('calendar'),
+    // Whose news of which kind the mail is: its one-click unsubscribe link is signed from these when it is sent.
+    // Null for account mail (confirmation, reset…), which never offers one.
+    unsubscribeUserId: uuid('unsubscribe_user_id'),
+    unsubscribeTopic: text('unsubscribe_topic'),
     status: text('status', { enum: MAIL_OUTBOX_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
@@ -115,6 +120,27 @@ export const mailOutbox = pgTable(
       .where(sql`${t.status} = 'pending'`),
     // The per-recipient abuse limit counts the recent mail to one address.
     index('mail_outbox_recipient_created_idx').on(t.toAddress, t.createdAt),
+  ],
+);
+
+/**
+ * A user's choice of channels for one kind of news; a kind without a row has the defaults
+ * (shared/schemas/notification-settings.ts: everything on but product news).
+ */
+export const notificationSettings = pgTable(
+  'notification_settings',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    topic: text('topic').notNull(),
+    inApp: boolean('in_app').notNull(),
+    email: boolean('email').notNull(),
+    push: boolean('push').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.topic] }),
+    check('notification_settings_topic_check', inList(t.topic, NOTIFICATION_TOPICS)),
   ],
 );
 

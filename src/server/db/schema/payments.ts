@@ -24,6 +24,7 @@ import {
   REFUND_REASONS,
   REFUND_REQUEST_STATUSES,
 } from '#shared/constants.ts';
+import { PAYMENT_ADJUSTMENT_STATUSES, PAYMENT_ADJUSTMENT_TUTOR_OUTCOMES } from '#shared/schemas/admin-payments.ts';
 import { users } from './auth.ts';
 import { claimColumns, createdAt, id, inList, timestamptz } from './columns.ts';
 import { meetings } from './meetings.ts';
@@ -235,6 +236,70 @@ export const refundRequests = pgTable(
 );
 
 export type RefundRequest = typeof refundRequests.$inferSelect;
+
+/**
+ * An admin's adjustment of a job whose money was released: part or all of it goes back to the student, refunded by
+ * the provider under `adjustment:<id>` and posted under the same key, the tutor's part from their earnings and the
+ * platform's commission on those cents from its commission. Under Stripe a transfer already made is then reversed
+ * (`reversal:<id>`) for the tutor's part; where Stripe refuses, the tutor owes it on their balance.
+ */
+export const paymentAdjustments = pgTable(
+  'payment_adjustments',
+  {
+    id: id(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => tutoringRequests.id),
+    checkoutId: uuid('checkout_id')
+      .notNull()
+      .references(() => checkouts.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    tutorId: uuid('tutor_id')
+      .notNull()
+      .references(() => users.id),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => users.id),
+    note: text('note').notNull(),
+    // What goes back to the student, split as the release split it: the tutor's part and the commission's.
+    amountCents: integer('amount_cents').notNull(),
+    tutorCents: integer('tutor_cents').notNull(),
+    commissionCents: integer('commission_cents').notNull(),
+    status: text('status', { enum: PAYMENT_ADJUSTMENT_STATUSES }).notNull().default('refunding'),
+    providerRefundId: text('provider_refund_id'),
+    // Under Stripe: the tutor's transfer being reversed, and the reversal once made.
+    stripeTransferId: text('stripe_transfer_id'),
+    stripeReversalId: text('stripe_reversal_id'),
+    tutorOutcome: text('tutor_outcome', { enum: PAYMENT_ADJUSTMENT_TUTOR_OUTCOMES }),
+    // What the provider (or the network) answered the last failed call.
+    lastError: text('last_error'),
+    ...claimColumns(),
+    createdAt: createdAt(),
+    settledAt: timestamptz('settled_at'),
+  },
+  (t) => [
+    check('payment_adjustments_status_check', inList(t.status, PAYMENT_ADJUSTMENT_STATUSES)),
+    check(
+      'payment_adjustments_tutor_outcome_check',
+      sql`${t.tutorOutcome} is null or ${inList(t.tutorOutcome, PAYMENT_ADJUSTMENT_TUTOR_OUTCOMES)}`,
+    ),
+    check(
+      'payment_adjustments_split_check',
+      sql`${t.amountCents} > 0 and ${t.tutorCents} >= 0 and ${t.commissionCents} >= 0 and ${t.amountCents} = ${t.tutorCents} + ${t.commissionCents}`,
+    ),
+    // One per job, but a failed one (the provider refused its refund, nothing moved) may be made again.
+    uniqueIndex('payment_adjustments_one_per_job_key')
+      .on(t.requestId)
+      .where(sql`${t.status} <> 'failed'`),
+    index('payment_adjustments_due_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('refunding', 'reversing')`),
+  ],
+);
+
+export type PaymentAdjustment = typeof paymentAdjustments.$inferSelect;
 
 /**
  * A tutor's payout of their whole available balance. Requested under the tutor's idempotency key, paid by the

@@ -1,7 +1,7 @@
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import type { PushPayload } from '#shared/schemas/push.ts';
 import { sessions, users } from './auth.ts';
-import { claimColumns, createdAt, id } from './columns.ts';
+import { claimColumns, createdAt, id, timestamptz } from './columns.ts';
 
 /**
  * A device's Web Push subscription, one per endpoint. It belongs to the session that subscribed: signing out (or any
@@ -38,4 +38,20 @@ export const pushDeliveries = pgTable(
     ...claimColumns(),
   },
   (table) => [index('push_deliveries_created_idx').on(table.createdAt)],
+);
+
+/**
+ * A tab of the app that is open and shown, one per socket, on any node: pushes wait while the user has one. Each node
+ * renews its own tabs' rows; a row not renewed for a while (its node died) no longer counts.
+ */
+export const visibleTabs = pgTable(
+  'visible_tabs',
+  {
+    socketId: text('socket_id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    seenAt: timestamptz('seen_at').notNull().defaultNow(),
+  },
+  (table) => [index('visible_tabs_user_idx').on(table.userId)],
 );

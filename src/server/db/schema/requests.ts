@@ -12,7 +12,14 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { BID_STATUSES, EDUCATION_LEVELS, REQUEST_STATUSES, REQUEST_TYPES, SUPPORT_TYPES } from '#shared/constants.ts';
+import {
+  BID_STATUSES,
+  DIRECT_REQUEST_STATES,
+  EDUCATION_LEVELS,
+  REQUEST_STATUSES,
+  REQUEST_TYPES,
+  SUPPORT_TYPES,
+} from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { createdAt, id, inList, timestamptz } from './columns.ts';
 import { subjects } from './subjects.ts';
@@ -68,6 +75,14 @@ export const tutoringRequests = pgTable(
     isCompleted: boolean('is_completed')
       .notNull()
       .generatedAlwaysAs(sql`status = 'completed'`),
+    // A direct request: the tutor it was sent to (kept once opened to all, for its card) and where it stands
+    // (docs/decisions/0061); null for a request posted to every tutor of its subject.
+    directTutorId: uuid('direct_tutor_id').references(() => users.id, { onDelete: 'set null' }),
+    directState: text('direct_state', { enum: DIRECT_REQUEST_STATES }),
+    directDeclinedAt: timestamptz('direct_declined_at'),
+    directDeclineReason: text('direct_decline_reason'),
+    // When a direct request was opened to all: its 48-hour expiry counts from then instead of from its creation.
+    openedToAllAt: timestamptz('opened_to_all_at'),
   },
   (t) => [
     check('tutoring_requests_type_check', inList(t.type, REQUEST_TYPES)),
@@ -90,6 +105,17 @@ export const tutoringRequests = pgTable(
     // What a review's foreign key points at: this student's completed job with this accepted offer.
     unique('tutoring_requests_job_key').on(t.id, t.studentId, t.acceptedBidId, t.isCompleted),
     check('tutoring_requests_completed_check', sql`(${t.status} = 'completed') = (${t.completedAt} is not null)`),
+    check(
+      'tutoring_requests_direct_state_check',
+      sql`${t.directState} is null or ${inList(t.directState, DIRECT_REQUEST_STATES)}`,
+    ),
+    // A direct tutor's job list, and the job that marks unanswered direct requests.
+    index('tutoring_requests_direct_tutor_idx')
+      .on(t.directTutorId)
+      .where(sql`${t.directTutorId} is not null`),
+    index('tutoring_requests_direct_waiting_idx')
+      .on(t.createdAt)
+      .where(sql`${t.directState} = 'waiting'`),
     // The release job: delivered jobs whose days of waiting are over.
     index('tutoring_requests_delivered_idx')
       .on(t.deliveredAt)
@@ -127,6 +153,12 @@ export const tutorBids = pgTable(
       .where(sql`${t.status} = 'accepted'`),
   ],
 );
+
+/** When a request's 48-hour expiry starts: its creation, or when a direct request was opened to all. */
+export const requestOpenSince =
+  sql<Date>`coalesce(${tutoringRequests.openedToAllAt}, ${tutoringRequests.createdAt})`.mapWith(
+    tutoringRequests.createdAt,
+  );
 
 export type TutoringRequest = typeof tutoringRequests.$inferSelect;
 export type NewTutoringRequest = typeof tutoringRequests.$inferInsert;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { STRIPE_DISPUTE_OUTCOMES, STRIPE_TRANSFER_STATUSES } from '#shared/constants.ts';
 import { users } from './auth.ts';
 import { claimColumns, createdAt, id, inList, timestamptz } from './columns.ts';
@@ -11,8 +11,9 @@ import { tutoringRequests } from './requests.ts';
 
 /**
  * A tutor's Stripe Connect Express account (docs/decisions/0053): made once, under the key `connect-account:<tutorId>`
- * kept here before Stripe is asked, so a repeated "Set up payouts" is the same account. What Stripe last told of it (`account.updated`, or
- * the tutor's return from onboarding) says whether the tutor's transfers may go.
+ * kept here before Stripe is asked, so a repeated "Set up payouts" is the same account. What Stripe last told of it
+ * (`account.updated`, or the tutor's return from onboarding) says whether the tutor's transfers may go, and is what
+ * Earnings shows.
  */
 export const stripeConnectedAccounts = pgTable('stripe_connected_accounts', {
   tutorId: uuid('tutor_id')
@@ -28,6 +29,8 @@ export const stripeConnectedAccounts = pgTable('stripe_connected_accounts', {
     .array()
     .notNull()
     .default(sql`'{}'`),
+  // When Stripe last told the account's state (null: never yet, so it is asked before it is shown).
+  stateReadAt: timestamptz('state_read_at'),
   createdAt: createdAt(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });
@@ -35,9 +38,9 @@ export type StripeConnectedAccount = typeof stripeConnectedAccounts.$inferSelect
 
 /**
  * A released job's transfer of the tutor's share to their connected account, one per job (`transfer:<requestId>`,
- * also the call's idempotency key). Written with the release; made by claimed work once the tutor's payouts are
- * enabled; the ledger's `transfer:<requestId>` posting (available → paid out) is written with the change to
- * transferred.
+ * also the call's idempotency key, `:retry-<n>` added after an admin's n-th Retry). Written with the release; made by
+ * claimed work once the tutor's payouts are enabled; the ledger's `transfer:<requestId>` posting (available → paid
+ * out) is written with the change to transferred.
  */
 export const stripeTransfers = pgTable(
   'stripe_transfers',
@@ -53,6 +56,13 @@ export const stripeTransfers = pgTable(
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     status: text('status', { enum: STRIPE_TRANSFER_STATUSES }).notNull().default('waiting'),
     stripeTransferId: text('stripe_transfer_id').unique('stripe_transfers_stripe_transfer_id_key'),
+    // Calls to Stripe in this series of tries, and when the next may be made (backoff after a failure).
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    // Series of tries an admin started again (Retry): each calls under a key of its own.
+    retries: integer('retries').notNull().default(0),
+    // What Stripe (or the network) answered the last failed call, for the admins' list.
+    lastError: text('last_error'),
     ...claimColumns(),
     createdAt: createdAt(),
     transferredAt: timestamptz('transferred_at'),

@@ -250,6 +250,28 @@ describe('account settings', () => {
       expect((await t.db.select().from(users).where(eq(users.id, user.id)))[0]!.email).toBe(newEmail);
     });
 
+    it('counts wrong passwords per user, from any address: after 10, even the right one is refused', async () => {
+      const user = await createUser(t.db);
+      const cookie = await createSessionCookie(t.db, user.id);
+      const newEmail = `guessed.${user.username}@example.org`;
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const wrong = await ask(cookie.header, { newEmail, password: `wrong-${attempt}` });
+        expect(wrong.statusCode).toBe(400);
+      }
+      const refused = await ask(cookie.header, { newEmail, password: DEFAULT_TEST_PASSWORD });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ message: accountMessages.tooManyWrongPasswords });
+      expect(await pendingChanges(user.id)).toBe(0);
+      // Another user's budget is their own.
+      const other = await createUser(t.db);
+      const otherCookie = await createSessionCookie(t.db, other.id);
+      const fine = await ask(otherCookie.header, {
+        newEmail: `fine.${other.username}@example.org`,
+        password: DEFAULT_TEST_PASSWORD,
+      });
+      expect(fine.statusCode).toBe(202);
+    });
+
     it('refuses bad input, a wrong password, a taken or unchanged address and admins, writing nothing', async () => {
       const user = await createUser(t.db);
       const cookie = await createSessionCookie(t.db, user.id);

@@ -12,6 +12,12 @@ import {
   deviceParamsSchema,
   signedOutDevicesSchema,
 } from '#shared/schemas/account.ts';
+import {
+  accountDeletionMessages,
+  accountDeletionSchema,
+  deleteAccountSchema,
+  restoreAccountSchema,
+} from '#shared/schemas/account-deletion.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireSession, requireUser } from '../../http/session.ts';
@@ -20,6 +26,7 @@ import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { hasAdminRole } from '../admin/service.ts';
 import { confirmEmailChange, endDevice, endOtherDevices, listDevices, requestEmailChange } from '../auth/service.ts';
+import { requestAccountDeletion, restoreAccount } from './deletion.ts';
 import { findLatestDataExport, getDataExportFile, requestDataExport } from './export/service.ts';
 
 const tags = ['account'];
@@ -193,6 +200,50 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         exportId: request.params.exportId,
       });
       return sendStoredFile(reply, file, { disposition: 'attachment', filename, cacheControl: 'private, no-store' });
+    },
+  );
+
+  app.post(
+    '/api/account/deletion',
+    {
+      config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
+      schema: {
+        summary: 'Delete the signed-in user’s account (password required): locked at once, erased after 14 days',
+        description:
+          'Every session and socket ends; the user is hidden from search, their open requests close and pending offers ' +
+          'are withdrawn. Refused (409) while a refund request or chargeback is open or any money is held, ' +
+          'available or owed; admins: 403 (ADMIN_EMAIL).',
+        tags,
+        body: deleteAccountSchema,
+        response: { 202: accountDeletionSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { deletion, endedSessionIds } = await requestAccountDeletion({ db, userId: user.id, input: request.body });
+      for (const id of endedSessionIds) realtime.endSession(id);
+      return reply.status(202).send(deletion);
+    },
+  );
+
+  app.post(
+    '/api/account/deletion/restore',
+    {
+      config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
+      schema: {
+        summary: 'Restore an account being deleted, within its 14 days, with its address and password',
+        description:
+          'No session (a locked account has none): the user signs in afterwards. Wrong address or password: 400; ' +
+          'wrong passwords spend the address’s sign-in budget, and once it is spent: 429 ACCOUNT_LOCKED.',
+        security: [],
+        tags,
+        body: restoreAccountSchema,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      await restoreAccount({ db, input: request.body });
+      return { message: accountDeletionMessages.restored };
     },
   );
 };

@@ -142,6 +142,11 @@ describe('every admin route checks the caller’s admin permission', () => {
           payload: { reason: 'Sorry' },
         }),
       },
+      'GET /api/admin/account-deletions': {
+        area: 'users',
+        ok: 200,
+        call: () => ({ url: '/api/admin/account-deletions' }),
+      },
       'GET /api/admin/patterns': { area: 'patterns', ok: 200, call: () => ({ url: '/api/admin/patterns' }) },
       'POST /api/admin/patterns': {
         area: 'patterns',
@@ -224,6 +229,26 @@ describe('every admin route checks the caller’s admin permission', () => {
         area: 'payments',
         ok: 200,
         call: () => ({ url: '/api/admin/payments/disputes' }),
+      },
+      'GET /api/admin/payments/failed-transfers': {
+        area: 'payments',
+        ok: 200,
+        call: () => ({ url: '/api/admin/payments/failed-transfers' }),
+      },
+      // Past the guard, an unknown transfer is not found.
+      'POST /api/admin/payments/failed-transfers/{id}/retry': {
+        area: 'payments',
+        ok: 404,
+        call: () => ({ url: `/api/admin/payments/failed-transfers/${randomUUID()}/retry` }),
+      },
+      // Past the guard, an unknown job is not found.
+      'POST /api/admin/payments/jobs/{requestId}/adjustment': {
+        area: 'payments',
+        ok: 404,
+        call: () => ({
+          url: `/api/admin/payments/jobs/${randomUUID()}/adjustment`,
+          payload: { amountCents: 100, note: 'A session was missed.' },
+        }),
       },
       // Past the guard, an unknown request is not found.
       'GET /api/admin/payments/disputes/{refundRequestId}': {

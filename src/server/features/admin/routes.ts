@@ -3,7 +3,9 @@ import type { Database } from '../../db/client.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Moderation } from '../moderation/service.ts';
 import type { AcceptPaidOffer, PaymentLister, RefundContext } from '../payments/service.ts';
+import { adminAdjustmentsRoutes } from './routes/adjustments.ts';
 import { adminAuditLogRoutes } from './routes/audit-log.ts';
+import { adminAccountDeletionsRoutes } from './routes/account-deletions.ts';
 import { adminContactMessagesRoutes } from './routes/contact-messages.ts';
 import { adminDashboardRoutes } from './routes/dashboard.ts';
 import { adminDisputesRoutes } from './routes/disputes.ts';
@@ -12,6 +14,7 @@ import { adminMeetingStatsRoutes } from './routes/meeting-stats.ts';
 import { adminPatternsRoutes } from './routes/patterns.ts';
 import { adminPaymentsRoutes } from './routes/payments.ts';
 import { adminReportsRoutes } from './routes/reports.ts';
+import { adminStripeTransfersRoutes } from './routes/stripe-transfers.ts';
 import { adminSubAdminsRoutes } from './routes/sub-admins.ts';
 import { adminUsersRoutes } from './routes/users.ts';
 
@@ -29,7 +32,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   acceptPaidOffer: AcceptPaidOffer;
   /** Not PAYMENTS_PROVIDER=none: the dashboard shows the money counters. */
   takesPayments: boolean;
-}> = async (app, { db, realtime, moderation, refunds, paymentLister, acceptPaidOffer, takesPayments }) => {
+  /** Has a retried Stripe transfer made now rather than at the work's next pass. */
+  wakeStripeTransfers: () => void;
+}> = async (
+  app,
+  { db, realtime, moderation, refunds, paymentLister, acceptPaidOffer, takesPayments, wakeStripeTransfers },
+) => {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -42,6 +50,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   await app.register(adminUsersRoutes, { db, realtime });
   await app.register(adminPatternsRoutes, { db, moderation });
   await app.register(adminContactMessagesRoutes, { db });
+  await app.register(adminAccountDeletionsRoutes, { db });
   await app.register(adminAuditLogRoutes, { db });
   await app.register(adminPaymentsRoutes, {
     db,
@@ -51,4 +60,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{
     acceptPaidOffer,
   });
   await app.register(adminDisputesRoutes, { db, refunds });
+  await app.register(adminAdjustmentsRoutes, { db, refunds });
+  await app.register(adminStripeTransfersRoutes, { db, onRetried: wakeStripeTransfers });
 };

@@ -11,14 +11,17 @@ import {
   type EmailChangeOutcome,
 } from '#shared/schemas/account.ts';
 import { twoFactorMessages } from '#shared/two-factor.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { accounts, sessions, users, verifications } from '../../db/schema/auth.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import { enqueueMail } from '../../platform/mail/outbox.ts';
 import { confirmEmailChangeMail, emailChangeNoticeMail } from '../../platform/mail/templates.ts';
+import { assertPasswordCheckAllowed, recordFailedPasswordCheck } from './sign-in-lockout.ts';
 
 export const EMAIL_CHANGE_VALIDITY_HOURS = 24;
 const EMAIL_CHANGE_PREFIX = 'email-change:';
+/** The verification row of the user's pending e-mail change. */
+export const emailChangeIdentifier = (userId: string) => `${EMAIL_CHANGE_PREFIX}${userId}`;
 // Per-account abuse limit on the mails a change sends, like the confirmation and reset mails'.
 const MAIL_LIMIT = { max: 3, windowMs: 15 * 60 * 1000 };
 
@@ -90,13 +93,21 @@ export function maskEmail(email: string) {
   return `${local.slice(0, 1)}••@${domain}`;
 }
 
-async function assertPassword(db: Database, userId: string, password: string) {
+/**
+ * Throws the password field's error unless `password` is the user's; once the user's wrong passwords reach the
+ * sign-in limit, ACCOUNT_LOCKED before any is checked.
+ */
+export async function assertPassword(db: Executor, userId: string, password: string) {
+  await assertPasswordCheckAllowed(db, userId);
   const [account] = await db
     .select({ password: accounts.password })
     .from(accounts)
     .where(and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')));
   const isRight = account?.password ? await verifyPassword({ hash: account.password, password }) : false;
-  if (!isRight) throw fieldError('password', twoFactorMessages.wrongPassword);
+  if (!isRight) {
+    await recordFailedPasswordCheck(db, userId);
+    throw fieldError('password', twoFactorMessages.wrongPassword);
+  }
 }
 
 /**

@@ -101,6 +101,11 @@ async function isSuspended(db: Database, userId: string) {
   return (await db.$count(users, and(eq(users.id, userId), isNotNull(users.suspendedAt)))) > 0;
 }
 
+/** Whether the account is locked for deletion (or erased): signing in then offers "Restore my account". */
+async function isLockedForDeletion(db: Database, userId: string) {
+  return (await db.$count(users, and(eq(users.id, userId), isNotNull(users.deletionRequestedAt)))) > 0;
+}
+
 export function createAuth({ config, db, secret, onSessionEnded, secondFactor }: AuthOptions) {
   /**
    * Takes an authenticator code under the second factor's lock, which every route that takes a code shares. The plugin
@@ -310,6 +315,12 @@ export function createAuth({ config, db, secret, onSessionEnded, secondFactor }:
             if (await isSuspended(db, session.userId)) {
               throw new APIError('FORBIDDEN', { code: 'ACCOUNT_SUSPENDED', message: errorMessages.ACCOUNT_SUSPENDED });
             }
+            if (await isLockedForDeletion(db, session.userId)) {
+              throw new APIError('FORBIDDEN', {
+                code: 'ACCOUNT_DELETION_PENDING',
+                message: errorMessages.ACCOUNT_DELETION_PENDING,
+              });
+            }
           },
         },
         delete: {
@@ -328,6 +339,8 @@ export function createAuth({ config, db, secret, onSessionEnded, secondFactor }:
         fullName: { type: 'string', required: false, input: false },
         // Read with every session, so a session that slipped past a suspension still signs nobody in.
         suspendedAt: { type: 'date', required: false, input: false },
+        // Likewise for an account locked for deletion.
+        deletionRequestedAt: { type: 'date', required: false, input: false },
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
@@ -363,7 +376,8 @@ export type Auth = ReturnType<typeof createAuth>;
 export function sessionResolverFor(auth: Auth): SessionResolver {
   return async (headers) => {
     const result = await auth.api.getSession({ headers });
-    if (!result || (result.user as { suspendedAt?: Date | null }).suspendedAt) return null;
+    const user = result?.user as { suspendedAt?: Date | null; deletionRequestedAt?: Date | null } | undefined;
+    if (!result || user?.suspendedAt || user?.deletionRequestedAt) return null;
     return { user: toSessionUser(result.user), sessionId: result.session.id };
   };
 }

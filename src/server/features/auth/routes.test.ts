@@ -22,6 +22,7 @@ const validFields = () => {
     role: 'student',
     acceptTerms: true,
     acceptPrivacy: true,
+    confirmAge: true,
   };
 };
 
@@ -122,6 +123,7 @@ describe('registration', () => {
 
   it('creates a student who can be signed in by better-auth, and queues the confirmation mail', async () => {
     const fields = validFields();
+    const before = new Date();
     const response = await register(t, {
       ...fields,
       email: fields.email.toUpperCase(),
@@ -151,6 +153,9 @@ describe('registration', () => {
       emailVerified: false,
       image: null,
     });
+    // The minimum age's confirmation is kept with the time it was given.
+    expect(user!.ageConfirmedAt!.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+    expect(user!.ageConfirmedAt!.getTime()).toBeLessThanOrEqual(Date.now());
     const [account] = await t.db.select().from(accounts).where(eq(accounts.userId, body.user.id));
     expect(account).toMatchObject({ providerId: 'credential', accountId: body.user.id });
     expect(await verifyPassword({ hash: account!.password!, password: 'secret1' })).toBe(true);
@@ -236,6 +241,7 @@ describe('registration', () => {
     ['role', { role: 'admin' }, 'Role must be student or teacher'],
     ['acceptTerms', { acceptTerms: false }, 'You must accept the Terms and Conditions'],
     ['acceptPrivacy', { acceptPrivacy: false }, 'You must accept the Privacy Policy'],
+    ['confirmAge', { confirmAge: false }, 'You must be at least 13 years old to use Virtual Help'],
   ])('refuses a bad %s (%j) with its SPEC message and writes nothing', async (field, change, message) => {
     const before = await footprint(t);
     const response = await register(t, { ...validFields(), ...change });
@@ -244,13 +250,14 @@ describe('registration', () => {
     expect(await footprint(t)).toEqual(before);
   });
 
-  it('refuses a form without the acceptances, naming both', async () => {
-    const { acceptTerms: _terms, acceptPrivacy: _privacy, ...rest } = validFields();
+  it('refuses a form without the acceptances and the age confirmation, naming each', async () => {
+    const { acceptTerms: _terms, acceptPrivacy: _privacy, confirmAge: _age, ...rest } = validFields();
     const response = await register(t, rest);
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toMatchObject({
       acceptTerms: 'You must accept the Terms and Conditions',
       acceptPrivacy: 'You must accept the Privacy Policy',
+      confirmAge: 'You must be at least 13 years old to use Virtual Help',
     });
   });
 

@@ -140,6 +140,7 @@ export async function authRoutes(
 const registerBodySchema = registerSchema.extend({
   acceptTerms: z.preprocess(fromCheckbox, registerSchema.shape.acceptTerms),
   acceptPrivacy: z.preprocess(fromCheckbox, registerSchema.shape.acceptPrivacy),
+  confirmAge: z.preprocess(fromCheckbox, registerSchema.shape.confirmAge),
   specializations: z.preprocess(fromList, registerSchema.shape.specializations),
   avatar: withAvatarRules(uploadSchema).optional(),
 });

@@ -19,7 +19,16 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../http/upload.ts';
 import { checkSpecializations, replaceSpecializations, withStoredAvatar } from '../profiles/service.ts';
 
-export { confirmEmailChange, endDevice, endOtherDevices, listDevices, requestEmailChange } from './account-settings.ts';
+export {
+  assertPassword,
+  confirmEmailChange,
+  endDevice,
+  endOtherDevices,
+  listDevices,
+  requestEmailChange,
+} from './account-settings.ts';
+export { eraseAccountRow, findLockedAccount, lockAccount, unlockAccount, type ErasedIdentity } from './account-lock.ts';
+export { assertPasswordSignInAllowed, recordFailedSignIn } from './sign-in-lockout.ts';
 import type { Auth } from './auth.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail } from './mails.ts';
 
@@ -134,6 +143,8 @@ export async function registerAccount({
           vhNumber: await pickVhNumber(tx),
           image,
           emailVerified: !requiresEmailConfirmation,
+          // The schema takes only a confirmation; this is the time of that consent.
+          ageConfirmedAt: new Date(),
         })
         .returning({
           id: users.id,

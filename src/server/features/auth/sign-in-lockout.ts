@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq, or, sql } from 'drizzle-orm';
+import { accountMessages } from '#shared/schemas/account.ts';
 import type { Executor } from '../../db/client.ts';
 import { usageCounters } from '../../db/schema/limits.ts';
 import { AppError } from '../../http/errors.ts';
@@ -95,16 +96,15 @@ type Attempt = { email: string; device: string | undefined };
 
 const keyOf = ({ email, device }: Attempt) => (device ? deviceKey(email, device) : accountKey(email));
 
-/** Refuses a password sign-in whose budget (the device's own, or the account's for new devices) is spent. */
-export async function assertPasswordSignInAllowed(db: Executor, attempt: Attempt) {
-  if ((await usesInWindow(db, keyOf(attempt), SIGN_IN_LOCKOUT.windowMs)) >= SIGN_IN_LOCKOUT.maxFailures) {
-    throw new AppError('ACCOUNT_LOCKED');
+/** Refuses (ACCOUNT_LOCKED, with `message` if given) once the failures counted under `key` reach the limit. */
+async function assertFailuresBelowLimit(db: Executor, key: string, message?: string) {
+  if ((await usesInWindow(db, key, SIGN_IN_LOCKOUT.windowMs)) >= SIGN_IN_LOCKOUT.maxFailures) {
+    throw new AppError('ACCOUNT_LOCKED', message === undefined ? {} : { message });
   }
 }
 
-/** Counts a failed password sign-in; the failure that reaches the limit starts a full pause. */
-export async function recordFailedSignIn(db: Executor, attempt: Attempt) {
-  const key = keyOf(attempt);
+/** Counts a failure under `key`; the failure that reaches the limit starts a full pause. */
+async function countFailure(db: Executor, key: string) {
   const { hits } = await countUse(db, key, SIGN_IN_LOCKOUT.windowMs);
   if (hits === SIGN_IN_LOCKOUT.maxFailures) {
     await db
@@ -113,6 +113,24 @@ export async function recordFailedSignIn(db: Executor, attempt: Attempt) {
       .where(eq(usageCounters.key, key));
   }
 }
+
+/** Refuses a password sign-in whose budget (the device's own, or the account's for new devices) is spent. */
+export const assertPasswordSignInAllowed = (db: Executor, attempt: Attempt) =>
+  assertFailuresBelowLimit(db, keyOf(attempt));
+
+/** Counts a failed password sign-in. */
+export const recordFailedSignIn = (db: Executor, attempt: Attempt) => countFailure(db, keyOf(attempt));
+
+/**
+ * The wrong passwords a signed-in user gives where a route asks for theirs again (changing the address, deleting
+ * the account): a budget per user, as for sign-ins, so that a session left open cannot be used to guess it.
+ */
+const passwordCheckKey = (userId: string) => `password-check-failures:${userId}`;
+
+export const assertPasswordCheckAllowed = (db: Executor, userId: string) =>
+  assertFailuresBelowLimit(db, passwordCheckKey(userId), accountMessages.tooManyWrongPasswords);
+
+export const recordFailedPasswordCheck = (db: Executor, userId: string) => countFailure(db, passwordCheckKey(userId));
 
 /** After a successful sign-in or a password reset the account starts afresh, on every device. */
 export async function clearFailedSignIns(db: Executor, email: string) {

@@ -32,7 +32,15 @@ async function registerUnconfirmed(t: TestApp) {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/accounts/register',
-    payload: { name, email, password: 'secret1', role: 'student', acceptTerms: true, acceptPrivacy: true },
+    payload: {
+      name,
+      email,
+      password: 'secret1',
+      role: 'student',
+      acceptTerms: true,
+      acceptPrivacy: true,
+      confirmAge: true,
+    },
     remoteAddress: freshClientAddress(),
   });
   expect(response.statusCode).toBe(201);

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { ChatMessage } from '#shared/schemas/chat.ts';
+import { REMOVED_FILE_TYPE, type ChatMessage } from '#shared/schemas/chat.ts';
 import type { Executor } from '../../db/client.ts';
 import { cursorMicros } from '../../db/keyset.ts';
 import { messages, type Message } from '../../db/schema/chat.ts';
@@ -73,6 +73,7 @@ export function toChatMessage(row: StoredMessage & { meeting: StoredMeeting | nu
           fileSize: row.fileSize!,
         }
       : null,
+    ...(!row.fileUrl && row.fileType === REMOVED_FILE_TYPE ? { isFileRemoved: true } : {}),
     meeting: row.meeting ? toMeetingAnswer(row.meeting) : null,
   };
 }

@@ -14,6 +14,7 @@ import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { isOwnUpload } from './attachments.ts';
+import { deliverMessage } from './delivery.ts';
 import { messageFields, selectMessages, toChatMessage, type StoredMessage } from './message-columns.ts';
 import type { MessageWriter } from './message-writer.ts';
 import { findOrCreateRoom, findRoomBetween, getRoom } from './rooms.ts';
@@ -116,13 +117,6 @@ async function resolveAttachment({
   };
 }
 
-/** After the commit: the message to both participants' sockets (Guru AI has none), and their room lists are stale. */
-export function publishMessage({ realtime, message }: { realtime: Realtime; message: ChatMessage }) {
-  const participants = [message.senderId, message.receiverId].filter((id) => id !== AI_USER_ID);
-  realtime.toUsers(participants, 'message:new', message);
-  if (message.roomId) realtime.toUsers(participants, 'room:updated', { roomId: message.roomId });
-}
-
 /**
  * Guru AI (features/guru): a question takes a turn before anything is written (or is refused in plain words), is told
  * to the assistant once stored, and is answered through `storeAssistantReply`.
@@ -170,7 +164,7 @@ export async function storeAssistantReply({
     values: { clientId: randomUUID(), senderId: AI_USER_ID, receiverId: studentId, content, roomId: null },
   });
   const message = toChatMessage({ ...stored!, meeting: null });
-  publishMessage({ realtime, message });
+  await deliverMessage({ db, realtime, message });
   return message;
 }
 
@@ -243,7 +237,7 @@ async function sendThroughWriter({
   switch (outcome.kind) {
     case 'stored': {
       const message = toChatMessage({ ...outcome.message, meeting: null });
-      publishMessage({ realtime, message });
+      await deliverMessage({ db, realtime, message });
       return { message, created: true };
     }
     case 'stored-before':
@@ -356,7 +350,7 @@ async function storeMessage({
     return { message: await getRetriedMessage({ db, senderId: sender.id, clientId: input.clientId }), created: false };
 
   const message = toChatMessage({ ...stored, meeting: null });
-  publishMessage({ realtime, message });
+  await deliverMessage({ db, realtime, message });
   return { message, created: true };
 }
 

@@ -7,10 +7,12 @@ export {
   insertMessage,
   listAssistantMessages,
   listMessages,
-  publishMessage,
   sendMessage,
   storeAssistantReply,
   type Assistant,
   type SendDependencies,
 } from './messages.ts';
+export { publishMessage } from './delivery.ts';
 export { markRoom } from './receipts.ts';
+
+export { eraseChatFilesOf } from './erasure.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Role } from '#shared/constants.ts';
+import type { NotificationTopic } from '#shared/schemas/notification-settings.ts';
 import type { Executor } from '../../db/client.ts';
 import { emailLogs } from '../../db/schema/notifications.ts';
 import { enqueueMails } from '../../platform/mail/outbox.ts';
@@ -10,7 +11,7 @@ import { receiptFooter } from '../../platform/mail/templates.ts';
 // E-mail for notifications, with the semantics of SPEC.md §7 "send-notification-email": recipient, username,
 // type, message, link, role, sender, timestamp; each outcome is logged in email_logs.
 
-const NOTIFICATION_EMAIL_TYPES = {
+export const NOTIFICATION_EMAIL_TYPES = {
   new_job: 'New job available',
   new_offer: 'New offer on your request',
   offer_accepted: 'Your offer was accepted',
@@ -26,10 +27,36 @@ const NOTIFICATION_EMAIL_TYPES = {
   refund_issued: 'Refund receipt',
   payout_paid: 'Payout receipt',
   data_export_ready: 'Your data is ready to download',
+  direct_request_update: 'Your request to a tutor',
 } as const;
 export type NotificationEmailType = keyof typeof NOTIFICATION_EMAIL_TYPES;
 
+/**
+ * The kind of news each notification is, whose settings say where it goes; null for the account's own business (the
+ * data export), which always comes in every way.
+ */
+export const topicOfNotification: Record<NotificationEmailType, NotificationTopic | null> = {
+  new_job: 'jobs',
+  new_offer: 'offers',
+  offer_accepted: 'offers',
+  meeting_scheduled: 'meetings',
+  meeting_reminder: 'meetings',
+  meeting_cancelled: 'meetings',
+  job_delivered: 'offers',
+  job_completed: 'offers',
+  new_review: 'reviews',
+  refund_requested: 'payments',
+  refund_update: 'payments',
+  payment_receipt: 'payments',
+  refund_issued: 'payments',
+  payout_paid: 'payments',
+  data_export_ready: null,
+  direct_request_update: 'offers',
+};
+
 export type NotificationEmail = {
+  /** The recipient's account: its news of this kind can be unsubscribed from the mail itself. */
+  userId: string;
   recipient: string;
   username: string;
   type: NotificationEmailType;
@@ -39,8 +66,8 @@ export type NotificationEmail = {
   role: Role;
   sender: string;
   timestamp: Date;
-  /** The notification row the mail is about, for email_logs. */
-  notificationId: string;
+  /** The notification row the mail is about, for email_logs (none when the user chose not to see it in the app). */
+  notificationId: string | null;
   /** An iCalendar invitation attached as invite.ics (meetings). */
   calendar?: string;
   /** A receipt's mail names who took the money at its foot. */
@@ -92,6 +119,9 @@ export async function queueNotificationEmails({
       to: email.recipient,
       ...notificationMail(email, publicUrl),
       calendar: email.calendar ?? null,
+      unsubscribe: topicOfNotification[email.type]
+        ? { userId: email.userId, topic: topicOfNotification[email.type]! }
+        : null,
     })),
   });
   const isValid = (email: NotificationEmail) => valid.has(email);

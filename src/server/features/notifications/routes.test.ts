@@ -190,6 +190,7 @@ describe('notification e-mails', () => {
   it('queues a mail with every send-notification-email field for a valid recipient and logs an invalid one as failed', async () => {
     const timestamp = new Date('2026-11-21T10:00:00Z');
     const common = {
+      userId: '2b0b3b1e-6a4f-4f7e-9a55-0000000000aa',
       username: 'ada',
       type: 'new_offer' as const,
       message: 'bob offered $12 on your Algebra request.',
@@ -223,6 +224,9 @@ describe('notification e-mails', () => {
       subject: 'New offer on your request - Virtual Help',
       // Queued; the app's outbox worker may have delivered it already.
       status: expect.stringMatching(/^(pending|sent)$/),
+      // Its one-click unsubscribe is signed from these when it is sent.
+      unsubscribeUserId: common.userId,
+      unsubscribeTopic: 'offers',
     });
     expect(mails[0]!.textBody).toBe(
       'Hello ada,\n\nbob offered $12 on your Algebra request.\n\nOpen it in Virtual Help:\nhttps://virtualhelp.example/student/offers/1\n\n' +
@@ -248,6 +252,7 @@ describe('notification e-mails', () => {
       publicUrl: t.config.publicUrl,
       emails: [
         {
+          userId: '2b0b3b1e-6a4f-4f7e-9a55-0000000000ee',
           recipient: 'eve@example.com',
           username: '<b>eve</b>',
           type: 'new_job',

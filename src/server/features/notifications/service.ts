@@ -1,118 +1,28 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
-import {
-  NOTIFICATION_DESCRIPTION_LENGTH,
-  NOTIFICATION_LIST_LIMIT,
-  type NotificationKind,
-  type RequestType,
-} from '#shared/constants.ts';
-import { formatBudget } from '#shared/rules/budget.ts';
+import { NOTIFICATION_DESCRIPTION_LENGTH, NOTIFICATION_LIST_LIMIT, type NotificationKind } from '#shared/constants.ts';
 import { formatCents } from '#shared/rules/money.ts';
-import { truncateText } from '#shared/rules/text.ts';
+import { notificationText, truncateText } from '#shared/rules/text.ts';
 import type { AppNotification, NotificationList } from '#shared/schemas/notifications.ts';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import { notifications, studentNotifications, teacherNotifications } from '../../db/schema/notifications.ts';
-import { teacherSpecializations } from '../../db/schema/subjects.ts';
 import { AppError } from '../../http/errors.ts';
-import { queueNotificationEmails, type NotificationEmail } from './email.ts';
+import { queuePushes } from '../push/service.ts';
+import {
+  NOTIFICATION_EMAIL_TYPES,
+  queueNotificationEmails,
+  topicOfNotification,
+  type NotificationEmail,
+} from './email.ts';
+import { channelsFor } from './settings.ts';
+
+export { notifyTeachersOfRequest } from './new-job.ts';
+export { getNotificationSettings, updateNotificationSettings } from './settings.ts';
 import { paths } from '#shared/paths.ts';
 
-// In-app notifications (three tables, one bell) and their e-mails. Callers publish the realtime
-// `notification:new` event after their transaction commits.
-
-const typeLabels: Record<RequestType, string> = { tutoring: 'tutoring', assignment: 'assignment help' };
-
-type NewRequestNotice = {
-  id: string;
-  type: RequestType;
-  subjectId: string;
-  subjectName: string;
-  description: string;
-  budgetMinCents: number;
-  budgetMaxCents: number;
-  studentId: string;
-  studentName: string;
-  createdAt: Date;
-};
-
-/**
- * Tells every teacher of the request's subject, in one set-based statement: insert … select from
- * teacher_specializations join users, returning who was told (confirmed teacher accounts only, never the
- * author), then queues their e-mails in one more. Returns the ids of the teachers told.
- */
-export async function notifyTeachersOfRequest({
-  db,
-  publicUrl,
-  request,
-}: {
-  db: Executor;
-  publicUrl: string;
-  request: NewRequestNotice;
-}) {
-  const budget = formatBudget({ minCents: request.budgetMinCents, maxCents: request.budgetMaxCents });
-  const description = truncateText(request.description, NOTIFICATION_DESCRIPTION_LENGTH);
-  const link = paths.teacher.jobs.getHref(request.id);
-  // insert … select lists every column: id, read and created_at repeat their defaults.
-  const told = db.$with('told').as(
-    db
-      .insert(teacherNotifications)
-      .select((qb) =>
-        qb
-          .select({
-            id: sql<string>`gen_random_uuid()`.as('id'),
-            teacherId: teacherSpecializations.teacherId,
-            requestId: sql<string>`${request.id}::uuid`.as('request_id'),
-            subjectTitle: sql<string>`${request.subjectName}::text`.as('subject_title'),
-            budget: sql<string>`${budget}::text`.as('budget'),
-            description: sql<string>`${description}::text`.as('description'),
-            jobUrl: sql<string>`${link}::text`.as('job_url'),
-            read: sql<boolean>`false`.as('read'),
-            teacherEmail: users.email,
-            createdAt: sql<Date>`now()`.as('created_at'),
-          })
-          .from(teacherSpecializations)
-          .innerJoin(users, eq(users.id, teacherSpecializations.teacherId))
-          .where(
-            and(
-              eq(teacherSpecializations.subjectId, request.subjectId),
-              eq(users.role, 'teacher'),
-              eq(users.emailVerified, true),
-              sql`${users.id} <> ${request.studentId}`,
-            ),
-          ),
-      )
-      .onConflictDoNothing()
-      .returning({
-        id: teacherNotifications.id,
-        teacherId: teacherNotifications.teacherId,
-        email: teacherNotifications.teacherEmail,
-      }),
-  );
-  const teachers = await db
-    .with(told)
-    .select({ id: told.id, teacherId: told.teacherId, email: told.email, username: users.username })
-    .from(told)
-    .innerJoin(users, eq(users.id, told.teacherId));
-
-  const message = `${request.studentName} posted a new ${typeLabels[request.type]} request in ${request.subjectName} (${budget}): ${description}`;
-  await queueNotificationEmails({
-    db,
-    publicUrl,
-    emails: teachers.map((teacher) => ({
-      recipient: teacher.email ?? '',
-      username: teacher.username,
-      type: 'new_job',
-      message,
-      link,
-      role: 'teacher',
-      sender: request.studentName,
-      timestamp: request.createdAt,
-      notificationId: teacher.id,
-    })),
-  });
-  return teachers.map((teacher) => teacher.teacherId);
-}
+// Notifications (three tables, one bell) with their e-mails and pushes, each as the user chose for its kind of news.
+// Callers publish the realtime `notification:new` event after their transaction commits.
 
 /** Queues the e-mail of one user's notification, addressed from the user's account. */
 async function emailUser({
@@ -124,7 +34,7 @@ async function emailUser({
   db: Executor;
   publicUrl: string;
   userId: string;
-  email: Omit<NotificationEmail, 'recipient' | 'username' | 'role'>;
+  email: Omit<NotificationEmail, 'userId' | 'recipient' | 'username' | 'role'>;
 }) {
   const [recipient] = await db
     .select({ email: users.email, username: users.username, role: users.role })
@@ -134,7 +44,7 @@ async function emailUser({
   await queueNotificationEmails({
     db,
     publicUrl,
-    emails: [{ ...email, recipient: recipient.email, username: recipient.username, role: recipient.role }],
+    emails: [{ ...email, userId, recipient: recipient.email, username: recipient.username, role: recipient.role }],
   });
 }
 
@@ -148,7 +58,7 @@ type NewBidNotice = {
   createdAt: Date;
 };
 
-/** The student's "new offer" notification with a snapshot of the tutor, and its e-mail. */
+/** The student's "new offer" notification with a snapshot of the tutor, its e-mail and push, as the student chose. */
 export async function notifyStudentOfBid({
   db,
   publicUrl,
@@ -158,35 +68,51 @@ export async function notifyStudentOfBid({
   publicUrl: string;
   bid: NewBidNotice;
 }) {
-  const [notification] = await db
-    .insert(studentNotifications)
-    .values({
-      studentId: bid.studentId,
-      requestId: bid.requestId,
-      tutorId: bid.tutor.id,
-      tutorName: bid.tutor.username,
-      tutorAvatar: bid.tutor.image,
-      tutorVhNumber: bid.tutor.vhNumber,
-      bidAmountCents: bid.amountCents,
-      bidMessage: bid.message,
-    })
-    .returning({ id: studentNotifications.id });
-  await emailUser({
-    db,
-    publicUrl,
-    userId: bid.studentId,
-    email: {
-      type: 'new_offer',
-      message: `${bid.tutor.username} (VH ${bid.tutor.vhNumber}) offered ${formatCents(bid.amountCents)} on your ${bid.subjectName} request.${bid.message ? ` Message: ${bid.message}` : ''}`,
-      link: paths.student.offers.getHref(bid.requestId),
-      sender: bid.tutor.username,
-      timestamp: bid.createdAt,
-      notificationId: notification!.id,
-    },
-  });
+  const channels = await channelsFor(db, bid.studentId, 'offers');
+  const [notification] = channels.inApp
+    ? await db
+        .insert(studentNotifications)
+        .values({
+          studentId: bid.studentId,
+          requestId: bid.requestId,
+          tutorId: bid.tutor.id,
+          tutorName: bid.tutor.username,
+          tutorAvatar: bid.tutor.image,
+          tutorVhNumber: bid.tutor.vhNumber,
+          bidAmountCents: bid.amountCents,
+          bidMessage: bid.message,
+        })
+        .returning({ id: studentNotifications.id })
+    : [];
+  const offered = `${bid.tutor.username} (VH ${bid.tutor.vhNumber}) offered ${formatCents(bid.amountCents)} on your ${bid.subjectName} request.`;
+  const link = paths.student.offers.getHref(bid.requestId);
+  if (channels.email) {
+    await emailUser({
+      db,
+      publicUrl,
+      userId: bid.studentId,
+      email: {
+        type: 'new_offer',
+        message: `${offered}${bid.message ? ` Message: ${bid.message}` : ''}`,
+        link,
+        sender: bid.tutor.username,
+        timestamp: bid.createdAt,
+        notificationId: notification?.id ?? null,
+      },
+    });
+  }
+  if (channels.push) {
+    await queuePushes(db, {
+      userIds: [bid.studentId],
+      payload: { title: NOTIFICATION_EMAIL_TYPES.new_offer, body: offered, url: link },
+    });
+  }
 }
 
-/** A generic notification (message and link) for one user, and its e-mail. */
+/**
+ * A generic notification (message and link) for one user, in the ways the user chose for its kind: in the app, by
+ * e-mail, pushed to their devices. Returns whether it was stored in the app (the caller then tells their tabs).
+ */
 export async function createNotification({
   db,
   publicUrl,
@@ -202,15 +128,56 @@ export async function createNotification({
   link: string;
   email: Pick<NotificationEmail, 'type' | 'sender' | 'calendar' | 'operator'>;
 }) {
-  const [notification] = await db
-    .insert(notifications)
-    .values({ userId, message, link })
-    .returning({ id: notifications.id, createdAt: notifications.createdAt });
-  await emailUser({
-    db,
-    publicUrl,
-    userId,
-    email: { ...email, message, link, timestamp: notification!.createdAt, notificationId: notification!.id },
+  const topic = topicOfNotification[email.type];
+  const channels = topic ? await channelsFor(db, userId, topic) : { inApp: true, email: true, push: true };
+  const [notification] = channels.inApp
+    ? await db
+        .insert(notifications)
+        .values({ userId, message, link })
+        .returning({ id: notifications.id, createdAt: notifications.createdAt })
+    : [];
+  if (channels.email) {
+    await emailUser({
+      db,
+      publicUrl,
+      userId,
+      email: {
+        ...email,
+        message,
+        link,
+        timestamp: notification?.createdAt ?? new Date(),
+        notificationId: notification?.id ?? null,
+      },
+    });
+  }
+  if (channels.push) {
+    await queuePushes(db, {
+      userIds: [userId],
+      payload: {
+        title: NOTIFICATION_EMAIL_TYPES[email.type],
+        body: truncateText(message, NOTIFICATION_DESCRIPTION_LENGTH),
+        url: link,
+      },
+    });
+  }
+  return { inApp: channels.inApp };
+}
+
+/**
+ * A chat message pushed to its receiver's devices, if they chose so: "New message from" its sender and the first words
+ * (SPEC.md §7); one tag for every message, so a new one replaces the last. A click opens the conversation.
+ */
+export async function pushChatMessage(db: Executor, message: { senderId: string; receiverId: string; text: string }) {
+  if (!(await channelsFor(db, message.receiverId, 'messages')).push) return;
+  const [sender] = await db.select({ username: users.username }).from(users).where(eq(users.id, message.senderId));
+  await queuePushes(db, {
+    userIds: [message.receiverId],
+    payload: {
+      title: `New message from ${sender?.username ?? 'Virtual Help'}`,
+      body: notificationText(message.text),
+      url: paths.chat.getHref(message.senderId),
+      tag: 'chat-message',
+    },
   });
 }
 
@@ -372,3 +339,5 @@ export async function markNotificationRead({ db, userId, id }: { db: Executor; u
 export async function markAllNotificationsRead({ db, userId }: { db: Executor; userId: string }) {
   return { updated: await markRead({ db, userId }) };
 }
+
+export { eraseNotificationsOf } from './erasure.ts';

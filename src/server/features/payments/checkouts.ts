@@ -11,7 +11,7 @@ import { isRequestExpired } from '#shared/rules/expiry.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import { checkouts, nextReceiptNumber, type Checkout } from '../../db/schema/payments.ts';
-import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
+import { requestOpenSince, tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
@@ -65,7 +65,7 @@ export async function startCheckout({
       .select({
         studentId: tutoringRequests.studentId,
         status: tutoringRequests.status,
-        createdAt: tutoringRequests.createdAt,
+        openSince: requestOpenSince,
       })
       .from(tutoringRequests)
       .where(eq(tutoringRequests.id, requestId))
@@ -90,7 +90,7 @@ export async function startCheckout({
     if (live) throw new AppError(live.status === 'paid' ? 'OFFER_ALREADY_ACCEPTED' : 'CHECKOUT_IN_PROGRESS');
     if (request.status === 'accepted') throw new AppError('OFFER_ALREADY_ACCEPTED');
     const open = (OPEN_REQUEST_STATUSES as readonly string[]).includes(request.status);
-    if (!open || isRequestExpired(request.createdAt)) throw new AppError('REQUEST_CLOSED');
+    if (!open || isRequestExpired(request.openSince)) throw new AppError('REQUEST_CLOSED');
 
     const [checkout] = await tx
       .insert(checkouts)

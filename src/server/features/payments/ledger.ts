@@ -6,7 +6,19 @@ import type {
   LEDGER_USER_ACCOUNT_KINDS,
 } from '#shared/constants.ts';
 import type { Executor } from '../../db/client.ts';
-import { ledgerAccounts, ledgerEntries, ledgerTransactions, type LedgerTransaction } from '../../db/schema/payments.ts';
+import { users } from '../../db/schema/auth.ts';
+import {
+  checkouts,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransactions,
+  type LedgerTransaction,
+} from '../../db/schema/payments.ts';
+import { AppError } from '../../http/errors.ts';
+
+const ledgerMessages = {
+  erasedPerson: 'This money event concerns an account that was deleted: it is not recorded.',
+};
 
 /** An account named by what it is: a user's, a job's (its request's), or one of the platform's. */
 export type LedgerAccountRef =
@@ -89,6 +101,19 @@ export async function ledgerAccountBalance({ db, account }: { db: Executor; acco
   return row!.cents;
 }
 
+/** What the posting under this key moved, in cents by account kind (nothing before it is posted). */
+export async function postingCentsByKind(db: Executor, idempotencyKey: string) {
+  const rows = await db
+    .select({ kind: ledgerAccounts.kind, cents: ledgerEntries.amountCents })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+    .where(eq(ledgerTransactions.idempotencyKey, idempotencyKey));
+  const moved: Partial<Record<LedgerAccountRef['kind'], number>> = {};
+  for (const { kind, cents } of rows) moved[kind] = (moved[kind] ?? 0) + cents;
+  return moved;
+}
+
 function assertBalanced(entries: LedgerEntryInput[]) {
   if (entries.length < 2) throw new RangeError('a ledger transaction needs at least two entries');
   for (const { amountCents } of entries) {
@@ -114,6 +139,27 @@ async function findPosting(db: Executor, idempotencyKey: string): Promise<Ledger
 }
 
 /**
+ * Holds the rows of the people a posting concerns (the owners of its accounts, both sides of its job) until it
+ * commits, and refuses it for a person already erased (decision 0062). The erasure locks the person's row for update
+ * and checks their money in the same transaction: it waits for a posting in flight and then sees it, or it erases
+ * first and the posting, having waited for it, is refused. Key-share locks leave ordinary updates of the rows free.
+ */
+async function lockPeopleOf(tx: Executor, entries: LedgerEntryInput[], requestId: string | undefined) {
+  const owners = entries.flatMap(({ account }) => ('userId' in account ? [account.userId] : []));
+  const jobSides = requestId
+    ? sql`union select ${checkouts.studentId} from ${checkouts} where ${checkouts.requestId} = ${requestId}
+          union select ${checkouts.tutorId} from ${checkouts} where ${checkouts.requestId} = ${requestId}`
+    : sql``;
+  const people = await tx.execute<{ erased: boolean }>(sql`
+    select ${users.erasedAt} is not null as erased from ${users}
+    where ${users.id} in (select unnest(${sql.param(owners)}::uuid[]) ${jobSides})
+    order by ${users.id} for key share`);
+  if (people.rows.some((person) => person.erased)) {
+    throw new AppError('CONFLICT', { message: ledgerMessages.erasedPerson });
+  }
+}
+
+/**
  * Posts one money event, in the caller's transaction when given one. The code refuses an unbalanced one before
  * writing; the database refuses it again at commit whatever wrote it. A key posted before posts nothing and returns
  * the first posting (a repeated webhook, a double click, a retried job), even while that one is still committing.
@@ -133,6 +179,8 @@ export async function postLedgerTransaction({
       .onConflictDoNothing({ target: ledgerTransactions.idempotencyKey })
       .returning();
     if (!transaction) return findPosting(tx, idempotencyKey);
+    // After the key's check: an event posted before an erasure is still answered with its first posting.
+    await lockPeopleOf(tx, entries, requestId);
     const accountIds = await ensureLedgerAccounts({ db: tx, accounts: entries.map((entry) => entry.account) });
     const rows = entries.map((entry, index) => ({
       transactionId: transaction.id,

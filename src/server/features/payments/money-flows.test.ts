@@ -157,7 +157,7 @@ describe.each(['test', 'stripe'] as const)('money flows (PAYMENTS_PROVIDER=%s)',
         .from(stripeConnectedAccounts)
         .where(eq(stripeConnectedAccounts.tutorId, tutor.user.id));
       fake!.updateAccount(made!.accountId!, { payouts_enabled: true });
-      answers.push(await call(t, tutor, 'GET', '/api/earnings/payout-setup'));
+      answers.push(await call(t, tutor, 'GET', '/api/earnings/payout-setup?from=onboarding'));
     }
     await runClaimedWorkOnce({
       db: t.db,

@@ -5,7 +5,7 @@ import { checkouts, ledgerAccounts, ledgerEntries } from '../../db/schema/paymen
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
 import { jobPaymentState } from './job-payment-state.ts';
-import { ledgerAccountBalance, postLedgerTransaction, type LedgerEntryInput } from './ledger.ts';
+import { ledgerAccountBalance, postingCentsByKind, postLedgerTransaction, type LedgerEntryInput } from './ledger.ts';
 import { queueStripeTransfer } from './stripe-transfers.ts';
 
 // Release (docs/decisions/0042): a job's held money goes to its tutor's available earnings, less the platform's
@@ -53,6 +53,15 @@ export async function releaseHeldFunds({
     await queueStripeTransfer({ db, requestId, tutorId, tutorCents });
   }
   return posting;
+}
+
+/**
+ * What the job's release moved (`release:<requestId>`): all the cents it took from the held funds, and the tutor's
+ * share of them; both 0 before release.
+ */
+export async function releasedSplitOf(db: Executor, requestId: string) {
+  const moved = await postingCentsByKind(db, `release:${requestId}`);
+  return { releasedCents: -(moved.held_funds ?? 0), tutorCents: moved.tutor_earnings_available ?? 0 };
 }
 
 async function providerOf(db: Executor, requestId: string) {

@@ -18,7 +18,6 @@ import { cancelCheckout, getCheckout, payCheckout } from './checkouts.ts';
 import { acceptPaidOfferFor } from './paid-offer.ts';
 import { stripeConnectRoutes } from './stripe-connect-routes.ts';
 import { stripeCheckoutRoutes } from './stripe-routes.ts';
-import { stripeTransferWork } from './stripe-transfers.ts';
 import { stripeEventWork, stripeWebhookRoutes } from './stripe-webhook.ts';
 import { getReceipt, listStudentPayments } from './student-payments.ts';
 
@@ -36,20 +35,25 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
   pauseBeforeRecord: boolean;
   /** Under PAYMENTS_PROVIDER=stripe: who is asked about a checkout's PaymentIntent. */
   stripe: StripeGateway | null;
-}> = async (app, { db, realtime, publicUrl, takesPayments, operator, pauseBeforeRecord, stripe }) => {
+  /** Has the transfers to tutors made now, once a tutor's payouts are enabled, rather than at the work's next pass. */
+  wakeStripeTransfers: () => void;
+}> = async (
+  app,
+  { db, realtime, publicUrl, takesPayments, operator, pauseBeforeRecord, stripe, wakeStripeTransfers },
+) => {
   const acceptPaidOffer = acceptPaidOfferFor({ realtime, publicUrl, operator });
   if (stripe) {
     await app.register(stripeCheckoutRoutes, { db, realtime, publicUrl, operator, stripe });
-    const transfers = runClaimedWorkWhileUp(app, {
+    const eventWork = stripeEventWork({
       db,
-      work: stripeTransferWork({ db, stripe }),
-      intervalMs: 60_000,
+      stripe,
+      acceptPaidOffer,
+      onPayoutsEnabled: wakeStripeTransfers,
       log: app.log,
     });
-    const eventWork = stripeEventWork({ db, stripe, acceptPaidOffer, onPayoutsEnabled: transfers.wake, log: app.log });
     const events = runClaimedWorkWhileUp(app, { db, work: eventWork, intervalMs: 60_000, log: app.log });
     await app.register(stripeWebhookRoutes, { db, stripe, onEventKept: events.wake });
-    await app.register(stripeConnectRoutes, { db, stripe, publicUrl, onPayoutsEnabled: transfers.wake });
+    await app.register(stripeConnectRoutes, { db, stripe, publicUrl, onPayoutsEnabled: wakeStripeTransfers });
   }
   const beforeRecord = pauseBeforeRecord
     ? () => {

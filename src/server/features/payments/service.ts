@@ -3,6 +3,7 @@
 export {
   ensureLedgerAccount,
   ledgerAccountBalance,
+  postingCentsByKind,
   postLedgerTransaction,
   type LedgerAccountRef,
   type LedgerEntryInput,
@@ -12,10 +13,13 @@ export {
 export { isJobPaid, jobPaymentState, jobPaymentStates } from './job-payment-state.ts';
 export { LEDGER_SEARCH_LIMIT, ledgerCsv, paymentTotals, searchLedger } from './ledger-search.ts';
 export { decideRefundRequest } from './refunds.ts';
+export { adjustmentWork, adjustReleasedJob } from './adjustments.ts';
 export type { RefundContext } from './refund-jobs.ts';
 export { refundWork, suspendedTutorsJobsJob, unansweredRefundRequestsJob } from './refund-settlement.ts';
 export { getDisputeEvidence, listDisputes } from './refund-views.ts';
 export { listChargebacks } from './stripe-disputes.ts';
+export { listFailedStripeTransfers, retryStripeTransfer } from './stripe-transfer-retries.ts';
+export { stripeTransferWork } from './stripe-transfers.ts';
 export {
   cancelCheckout,
   checkoutLapseJob,
@@ -44,3 +48,4 @@ export {
   type PaymentLister,
 } from './reconciliation.ts';
 export { listAwaitingTransfers, listRequestedPayouts, recordTransfer } from './transfers.ts';
+export { findDeletionBlock } from './deletion-blocks.ts';

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { payoutSetupLinkSchema, payoutSetupSchema } from '#shared/schemas/earnings.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
@@ -24,8 +25,8 @@ export const stripeConnectRoutes: FastifyPluginAsyncZod<{
         summary: 'Set up payouts: the address of Stripe’s onboarding for the teacher’s connected account',
         description:
           'The Express account is made once per teacher; each call answers a new one-time address, which brings the ' +
-          'teacher back to Earnings. Without the adult confirmation: 403 ADULT_CONFIRMATION_REQUIRED; Stripe not ' +
-          'answering: 502 PAYOUT_SETUP_FAILED.',
+          'teacher back to Earnings. Without the adult confirmation: 403 ADULT_CONFIRMATION_REQUIRED; too many in an ' +
+          'hour: 429 RATE_LIMITED; Stripe not answering: 502 PAYOUT_SETUP_FAILED.',
         tags,
         response: { 200: payoutSetupLinkSchema },
       },
@@ -47,22 +48,27 @@ export const stripeConnectRoutes: FastifyPluginAsyncZod<{
     '/api/earnings/payout-setup',
     {
       schema: {
-        summary: 'The teacher’s payout set-up as Stripe tells it now, for their return from Stripe’s onboarding',
+        summary: 'The teacher’s payout set-up, asked of Stripe on their return from Stripe’s onboarding',
         description:
-          'Asks Stripe and keeps what it says (the webhook’s account.updated does the same later). Not set up yet: ' +
-          '404; Stripe not answering: 502 PAYOUT_SETUP_FAILED.',
+          'What Stripe last told (account.updated keeps it). With `from=onboarding`, or when Stripe has told nothing ' +
+          'yet, Stripe is asked now and its answer kept, a bounded number of times per teacher (past it, the kept ' +
+          'state). Not set up yet: 404; Stripe not answering: 502 PAYOUT_SETUP_FAILED.',
         tags,
+        querystring: z.object({ from: z.literal('onboarding').optional() }),
         response: { 200: payoutSetupSchema },
       },
     },
     async (request, reply) => {
       const tutor = await requireRole(request, 'teacher');
       reply.header('cache-control', 'no-store');
-      const setup = await payoutSetupAfterReturn({ db, stripe, tutorId: tutor.id }).catch((error: unknown) => {
-        if (error instanceof AppError) throw error;
-        request.log.error({ err: error, tutorId: tutor.id }, 'Stripe did not tell the connected account');
-        throw new AppError('PAYOUT_SETUP_FAILED');
-      });
+      const backFromOnboarding = request.query.from === 'onboarding';
+      const setup = await payoutSetupAfterReturn({ db, stripe, tutorId: tutor.id, backFromOnboarding }).catch(
+        (error: unknown) => {
+          if (error instanceof AppError) throw error;
+          request.log.error({ err: error, tutorId: tutor.id }, 'Stripe did not tell the connected account');
+          throw new AppError('PAYOUT_SETUP_FAILED');
+        },
+      );
       if (setup.payoutsEnabled) onPayoutsEnabled();
       return setup;
     },

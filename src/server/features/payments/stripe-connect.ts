@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
 import { stripeConnectedAccounts } from '../../db/schema/stripe-connect.ts';
 import { AppError } from '../../http/errors.ts';
+import { countUse, enforceLimit } from '../../platform/limits/usage-limits.ts';
 import type { StripeGateway } from '../../platform/payments/stripe.ts';
 
 // A tutor's payouts under Stripe (docs/decisions/0053): a Connect Express account, made once, which the tutor
@@ -17,12 +18,21 @@ export const payoutSetupReturn = (publicUrl: string, outcome: 'return' | 'refres
 /** How long Stripe keeps an idempotency key (24 h), less a margin: past it a repeated key would make a new account. */
 const ACCOUNT_KEY_TRUSTED_MS = 23 * 60 * 60 * 1000;
 
+/** Onboarding links a tutor may ask for: each asks Stripe, and finishing a set-up takes a few. */
+export const PAYOUT_SETUP_LINKS = {
+  max: 20,
+  windowMs: 60 * 60_000,
+  message: 'You have opened payout set-up many times in a short while. Please wait a few minutes and try again.',
+};
+/** Returns from onboarding that ask Stripe for the account's state; past it the stored state is answered. */
+export const PAYOUT_SETUP_CHECKS = { max: 20, windowMs: 60 * 60_000 };
+
 /**
  * The address of Stripe's onboarding for the tutor's connected account, made on first need under the key
  * `connect-account:<tutorId>`, written with the tutor's row before Stripe is asked, so a repeat (a double click, a
  * second tab, a crash before the account's id is written) is the same account. A row older than Stripe keeps keys
  * has its account looked up by the tutor's id in its metadata before one is made. A payout needs the adult
- * confirmation first (403).
+ * confirmation first (403); each link is counted against a per-tutor limit (429), since each asks Stripe.
  */
 export async function startPayoutSetup({
   db,
@@ -40,6 +50,7 @@ export async function startPayoutSetup({
     .from(users)
     .where(eq(users.id, tutorId));
   if (!tutor?.adultConfirmedAt) throw new AppError('ADULT_CONFIRMATION_REQUIRED');
+  await enforceLimit(db, `payout-setup-links:${tutorId}`, PAYOUT_SETUP_LINKS, PAYOUT_SETUP_LINKS.message);
   const idempotencyKey = `connect-account:${tutorId}`;
   await db.insert(stripeConnectedAccounts).values({ tutorId, idempotencyKey }).onConflictDoNothing();
   const account = (await connectedAccountOf(db, tutorId))!;
@@ -88,7 +99,7 @@ export async function refreshConnectedAccount({
   const state = await stripe.connectedAccountState(accountId);
   await db
     .update(stripeConnectedAccounts)
-    .set({ ...state, updatedAt: new Date() })
+    .set({ ...state, stateReadAt: new Date(), updatedAt: new Date() })
     .where(eq(stripeConnectedAccounts.accountId, accountId));
   return state.payoutsEnabled;
 }
@@ -103,18 +114,28 @@ export async function payoutSetupOf(db: Executor, tutorId: string): Promise<Payo
   };
 }
 
-/** The tutor back from onboarding: their account's state asked of Stripe now (the webhook may come later). */
+/**
+ * The tutor's payout set-up for their return from onboarding: asked of Stripe now (its webhook may come later) when
+ * they come back from it or when Stripe has not told it yet, otherwise what `account.updated` last stored. Asking
+ * Stripe is bounded per tutor; past the bound the stored state is answered.
+ */
 export async function payoutSetupAfterReturn({
   db,
   stripe,
   tutorId,
+  backFromOnboarding,
 }: {
   db: Executor;
   stripe: StripeGateway;
   tutorId: string;
+  backFromOnboarding: boolean;
 }) {
   const account = await connectedAccountOf(db, tutorId);
   if (!account?.accountId) throw new AppError('NOT_FOUND', { message: 'Payouts have not been set up' });
-  await refreshConnectedAccount({ db, stripe, accountId: account.accountId });
+  const ask = backFromOnboarding || !account.stateReadAt;
+  const { windowMs, max } = PAYOUT_SETUP_CHECKS;
+  if (ask && (await countUse(db, `payout-setup-checks:${tutorId}`, windowMs)).hits <= max) {
+    await refreshConnectedAccount({ db, stripe, accountId: account.accountId });
+  }
   return payoutSetupOf(db, tutorId);
 }

@@ -1,15 +1,16 @@
 import { alias } from 'drizzle-orm/pg-core';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { STRIPE_DISPUTE_OUTCOMES } from '#shared/constants.ts';
 import type { Chargeback } from '#shared/schemas/refunds.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
-import { checkouts, ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/payments.ts';
+import { checkouts } from '../../db/schema/payments.ts';
 import { stripeDisputes } from '../../db/schema/stripe-connect.ts';
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import type { StripeGateway } from '../../platform/payments/stripe.ts';
 import { ledgerAccountBalance, postLedgerTransaction } from './ledger.ts';
+import { releasedSplitOf } from './release.ts';
 import { fitWaitingTransfers, lockTutorPayouts } from './stripe-transfers.ts';
 
 // Chargebacks (docs/decisions/0053): a card holder's bank disputes a job's charge at Stripe. While it is open the
@@ -20,8 +21,8 @@ const DISPUTES_SHOWN = 100;
 
 /**
  * Records the dispute as Stripe tells it now (whichever of its events comes, in whatever order): opened, it freezes
- * its job; closed, its outcome is kept and a lost one posts `dispute:<id>` once. A dispute on a charge no checkout
- * here made is not ours.
+ * its job; closed, its outcome is kept and a lost one posts `dispute:<id>` once; Stripe's fee, taken and returned,
+ * is posted under each of its balance transactions. A dispute on a charge no checkout here made is not ours.
  */
 export async function recordStripeDispute({
   db,
@@ -71,6 +72,21 @@ export async function recordStripeDispute({
     if (outcome === 'lost') {
       await postLostDispute(tx, { disputeId, ...checkout, amountCents: dispute.amountCents });
     }
+    // Stripe's dispute fee, as its balance transactions say (never a figure of ours), each posted once whichever
+    // event reads it first: the platform pays it from its commission, and gets it back if Stripe returns it.
+    for (const { balanceTransactionId, feeCents } of dispute.fees) {
+      if (feeCents === 0) continue;
+      await postLedgerTransaction({
+        db: tx,
+        idempotencyKey: `dispute-fee:${balanceTransactionId}`,
+        kind: 'provider_fee',
+        requestId: checkout.requestId,
+        entries: [
+          { account: { kind: 'provider_fees' }, amountCents: feeCents },
+          { account: { kind: 'platform_commission' }, amountCents: -feeCents },
+        ],
+      });
+    }
   });
 }
 
@@ -87,7 +103,8 @@ async function postLostDispute(
   await lockTutorPayouts(db, input.tutorId);
   const heldCents = await ledgerAccountBalance({ db, account: { kind: 'held_funds', requestId: input.requestId } });
   const fromHeld = Math.min(heldCents, input.amountCents);
-  const fromTutor = Math.min(await releasedShareOf(db, input.requestId), input.amountCents - fromHeld);
+  const { tutorCents: releasedShare } = await releasedSplitOf(db, input.requestId);
+  const fromTutor = Math.min(releasedShare, input.amountCents - fromHeld);
   const fromPlatform = input.amountCents - fromHeld - fromTutor;
   const posting = await postLedgerTransaction({
     db,
@@ -104,22 +121,6 @@ async function postLostDispute(
   if (posting.posted && fromTutor > 0) {
     await fitWaitingTransfers({ db, tutorId: input.tutorId, requestId: input.requestId });
   }
-}
-
-/** What the job's release gave its tutor (`release:<requestId>`); 0 before release. */
-async function releasedShareOf(db: Executor, requestId: string) {
-  const [share] = await db
-    .select({ cents: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
-    .from(ledgerEntries)
-    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-    .where(
-      and(
-        eq(ledgerTransactions.idempotencyKey, `release:${requestId}`),
-        eq(ledgerAccounts.kind, 'tutor_earnings_available'),
-      ),
-    );
-  return share!.cents;
 }
 
 const students = alias(users, 'students');

@@ -60,8 +60,8 @@ describe('paying a checkout with Stripe (PAYMENTS_PROVIDER=stripe, against a sta
     await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-payment`, {});
 
     const early = await call(t, student, 'POST', `/api/checkouts/${checkoutId}/stripe-paid`, {});
-    expect(early.statusCode).toBe(409);
-    expect(early.json()).toMatchObject({ code: 'PAYMENT_IN_PROGRESS' });
+    expect(early.statusCode).toBe(202);
+    expect(early.json()).toMatchObject({ status: 'awaiting_payment' });
     expect(await postings(requestId)).toBe(0);
 
     fake.succeed((await paymentIntentOf(checkoutId))!);

@@ -90,14 +90,15 @@ export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
         summary: 'The student confirmed the payment with Stripe: the server asks Stripe and records it',
         description:
           'The payment is recorded once, by this call or by the webhook, whichever comes first; the paid checkout ' +
-          'accepts the offer. Stripe still processing (or not answering): 409 PAYMENT_IN_PROGRESS, the webhook ' +
-          "records it. Anyone else's checkout: 404; a lapsed or cancelled one 409 CHECKOUT_CLOSED.",
+          'accepts the offer. Stripe still processing (or not answering, or the webhook recording it meanwhile): ' +
+          "202 with the checkout still awaiting payment. Anyone else's checkout: 404; a lapsed or cancelled one 409 " +
+          'CHECKOUT_CLOSED.',
         tags,
         params: checkoutParams,
-        response: { 200: checkoutSchema },
+        response: { 200: checkoutSchema, 202: checkoutSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const student = await requireRole(request, 'student');
       const checkoutId = request.params.id;
       const { checkout } = await ownStripeCheckout(student.id, checkoutId);
@@ -108,7 +109,8 @@ export const stripeCheckoutRoutes: FastifyPluginAsyncZod<{
       }
       const view = await getCheckout({ db, studentId: student.id, checkoutId });
       if (view.status === 'paid') return view;
-      if (view.status === 'awaiting_payment') throw new AppError('PAYMENT_IN_PROGRESS');
+      // Not paid yet is an answer, not a failure: the page asks again, and the webhook records it meanwhile.
+      if (view.status === 'awaiting_payment') return reply.code(202).send(view);
       throw new AppError('CHECKOUT_CLOSED');
     },
   );

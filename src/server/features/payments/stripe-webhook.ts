@@ -14,7 +14,11 @@ import { recordStripeDispute } from './stripe-disputes.ts';
 // Stripe's webhook (docs/decisions/0051): the signature is checked on the exact bytes Stripe sent, the event's id
 // kept once, and the answer given at once; claimed work processes the event afterwards, reading the object's state
 // from Stripe rather than from the event, so a repeated or out-of-order event changes nothing twice. The events it
-// acts on: payment_intent.succeeded, account.updated, charge.dispute.created and charge.dispute.closed.
+// acts on: payment_intent.succeeded, account.updated, charge.dispute.created, charge.dispute.closed and
+// charge.dispute.funds_reinstated.
+
+/** A chargeback opened, closed, or its money (and Stripe's fee) given back to the platform. */
+const DISPUTE_EVENTS = new Set(['charge.dispute.created', 'charge.dispute.closed', 'charge.dispute.funds_reinstated']);
 
 /** The object an event is about, as far as the webhook needs to know it. */
 const eventObjectSchema = z.object({ id: z.string() });
@@ -93,7 +97,7 @@ export function stripeEventWork({
         if (await refreshConnectedAccount({ db, stripe, accountId: row.objectId })) onPayoutsEnabled();
         return;
       }
-      if (row.type === 'charge.dispute.created' || row.type === 'charge.dispute.closed') {
+      if (DISPUTE_EVENTS.has(row.type)) {
         await recordStripeDispute({ db, stripe, disputeId: row.objectId });
         return;
       }

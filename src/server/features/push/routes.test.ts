@@ -6,7 +6,7 @@ import { call, signedInStudent, signedInTeacher, type Caller } from '../../../..
 import { startPushReceiver } from '../../../../tests/support/push-receiver.ts';
 import { createTestApp, createTestAppBeside, type TestApp } from '../../../../tests/support/test-app.ts';
 import { isPublicAddress } from './public-endpoint.ts';
-import { queuePush } from './service.ts';
+import { queuePushes } from './service.ts';
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startPushReceiver>>;
@@ -38,6 +38,30 @@ async function eventually(done: () => boolean | Promise<boolean>) {
 }
 
 describe('push subscriptions', () => {
+  it('lists the user’s devices with push, newest first, this browser’s marked, and nobody else’s', async () => {
+    const student = await signedInStudent(t);
+    const other = await signedInStudent(t);
+    const phone = receiver.subscribe();
+    const laptop = receiver.subscribe();
+    await subscribe(student, phone.json);
+    await subscribe(other, laptop.json);
+    const listed = await call(t, student, 'GET', '/api/push/subscriptions');
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual({
+      devices: [
+        {
+          id: expect.any(String),
+          endpoint: phone.json.endpoint,
+          browser: expect.any(String),
+          device: expect.any(String),
+          createdAt: expect.any(String),
+          isCurrent: true,
+        },
+      ],
+    });
+    expect((await call(t, undefined, 'GET', '/api/push/subscriptions')).statusCode).toBe(401);
+  });
+
   it('keeps a device’s subscription, which only its owner forgets', async () => {
     const student = await signedInStudent(t);
     const other = await signedInTeacher(t, []);
@@ -132,7 +156,7 @@ describe('push delivery', () => {
       tag: 'chat-message',
     };
 
-    await queuePush(t.db, { userId: student.user.id, payload });
+    await queuePushes(t.db, { userIds: [student.user.id], payload });
     const ours = () => receiver.received.filter(({ subscriptionId }) => [phone.id, laptop.id].includes(subscriptionId));
     await eventually(() => ours().length === 2);
     expect(receiver.failures).toEqual([]);
@@ -151,7 +175,7 @@ describe('push delivery', () => {
     const student = await signedInStudent(t);
     const device = receiver.subscribe({ status: 410 });
     await subscribe(student, device.json);
-    await queuePush(t.db, { userId: student.user.id, payload: { title: 'New offer', body: '$20', url: '/chat' } });
+    await queuePushes(t.db, { userIds: [student.user.id], payload: { title: 'New offer', body: '$20', url: '/chat' } });
     await eventually(async () => (await subscriptionsOf(student.user.id)).length === 0);
     expect(receiver.received.filter(({ subscriptionId }) => subscriptionId === device.id)).toHaveLength(1);
   });
@@ -165,7 +189,10 @@ describe('push delivery', () => {
       const ids = new Set(devices.map(({ id }) => id));
       await Promise.all(
         students.map((student) =>
-          queuePush(t.db, { userId: student.user.id, payload: { title: 'New job', body: 'Algebra', url: '/chat' } }),
+          queuePushes(t.db, {
+            userIds: [student.user.id],
+            payload: { title: 'New job', body: 'Algebra', url: '/chat' },
+          }),
         ),
       );
       const ours = () => receiver.received.filter(({ subscriptionId }) => ids.has(subscriptionId));

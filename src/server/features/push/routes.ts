@@ -1,13 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createPushSubscriptionSchema, pushPublicKeySchema, pushSubscriptionSchema } from '#shared/schemas/push.ts';
+import {
+  createPushSubscriptionSchema,
+  pushDeviceListSchema,
+  pushPublicKeySchema,
+  pushSubscriptionSchema,
+} from '#shared/schemas/push.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { requireSession, requireUser } from '../../http/session.ts';
 import { runClaimedWorkWhileUp } from '../../platform/jobs/claimed-work.ts';
 import { resolveVapidKeys } from '../../system/vapid-keys.ts';
+import type { Realtime } from '../../platform/realtime/realtime.ts';
+import { trackVisibleTabs } from './presence.ts';
 import { createPushSender } from './sender.ts';
-import { createPushSubscription, deletePushSubscription, pushDeliveryWork } from './service.ts';
+import { createPushSubscription, deletePushSubscription, listPushDevices, pushDeliveryWork } from './service.ts';
 
 const tags = ['push'];
 
@@ -17,8 +24,9 @@ const DELIVERY_INTERVAL_MS = 2_000;
 /** Web Push: devices subscribe and unsubscribe here; queued pushes are sent by one node each while the app is up. */
 export const pushRoutes: FastifyPluginAsyncZod<{
   db: Database;
+  realtime: Realtime;
   config: Pick<Config, 'dataDir' | 'push'>;
-}> = async (app, { db, config }) => {
+}> = async (app, { db, realtime, config }) => {
   const keys = resolveVapidKeys(config);
   const testOrigin = config.push.testEndpointOrigin;
   const sender = createPushSender({ keys, subject: config.push.subject, testOrigin });
@@ -28,6 +36,8 @@ export const pushRoutes: FastifyPluginAsyncZod<{
     intervalMs: DELIVERY_INTERVAL_MS,
     log: app.log,
   });
+  const tabs = trackVisibleTabs({ db, realtime, log: app.log });
+  app.addHook('onClose', async () => tabs.stop());
 
   app.get(
     '/api/push/public-key',
@@ -66,6 +76,22 @@ export const pushRoutes: FastifyPluginAsyncZod<{
         testOrigin,
       });
       return reply.status(201).send(subscription);
+    },
+  );
+
+  app.get(
+    '/api/push/subscriptions',
+    {
+      schema: {
+        summary: 'The signed-in user’s devices that receive pushes, newest first, this browser’s marked',
+        tags,
+        response: { 200: pushDeviceListSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionId } = await requireSession(request);
+      reply.header('cache-control', 'no-store');
+      return listPushDevices({ db, userId: user.id, sessionId });
     },
   );
 

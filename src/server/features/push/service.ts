@@ -1,10 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { CreatePushSubscriptionInput, PushPayload } from '#shared/schemas/push.ts';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { describeUserAgent } from '#shared/rules/user-agent.ts';
+import type { CreatePushSubscriptionInput, PushDeviceList, PushPayload } from '#shared/schemas/push.ts';
 import { pushMessages } from '#shared/schemas/push.ts';
 import type { Executor } from '../../db/client.ts';
+import { naming, withoutName, type ErasedName } from '../../db/erased-names.ts';
+import { sessions } from '../../db/schema/auth.ts';
 import { pushDeliveries, pushSubscriptions } from '../../db/schema/push.ts';
 import { AppError } from '../../http/errors.ts';
 import type { ClaimedWork } from '../../platform/jobs/claimed-work.ts';
+import { hasVisibleTab } from './presence.ts';
 import { isAllowedPushEndpoint } from './public-endpoint.ts';
 import type { PushSender } from './sender.ts';
 
@@ -37,6 +41,39 @@ export async function createPushSubscription({
   return row!;
 }
 
+/** The user's devices that receive pushes, newest first, each described from its session's browser. */
+export async function listPushDevices({
+  db,
+  userId,
+  sessionId,
+}: {
+  db: Executor;
+  userId: string;
+  sessionId: string;
+}): Promise<PushDeviceList> {
+  const rows = await db
+    .select({
+      id: pushSubscriptions.id,
+      endpoint: pushSubscriptions.endpoint,
+      sessionId: pushSubscriptions.sessionId,
+      createdAt: pushSubscriptions.createdAt,
+      userAgent: sessions.userAgent,
+    })
+    .from(pushSubscriptions)
+    .innerJoin(sessions, eq(sessions.id, pushSubscriptions.sessionId))
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(desc(pushSubscriptions.createdAt));
+  return {
+    devices: rows.map((row) => ({
+      id: row.id,
+      endpoint: row.endpoint,
+      ...describeUserAgent(row.userAgent),
+      createdAt: row.createdAt.toISOString(),
+      isCurrent: row.sessionId === sessionId,
+    })),
+  };
+}
+
 /** Forgets one of the user's subscriptions; someone else's is not found. */
 export async function deletePushSubscription({ db, userId, id }: { db: Executor; userId: string; id: string }) {
   const deleted = await db
@@ -46,12 +83,17 @@ export async function deletePushSubscription({ db, userId, id }: { db: Executor;
   if (deleted.length === 0) throw new AppError('NOT_FOUND');
 }
 
-/** Queues a push to each device of the user, in the caller's transaction; the delivery work sends them. */
-export async function queuePush(db: Executor, { userId, payload }: { userId: string; payload: PushPayload }) {
+/**
+ * Queues a push to each device of these users, in the caller's transaction, one statement for any number of users; a
+ * user with a tab of the app open and shown (on any node) is told there instead. The delivery work sends them.
+ */
+export async function queuePushes(db: Executor, { userIds, payload }: { userIds: string[]; payload: PushPayload }) {
+  if (userIds.length === 0) return;
   await db.execute(sql`
     insert into ${pushDeliveries} (subscription_id, payload)
     select ${pushSubscriptions.id}, ${JSON.stringify(payload)}::jsonb from ${pushSubscriptions}
-    where ${pushSubscriptions.userId} = ${userId}`);
+    where ${pushSubscriptions.userId} = any(${sql.param(userIds)}::uuid[])
+      and not ${hasVisibleTab(pushSubscriptions.userId)}`);
 }
 
 /** A push service's answer that the subscription is gone (RFC 8030: 404 unknown, 410 expired or unsubscribed). */
@@ -100,3 +142,16 @@ export const pushDeliveryWork = ({
     await tx.delete(pushDeliveries).where(eq(pushDeliveries.id, row.id));
   },
 });
+
+/**
+ * Forgets an erased user's devices (their queued pushes go with them); the pushes queued for others that name them
+ * read "Deleted user" instead (the replacements hold no character JSON escapes, so the payload stays JSON).
+ */
+export async function erasePushesOf({ db, userId, name }: { db: Executor; userId: string; name: ErasedName }) {
+  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+  const payload = sql`${pushDeliveries.payload}::text`;
+  await db
+    .update(pushDeliveries)
+    .set({ payload: sql`${withoutName(payload, name)}::jsonb` })
+    .where(naming(payload, name));
+}

@@ -1,10 +1,10 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { JOBS_PAGE_SIZE, type RequestType } from '#shared/constants.ts';
 import { bidRangeMessage, isBidInRange } from '#shared/rules/budget.ts';
 import { type Bid, type Job, type JobsPage, type PlaceBidInput } from '#shared/schemas/requests.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { tutorBids } from '../../db/schema/requests.ts';
-import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+import { subjects } from '../../db/schema/subjects.ts';
 import { cursorMicros, olderThan, toPage } from '../../db/keyset.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -13,20 +13,25 @@ import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Moderation } from '../moderation/service.ts';
 import { notifyStudentOfBid } from '../notifications/service.ts';
 import { refreshResponseMinutes } from '../tutors/service.ts';
-import { cardColumns, closedProblem, isNotExpired, notFound, outer, r, toCard } from './request-columns.ts';
+import {
+  cardColumns,
+  hasBidFrom,
+  isNotExpired,
+  lockRequestForTeacher,
+  openSince,
+  r,
+  reachesTeacher,
+  toCard,
+} from './request-columns.ts';
 
 // The jobs a teacher sees and the bids placed on them.
 
-// The jobs a teacher sees: open, not expired, in one of the teacher's subjects (served by the partial index
-// on open requests by subject and time).
+// The jobs a teacher sees: open, not expired, and reaching them (their subjects, or sent to them directly).
 function visibleJobs({ teacherId, subjectId }: { teacherId: string; subjectId?: string }) {
   return and(
     eq(r.status, 'open'),
     isNotExpired,
-    inArray(
-      r.subjectId,
-      sql`(select ${teacherSpecializations.subjectId} from ${teacherSpecializations} where ${teacherSpecializations.teacherId} = ${teacherId})`,
-    ),
+    reachesTeacher(teacherId),
     subjectId ? eq(r.subjectId, subjectId) : undefined,
   );
 }
@@ -60,11 +65,11 @@ export async function listJobs({
     .as('counts');
   const jobColumns = {
     ...cardColumns,
+    // Inside the page subquery, a computed column needs a name.
+    directTutorName: cardColumns.directTutorName.as('direct_tutor_name'),
+    openSince: openSince.as('open_since'),
     attachmentCount: sql<number>`jsonb_array_length(${r.attachments})`.as('attachment_count'),
-    alreadyBid:
-      sql<boolean>`exists (select 1 from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)} and ${tutorBids.tutorId} = ${teacherId})`.as(
-        'already_bid',
-      ),
+    alreadyBid: hasBidFrom(teacherId).as('already_bid'),
     cursorMicros: cursorMicros(r.createdAt).as('cursor_micros'),
   };
   const page = db
@@ -90,8 +95,8 @@ export async function listJobs({
   const { page: pageRows, nextCursor } = toPage(jobs, JOBS_PAGE_SIZE);
   return {
     jobs: pageRows.map(({ cursorMicros: _, attachmentCount, alreadyBid, ...row }): Job => {
-      const { acceptedBidId: __, ...card } = toCard(row);
-      return { ...card, attachmentCount, alreadyBid };
+      const { acceptedBidId: __, direct, ...card } = toCard(row);
+      return { ...card, direct: directAsTutorSees(direct, teacherId), attachmentCount, alreadyBid };
     }),
     nextCursor,
     counts: rows[0]!.counts,
@@ -99,7 +104,15 @@ export async function listJobs({
 }
 
 /**
- * A teacher's bid on a job in one of their subjects (else 404): the request row is share-locked so an acceptance
+ * What a tutor reads of a request's being sent to one tutor: that it was sent to them, while it waits for them. Once it
+ * is opened to all, the other tutors learn neither whom it was sent to nor the reason that tutor gave the student.
+ */
+function directAsTutorSees(direct: Job['direct'], teacherId: string): Job['direct'] {
+  return direct?.tutorId === teacherId ? { ...direct, declineReason: null } : null;
+}
+
+/**
+ * A teacher's bid on a job that reaches them (else 404): the request row is share-locked so an acceptance
  * cannot slip in between the checks and the insert; the amount must fit the budget; one bid per teacher and
  * request is the unique constraint's job (of two simultaneous bids one inserts, the other gets 409 ALREADY_BID).
  * The student gets an offer notification (in-app, mail, then realtime).
@@ -126,23 +139,7 @@ export async function placeBid({
     await moderation.assertAllowed({ text: input.message, field: 'message', senderId: teacher.id, roomId: null });
   }
   const bid = await db.transaction(async (tx) => {
-    const [request] = await tx
-      .select({
-        studentId: r.studentId,
-        status: r.status,
-        createdAt: r.createdAt,
-        budgetMinCents: r.budgetMinCents,
-        budgetMaxCents: r.budgetMaxCents,
-        subjectName: subjects.name,
-        teachesSubject: sql<boolean>`exists (select 1 from ${teacherSpecializations} where ${teacherSpecializations.teacherId} = ${teacher.id} and ${teacherSpecializations.subjectId} = ${outer(r.subjectId)})`,
-      })
-      .from(r)
-      .innerJoin(subjects, eq(subjects.id, r.subjectId))
-      .where(eq(r.id, requestId))
-      .for('share', { of: r });
-    if (!request?.teachesSubject) throw notFound();
-    const problem = closedProblem(request);
-    if (problem) throw problem;
+    const request = await lockRequestForTeacher(tx, { requestId, teacherId: teacher.id, lock: 'share' });
     const budget = { minCents: request.budgetMinCents, maxCents: request.budgetMaxCents };
     if (!isBidInRange(input.amountCents, budget)) throw fieldError('amountCents', bidRangeMessage(budget));
 

@@ -12,7 +12,7 @@ import { findOrCreateRoom } from '../chat/service.ts';
 import { createNotification } from '../notifications/service.ts';
 import { toTutorTrust, tutorTrustColumns } from '../tutors/service.ts';
 import { paths } from '#shared/paths.ts';
-import { closedProblem, notFound, r } from './request-columns.ts';
+import { closedProblem, notFound, openSince, r } from './request-columns.ts';
 
 // Offers on a student's request and accepting one (the chat room with the tutor comes with it).
 
@@ -103,7 +103,7 @@ export async function acceptOfferWithin({
     .select({
       studentId: r.studentId,
       status: r.status,
-      createdAt: r.createdAt,
+      openSince,
       acceptedBidId: r.acceptedBidId,
       subjectName: subjects.name,
     })

@@ -1,7 +1,13 @@
-import { and, desc, eq, getTableColumns, inArray, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { REQUESTS_PAGE_SIZE } from '#shared/constants.ts';
-import { type CreateRequestInput, type MyRequestsPage, type RequestDetail } from '#shared/schemas/requests.ts';
+import {
+  DIRECT_TUTOR_MESSAGE,
+  type CreateRequestInput,
+  type MyRequestsPage,
+  type RequestDetail,
+} from '#shared/schemas/requests.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { users } from '../../db/schema/auth.ts';
 import { tutorBids } from '../../db/schema/requests.ts';
 import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
 import { cursorMicros, olderThan, toPage } from '../../db/keyset.ts';
@@ -19,9 +25,12 @@ import {
   CLOSED_STATUSES,
   cardColumns,
   closedProblem,
+  hasBidFrom,
   isExpired,
   isNotExpired,
   notFound,
+  openSince,
+  reachesTeacher,
   outer,
   r,
   toCard,
@@ -48,7 +57,12 @@ class AlreadySubmitted extends Error {}
 /** The request an earlier submit with this key made, as its card. */
 async function submittedBefore(db: Executor, studentId: string, idempotencyKey: string) {
   const [row] = await db
-    .select({ ...getTableColumns(r), subjectName: subjects.name })
+    .select({
+      ...getTableColumns(r),
+      subjectName: subjects.name,
+      directTutorName: cardColumns.directTutorName,
+      openSince,
+    })
     .from(r)
     .innerJoin(subjects, eq(subjects.id, r.subjectId))
     .where(and(eq(r.studentId, studentId), eq(r.idempotencyKey, idempotencyKey)));
@@ -76,6 +90,9 @@ export async function createRequest({
   }
   const [subject] = await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, input.subjectId));
   if (!subject) throw fieldError('subjectId', 'Unknown subject');
+  const directTutorName = input.directTutorId
+    ? await directTutorNameIfAllowed(db, input.directTutorId, input.subjectId)
+    : null;
   // Teachers read all of it: the same rules as chat (no contact details, no abuse), before anything is stored.
   const texts: Array<[field: string, text: string | null | undefined]> = [
     ['description', input.description],
@@ -107,6 +124,8 @@ export async function createRequest({
             supportType: input.supportType ?? null,
             attachments,
             idempotencyKey: idempotencyKey ?? null,
+            directTutorId: input.directTutorId ?? null,
+            directState: input.directTutorId ? 'waiting' : null,
           })
           // Two submits racing with one key: the second finds the first's row here, and gives way.
           .onConflictDoNothing()
@@ -122,6 +141,7 @@ export async function createRequest({
           db: tx,
           publicUrl,
           request: { ...request, subjectName: subject.name, studentName: student.username },
+          onlyTeacherId: request.directTutorId,
         });
         return { request, teacherIds };
       }),
@@ -139,10 +159,36 @@ export async function createRequest({
   realtime.toUsers(teacherIds, 'job:new', { requestId: request.id, subjectId: request.subjectId, type: request.type });
   realtime.toUsers(teacherIds, 'notification:new', { kind: 'job', requestId: request.id });
   return {
-    request: toCard({ ...request, subjectName: subject.name }),
+    request: toCard({ ...request, subjectName: subject.name, directTutorName, openSince: request.createdAt }),
     notifiedCount: teacherIds.length,
     replayed: false,
   };
+}
+
+/**
+ * A direct request goes only to a tutor who can take it: a teacher account (not the assistant), not suspended or leaving, who
+ * teaches the request's subject. Anyone else is refused on the field, whatever the reason, so that the answer does
+ * not tell suspended accounts from others.
+ */
+async function directTutorNameIfAllowed(db: Executor, tutorId: string, subjectId: string) {
+  const [tutor] = await db
+    .select({ username: users.username })
+    .from(users)
+    .innerJoin(
+      teacherSpecializations,
+      and(eq(teacherSpecializations.teacherId, users.id), eq(teacherSpecializations.subjectId, subjectId)),
+    )
+    .where(
+      and(
+        eq(users.id, tutorId),
+        eq(users.role, 'teacher'),
+        eq(users.isSystem, false),
+        isNull(users.suspendedAt),
+        isNull(users.deletionRequestedAt),
+      ),
+    );
+  if (!tutor) throw fieldError('directTutorId', DIRECT_TUTOR_MESSAGE);
+  return tutor.username;
 }
 
 /** The student's own requests, newest first, with subject name and bid count, a page at a time. */
@@ -205,7 +251,7 @@ export async function getRequestDetail({
 }
 
 /**
- * One file of a request, for its student, for teachers who can see the job (their subject, open, not expired)
+ * One file of a request, for its student, for teachers who can see the job (it reaches them, open, not expired)
  * and for teachers who bid on it (they keep access once it is accepted or closed). Anyone else: 404.
  */
 export async function getRequestAttachment({
@@ -225,17 +271,17 @@ export async function getRequestAttachment({
     .select({
       studentId: r.studentId,
       status: r.status,
-      createdAt: r.createdAt,
+      openSince,
       attachments: r.attachments,
-      teachesSubject: sql<boolean>`exists (select 1 from ${teacherSpecializations} where ${teacherSpecializations.teacherId} = ${user.id} and ${teacherSpecializations.subjectId} = ${outer(r.subjectId)})`,
-      hasBid: sql<boolean>`exists (select 1 from ${tutorBids} where ${tutorBids.requestId} = ${outer(r.id)} and ${tutorBids.tutorId} = ${user.id})`,
+      reachesTeacher: reachesTeacher(user.id),
+      hasBid: hasBidFrom(user.id),
     })
     .from(r)
     .where(eq(r.id, requestId));
   const seesJob =
     request &&
     user.role === 'teacher' &&
-    ((request.teachesSubject && closedProblem(request) === null) || request.hasBid);
+    ((request.reachesTeacher && closedProblem(request) === null) || request.hasBid);
   const attachment = request && (request.studentId === user.id || seesJob) ? request.attachments[index] : undefined;
   if (!attachment) throw new AppError('NOT_FOUND');
   const file = await storage.get(attachment.file_path);

@@ -10,6 +10,7 @@ import {
   bidSchema,
   createRequestFieldsSchema,
   createRequestResponseSchema,
+  declineDirectRequestSchema,
   jobsPageSchema,
   jobsQuerySchema,
   myRequestsPageSchema,
@@ -36,6 +37,7 @@ import {
   acceptBid,
   completeJob,
   createRequest,
+  declineDirectRequest,
   getRequestAttachment,
   getRequestDetail,
   listJobs,
@@ -43,6 +45,7 @@ import {
   listOffers,
   listSharedJobs,
   markJobDelivered,
+  openDirectRequestToAll,
   placeBid,
 } from './service.ts';
 import { fileAnswer } from '../../http/openapi.ts';
@@ -56,6 +59,7 @@ const createRequestBodySchema = withBudgetRules(
     deadline: z.preprocess(fromText, fields.deadline),
     level: z.preprocess(fromText, fields.level),
     supportType: z.preprocess(fromText, fields.supportType),
+    directTutorId: z.preprocess(fromText, fields.directTutorId),
     attachments: z
       .preprocess(
         fromList,
@@ -209,6 +213,26 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
   );
 
   app.post(
+    '/api/requests/:id/open-to-all',
+    {
+      schema: {
+        summary: 'Open a direct request its tutor declined or left unanswered to every tutor of its subject',
+        description:
+          'Keeps everything written; the 48 hours before it expires start again, and the tutors of the subject are ' +
+          'told. Anyone but its student: 404; a request that is not a declined or unanswered direct one, or is no ' +
+          'longer open: 409 REQUEST_CLOSED.',
+        tags: ['requests'],
+        params: requestParams,
+        response: { 200: requestDetailSchema },
+      },
+    },
+    async (request) => {
+      const student = await requireRole(request, 'student');
+      return openDirectRequestToAll({ db, realtime, publicUrl, student, requestId: request.params.id });
+    },
+  );
+
+  app.post(
     '/api/requests/:id/complete',
     {
       schema: {
@@ -320,6 +344,36 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
           input: request.body,
         }),
       );
+    },
+  );
+
+  app.post(
+    '/api/jobs/:requestId/decline',
+    {
+      schema: {
+        summary: 'Decline a request sent to the signed-in tutor directly, with an optional reason for the student',
+        description:
+          'The student is told and may open the request to all tutors of its subject. Anyone but its tutor, or a ' +
+          'request declined already or opened to all: 404; after a bid: 409 ALREADY_BID; a closed or expired ' +
+          'request: 409 REQUEST_CLOSED; a reason with contact details or abuse: 400 MESSAGE_BLOCKED.',
+        tags: ['requests'],
+        params: z.object({ requestId: z.uuid() }),
+        body: declineDirectRequestSchema,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const tutor = await requireRole(request, 'teacher');
+      await declineDirectRequest({
+        db,
+        realtime,
+        moderation,
+        publicUrl,
+        tutor,
+        requestId: request.params.requestId,
+        input: request.body,
+      });
+      return reply.status(204).send(null);
     },
   );
 

@@ -11,4 +11,12 @@ export { acceptBid, acceptOfferWithin, listOffers } from './offers.ts';
 export { listJobs, placeBid } from './jobs.ts';
 export { closeRefundedJob, completeJob, markJobDelivered } from './completion.ts';
 export { closeExpiredRequests, requestExpiryJob } from './expiry.ts';
+export {
+  declineDirectRequest,
+  directAnswerJob,
+  markUnansweredDirectRequests,
+  openDirectRequestToAll,
+} from './direct.ts';
 export { findOpenJobOfPair, listSharedJobs } from './shared-jobs.ts';
+
+export { eraseRequestAttachmentsOf, withdrawFromMarketplace } from './leaving-user.ts';

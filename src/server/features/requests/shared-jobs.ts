@@ -21,6 +21,7 @@ export async function listSharedJobs({
   const rows = await db
     .select({
       requestId: tutoringRequests.id,
+      subjectId: subjects.id,
       subjectName: subjects.name,
       studentId: tutoringRequests.studentId,
       tutorId: tutorBids.tutorId,

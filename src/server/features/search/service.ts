@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, not } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, not } from 'drizzle-orm';
 import { VH_SEARCH_LIMIT, type Role } from '#shared/constants.ts';
 import type { VhSearchResult } from '#shared/schemas/search.ts';
 import type { Executor } from '../../db/client.ts';
@@ -37,6 +37,7 @@ export async function searchByVhNumber({
         eq(users.vhNumber, vhNumber),
         eq(users.role, role),
         eq(users.isSystem, false),
+        isNull(users.deletionRequestedAt),
         ne(users.id, searcherId),
         not(isAdminUser(users.id)),
       ),

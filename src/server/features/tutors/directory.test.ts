@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bestMatchScore } from '#shared/rules/best-match.ts';
 import { DIRECTORY, DIRECTORY_SORTS, type DirectorySort, type TutorCard } from '#shared/schemas/directory.ts';
 import { users } from '../../db/schema/auth.ts';
-import { teacherSpecializations } from '../../db/schema/subjects.ts';
+import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { createRequest, createSubject, createTeacher } from '../../../../tests/support/factories.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
@@ -211,6 +212,18 @@ describe('Find Tutors', () => {
     expect(await ids('mitochond')).toEqual([teacher.id]);
   });
 
+  it('keeps the cards’ subjects and the subject filter with the tutor’s subjects and their names', async () => {
+    const subject = await createSubject(t.db, { name: 'Directory optics' });
+    const teacher = await createTeacher(t.db, { subjectIds: [subject.id], headline: 'Optics tutor' });
+    const card = async () =>
+      (await pageThrough(viewer, { subjects: [subject.id], sort: 'best' })).find((found) => found.id === teacher.id);
+    expect((await card())?.subjects).toEqual(['Directory optics']);
+    await t.db.update(subjects).set({ name: 'Directory wave optics' }).where(eq(subjects.id, subject.id));
+    expect((await card())?.subjects).toEqual(['Directory wave optics']);
+    await t.db.delete(teacherSpecializations).where(eq(teacherSpecializations.teacherId, teacher.id));
+    expect(await card()).toBeUndefined();
+  });
+
   it('pages without gaps or repeats while tutors are added between pages', async () => {
     const tag = 'vorpelt';
     const make = (score: number) =>
@@ -266,6 +279,9 @@ describe('Find Tutors', () => {
       ['subjects=abc', 'subjects', 'Unknown subject'],
       ['minRateCents=799', 'minRateCents', 'Rates are between $8 and $15'],
       ['maxRateCents=12.5', 'maxRateCents', 'Rates are between $8 and $15'],
+      ['minRateCents=1200&maxRateCents=1000', 'maxRateCents', 'The lowest rate cannot be above the highest rate'],
+      // Well formed, but no such subject: refused as a request for it would be.
+      [`subjects=${subjectIds[0]},${randomUUID()}`, 'subjects', 'Unknown subject'],
       [`q=${'a'.repeat(101)}`, 'q', 'A search can be at most 100 characters'],
       ['cursor=1_x', 'cursor', 'Invalid page cursor'],
       [`sort=rating&cursor=400_${viewer.user.id}`, 'cursor', 'Invalid page cursor'],

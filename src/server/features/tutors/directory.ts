@@ -1,9 +1,15 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { DIRECTORY, type DirectoryPage, type DirectoryQuery, type DirectorySort } from '#shared/schemas/directory.ts';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import {
+  DIRECTORY,
+  directoryMessages,
+  type DirectoryPage,
+  type DirectoryQuery,
+  type DirectorySort,
+} from '#shared/schemas/directory.ts';
 import { INVALID_CURSOR_MESSAGE } from '#shared/schemas/cursor.ts';
 import type { Executor } from '../../db/client.ts';
 import { users as u } from '../../db/schema/auth.ts';
-import { subjects, teacherSpecializations } from '../../db/schema/subjects.ts';
+import { subjects } from '../../db/schema/subjects.ts';
 import { fieldError } from '../../http/errors.ts';
 import { toTutorTrust, tutorTrustColumns } from './trust-columns.ts';
 
@@ -45,6 +51,18 @@ function pastCursor(sort: DirectorySort, cursor: string | undefined): SQL | unde
   return direction === 'desc' ? sql`(${row}) < (${position})` : sql`(${row}) > (${position})`;
 }
 
+/** The columns of a tutor's card, all kept on their users row. */
+export const tutorCardColumns = () => ({
+  id: u.id,
+  username: u.username,
+  image: u.image,
+  headline: u.headline,
+  ...tutorTrustColumns(u),
+  hourlyRateCents: u.hourlyRateCents,
+  responseMinutes: u.responseMinutes,
+  subjects: u.subjectNames,
+});
+
 /** A page of tutors; signed-out visitors see only the tutors visible to visitors. Suspended tutors never appear. */
 export async function listDirectory({
   db,
@@ -55,17 +73,23 @@ export async function listDirectory({
   query: DirectoryQuery;
   isSignedIn: boolean;
 }): Promise<DirectoryPage> {
+  // A subject that does not exist is refused as everywhere else, rather than answered with no tutors.
+  if (query.subjects.length > 0) {
+    const known = await db.$count(subjects, inArray(subjects.id, query.subjects));
+    if (known < query.subjects.length) throw fieldError('subjects', directoryMessages.subjects);
+  }
   const { keys, direction } = SORT_KEYS[query.sort];
   const text = toPrefixQuery(query.q);
+  // A filtered page walks the sort's index until it has a page of matches, testing each row on the way. PostgreSQL
+  // tests a row's conditions in the order written when they cost alike, so the cheap comparisons of numbers come
+  // first and the text match, by far the dearest, last: it runs only on the rows every other filter kept.
   const conditions = [
+    pastCursor(query.sort, query.cursor),
     eq(u.role, 'teacher'),
     eq(u.isSystem, false),
     isNull(u.suspendedAt),
+    isNull(u.deletionRequestedAt),
     isSignedIn ? undefined : eq(u.isVisibleToVisitors, true),
-    text === null ? undefined : sql`${u.searchDocument} @@ to_tsquery('english', ${text})`,
-    query.subjects.length === 0
-      ? undefined
-      : sql`exists (select 1 from ${teacherSpecializations} ts where ts.teacher_id = ${u.id} and ts.subject_id in ${query.subjects})`,
     // Half stars are whole numbers when doubled: sum / count >= min without division.
     query.minRating === undefined
       ? undefined
@@ -73,21 +97,12 @@ export async function listDirectory({
     query.minRateCents === undefined ? undefined : sql`${u.hourlyRateCents} >= ${query.minRateCents}`,
     query.maxRateCents === undefined ? undefined : sql`${u.hourlyRateCents} <= ${query.maxRateCents}`,
     query.respondsWithin === undefined ? undefined : sql`${u.responseMinutes} <= ${query.respondsWithin}`,
-    pastCursor(query.sort, query.cursor),
+    query.subjects.length === 0 ? undefined : sql`${u.subjectIds} && ${sql.param(query.subjects)}::uuid[]`,
+    text === null ? undefined : sql`${u.searchDocument} @@ to_tsquery('english', ${text})`,
   ];
   const rows = await db
     .select({
-      id: u.id,
-      username: u.username,
-      image: u.image,
-      headline: u.headline,
-      ...tutorTrustColumns(u),
-      hourlyRateCents: u.hourlyRateCents,
-      responseMinutes: u.responseMinutes,
-      subjects: sql<
-        string[]
-      >`(select coalesce(array_agg(s.name order by s.name), '{}') from ${teacherSpecializations} ts
-        inner join ${subjects} s on s.id = ts.subject_id where ts.teacher_id = ${u.id})`,
+      ...tutorCardColumns(),
       cursorKeys: sql<string>`concat_ws('.', ${sql.join(keys, sql`, `)})`,
     })
     .from(u)

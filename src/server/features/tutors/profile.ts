@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { TutorProfile } from '#shared/schemas/reviews.ts';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -8,8 +8,27 @@ import { toTutorTrust, tutorTrustColumns } from './trust-columns.ts';
 
 // A tutor's public page: profile texts, subjects, trust and first-response time (kept on the users row).
 
-/** A teacher's public page (anyone else's id: 404). Only public columns are selected: no e-mail can leak. */
-export async function getTutorProfile({ db, tutorId }: { db: Executor; tutorId: string }): Promise<TutorProfile> {
+/**
+ * Which teachers a visitor may see: those who show their profile to visitors and are not suspended. Signed-in users
+ * see every teacher.
+ */
+export const visibleToVisitors = () =>
+  and(eq(users.isVisibleToVisitors, true), isNull(users.suspendedAt), isNull(users.deletionRequestedAt));
+
+/**
+ * A teacher's public page (anyone else's id: 404). Only public columns are selected: no e-mail can leak. A visitor who
+ * is not signed in gets only a teacher visible to visitors (else 404), and never the VH number, which is for members
+ * to find each other.
+ */
+export async function getTutorProfile({
+  db,
+  tutorId,
+  isSignedIn,
+}: {
+  db: Executor;
+  tutorId: string;
+  isSignedIn: boolean;
+}): Promise<TutorProfile> {
   const [tutor] = await db
     .select({
       id: users.id,
@@ -23,7 +42,15 @@ export async function getTutorProfile({ db, tutorId }: { db: Executor; tutorId: 
       medianFirstResponseMinutes: users.responseMinutes,
     })
     .from(users)
-    .where(and(eq(users.id, tutorId), eq(users.role, 'teacher'), eq(users.isSystem, false)));
+    .where(
+      and(
+        eq(users.id, tutorId),
+        eq(users.role, 'teacher'),
+        eq(users.isSystem, false),
+        isSignedIn ? undefined : visibleToVisitors(),
+        isNull(users.deletionRequestedAt),
+      ),
+    );
   if (!tutor) throw new AppError('NOT_FOUND', { message: 'Tutor not found' });
   const specializations = await db
     .select({ id: subjects.id, name: subjects.name, category: subjects.category })
@@ -34,6 +61,7 @@ export async function getTutorProfile({ db, tutorId }: { db: Executor; tutorId: 
   return {
     ...tutor,
     ...toTutorTrust(tutor),
+    vhNumber: isSignedIn ? tutor.vhNumber : null,
     memberSince: tutor.memberSince.toISOString(),
     specializations,
   };
@@ -43,7 +71,7 @@ export async function getTutorProfile({ db, tutorId }: { db: Executor; tutorId: 
 export async function assertTutorExists(db: Executor, tutorId: string) {
   const found = await db.$count(
     users,
-    and(eq(users.id, tutorId), eq(users.role, 'teacher'), eq(users.isSystem, false)),
+    and(eq(users.id, tutorId), eq(users.role, 'teacher'), eq(users.isSystem, false), isNull(users.deletionRequestedAt)),
   );
   if (found === 0) throw new AppError('NOT_FOUND', { message: 'Tutor not found' });
 }

@@ -388,12 +388,12 @@ describe('finished jobs, ratings and reviews', () => {
       expect(second.nextCursor).toBeNull();
     });
 
-    it('answers 404 for a student’s id, 401 signed out and 400 for a bad cursor', async () => {
+    it('answers 404 for a student’s id, 401 for reviews signed out and 400 for a bad cursor', async () => {
       const student = await signedInStudent(t);
       const tutor = await signedInTeacher(t, [subjectId]);
       expect((await call(t, student, 'GET', `/api/tutors/${student.user.id}`)).statusCode).toBe(404);
       expect((await call(t, student, 'GET', `/api/tutors/${student.user.id}/reviews`)).statusCode).toBe(404);
-      expect((await call(t, undefined, 'GET', `/api/tutors/${tutor.user.id}`)).statusCode).toBe(401);
+      expect((await call(t, undefined, 'GET', `/api/tutors/${tutor.user.id}/reviews`)).statusCode).toBe(401);
       const bad = await call(t, student, 'GET', `/api/tutors/${tutor.user.id}/reviews?cursor=x`);
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe('Invalid page cursor');

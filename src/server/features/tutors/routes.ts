@@ -58,17 +58,19 @@ export const tutorsRoutes: FastifyPluginAsyncZod<{
     '/api/tutors/:id',
     {
       schema: {
+        security: [],
         summary: 'A tutor’s public page: profile texts, subjects, completed jobs, rating and first-response time',
-        description: 'Any signed-in user; not a teacher: 404. Never carries the e-mail address.',
+        description:
+          'Anyone; signed out, only a tutor visible to visitors and not suspended, without the VH number. Not a teacher: 404. Never carries the e-mail address.',
         tags,
         params: z.object({ id: z.uuid() }),
         response: { 200: tutorProfileSchema },
       },
     },
     async (request, reply) => {
-      await requireUser(request);
+      const user = await request.getSessionUser();
       reply.header('cache-control', 'no-store');
-      return getTutorProfile({ db, tutorId: request.params.id });
+      return getTutorProfile({ db, tutorId: request.params.id, isSignedIn: user !== null });
     },
   );
 

@@ -22,6 +22,15 @@ type RowOf<T extends ClaimableTable> = T['$inferSelect'] & { id: string; claims:
 /** Where failures and given-up rows are told: the server's logger, or a test's list. */
 type ClaimLog = { error(fields: object, message: string): void };
 
+/**
+ * What a call threw, as a work row's last_error keeps it for the people reading it: no NUL character (PostgreSQL's
+ * text refuses it), and at most `maxLength` characters.
+ */
+export function storableError(error: unknown, maxLength: number) {
+  const message = error instanceof Error ? error.message : String(error);
+  return Array.from(message.replaceAll('\0', '')).slice(0, maxLength).join('');
+}
+
 /** How a call ended: its value, or what it threw. */
 export type CallOutcome<Value> = { ok: true; value: Value } | { ok: false; error: unknown };
 

@@ -12,7 +12,12 @@ export type Mail = {
   html?: string | null;
   /** An iCalendar (RFC 5545) invitation, attached as invite.ics. */
   calendar?: string | null;
+  /** Whose news of which kind this is: such mail offers a one-click unsubscribe (RFC 8058). None for account mail. */
+  unsubscribe?: { userId: string; topic: string } | null;
 };
+
+/** The absolute one-click unsubscribe URL of a user's news of one kind. */
+export type UnsubscribeUrl = (unsubscribe: { userId: string; topic: string }) => string;
 
 /** Delivers one mail now or throws; retries are the outbox's business. */
 export interface Mailer {
@@ -34,8 +39,14 @@ export type DevMail = {
 export type DevMailListener = (mail: DevMail) => void;
 
 /** SMTP when `SMTP_URL` is set, else one JSON file per mail in the dev outbox directory. */
-export function createMailer(mail: Config['mail'], onDevMail?: DevMailListener): Mailer {
-  return mail.smtpUrl ? createSmtpMailer(mail.smtpUrl, mail.from) : createDirectoryMailer(mail.outboxDir, onDevMail);
+export function createMailer(
+  mail: Config['mail'],
+  unsubscribeUrl: UnsubscribeUrl,
+  onDevMail?: DevMailListener,
+): Mailer {
+  return mail.smtpUrl
+    ? createSmtpMailer(mail.smtpUrl, mail.from, unsubscribeUrl)
+    : createDirectoryMailer(mail.outboxDir, onDevMail);
 }
 
 /**
@@ -49,7 +60,7 @@ export function describeDevMail(mail: DevMail, { toTerminal }: { toTerminal: boo
   return [heading, ...links.map((link) => `  ${link}`)].join('\n');
 }
 
-function createSmtpMailer(url: string, from: string): Mailer {
+function createSmtpMailer(url: string, from: string, unsubscribeUrl: UnsubscribeUrl): Mailer {
   // Short timeouts: a hanging server must not stall the outbox worker for minutes.
   const transport = nodemailer.createTransport({
     url,
@@ -58,12 +69,19 @@ function createSmtpMailer(url: string, from: string): Mailer {
     socketTimeout: 30_000,
   });
   return {
-    async send({ to, subject, text, html, calendar }) {
+    async send({ to, subject, text, html, calendar, unsubscribe }) {
       await transport.sendMail({
         from,
         to,
         subject,
         text,
+        // RFC 8058: mail clients show an unsubscribe button that posts to this URL.
+        headers: unsubscribe
+          ? {
+              'List-Unsubscribe': `<${unsubscribeUrl(unsubscribe)}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            }
+          : {},
         html: html ?? undefined,
         attachments: calendar
           ? [{ filename: 'invite.ics', content: calendar, contentType: 'text/calendar; charset=utf-8; method=REQUEST' }]

@@ -47,7 +47,15 @@ describe('mail over SMTP through the outbox', () => {
     const registered = await t.app.inject({
       method: 'POST',
       url: '/api/accounts/register',
-      payload: { name, email, password: 'secret1', role: 'student', acceptTerms: true, acceptPrivacy: true },
+      payload: {
+        name,
+        email,
+        password: 'secret1',
+        role: 'student',
+        acceptTerms: true,
+        acceptPrivacy: true,
+        confirmAge: true,
+      },
       remoteAddress: freshClientAddress(),
     });
     expect(registered.statusCode).toBe(201);
@@ -171,7 +179,7 @@ describe('mail over SMTP through the outbox', () => {
       .insert(mailOutbox)
       .values({ toAddress: to, subject: 'Odd reply', textBody: 'x', nextAttemptAt: sql`now() + interval '1 hour'` })
       .returning();
-    const delivery = mailDelivery({ mailer: createMailer(t.config.mail), log: t.app.log, retryBaseMs: 10 });
+    const delivery = mailDelivery({ mailer: createMailer(t.config.mail, () => ''), log: t.app.log, retryBaseMs: 10 });
     const error = new Error(`550 no\0such\0user ${'é'.repeat(2000)}`);
     await t.db.transaction((db) => delivery.record({ db, row: row!, outcome: { ok: false, error } }));
     const stored = await outboxRow(t, to);

@@ -1,8 +1,9 @@
-import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
+import { naming, withoutName, type ErasedName } from '../../db/erased-names.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
-import { startClaimedWork, type ClaimedWork } from '../jobs/claimed-work.ts';
+import { startClaimedWork, storableError, type ClaimedWork } from '../jobs/claimed-work.ts';
 import type { Mail, Mailer } from './mailer.ts';
 
 const MAX_ATTEMPTS = 8;
@@ -59,16 +60,13 @@ export async function enqueueMails({ db, mails }: { db: Executor; mails: Mail[] 
   if (mails.length === 0) return;
   await db.execute(sql`
     insert into ${mailOutbox} (${sql.identifier(mailOutbox.toAddress.name)}, ${sql.identifier(mailOutbox.subject.name)},
-      ${sql.identifier(mailOutbox.textBody.name)}, ${sql.identifier(mailOutbox.htmlBody.name)}, ${sql.identifier(mailOutbox.calendar.name)})
+      ${sql.identifier(mailOutbox.textBody.name)}, ${sql.identifier(mailOutbox.htmlBody.name)}, ${sql.identifier(mailOutbox.calendar.name)},
+      ${sql.identifier(mailOutbox.unsubscribeUserId.name)}, ${sql.identifier(mailOutbox.unsubscribeTopic.name)})
     select * from unnest(${sql.param(mails.map((mail) => mail.to))}::text[], ${sql.param(mails.map((mail) => mail.subject))}::text[],
       ${sql.param(mails.map((mail) => mail.text))}::text[], ${sql.param(mails.map((mail) => mail.html ?? null))}::text[],
-      ${sql.param(mails.map((mail) => mail.calendar ?? null))}::text[])`);
-}
-
-/** What a send threw, as text PostgreSQL stores: no NUL character (text refuses it), and bounded in length. */
-function storableError(error: unknown) {
-  const message = error instanceof Error ? error.message : String(error);
-  return Array.from(message.replaceAll('\0', '')).slice(0, MAX_ERROR_LENGTH).join('');
+      ${sql.param(mails.map((mail) => mail.calendar ?? null))}::text[],
+      ${sql.param(mails.map((mail) => mail.unsubscribe?.userId ?? null))}::uuid[],
+      ${sql.param(mails.map((mail) => mail.unsubscribe?.topic ?? null))}::text[])`);
 }
 
 export type MailOutboxTiming = {
@@ -107,6 +105,10 @@ export function mailDelivery({ mailer, log, retryBaseMs }: Omit<MailOutboxOption
         text: row.textBody,
         html: row.htmlBody,
         calendar: row.calendar,
+        unsubscribe:
+          row.unsubscribeUserId && row.unsubscribeTopic
+            ? { userId: row.unsubscribeUserId, topic: row.unsubscribeTopic }
+            : null,
       }),
     async record({ db, row, outcome }) {
       const attempts = row.attempts + 1;
@@ -126,7 +128,7 @@ export function mailDelivery({ mailer, log, retryBaseMs }: Omit<MailOutboxOption
           .where(eq(mailOutbox.id, row.id));
         return;
       }
-      const lastError = storableError(outcome.error);
+      const lastError = storableError(outcome.error, MAX_ERROR_LENGTH);
       const status = attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
       const delay = Math.min(retryBaseMs * 2 ** (attempts - 1), MAX_RETRY_DELAY_MS);
       await db
@@ -160,4 +162,29 @@ export function startMailOutbox({ db, intervalMs, ...delivery }: MailOutboxOptio
       await worker.stop();
     },
   };
+}
+
+/**
+ * Forgets an erased user in the outbox: the mails to their address go, sent or not (the address must not outlive the
+ * account); the mails to others that name them, waiting or kept after sending, read "Deleted user" instead, so the news
+ * they carry (a message, an offer) still reaches the other person without the name.
+ */
+export async function forgetMailOf({ db, name }: { db: Executor; name: ErasedName }) {
+  await db.delete(mailOutbox).where(eq(mailOutbox.toAddress, name.email));
+  await db
+    .update(mailOutbox)
+    .set({
+      subject: withoutName(mailOutbox.subject, name),
+      textBody: withoutName(mailOutbox.textBody, name),
+      htmlBody: withoutName(mailOutbox.htmlBody, name),
+      calendar: withoutName(mailOutbox.calendar, name),
+    })
+    .where(
+      or(
+        naming(mailOutbox.subject, name),
+        naming(mailOutbox.textBody, name),
+        naming(mailOutbox.htmlBody, name),
+        naming(mailOutbox.calendar, name),
+      ),
+    );
 }

@@ -130,8 +130,9 @@ describe('the Stripe gateway, against a stand-in for api.stripe.com', () => {
 
     fake.failNext('/v1/transfers', { status: 400, message: 'Your destination account needs to have payouts enabled.' });
     await expect(stripe.transfer(transfer)).rejects.toThrow(/payouts enabled/);
-    const { transferId } = await stripe.transfer(transfer);
-    expect(await stripe.transfer(transfer)).toEqual({ transferId });
+    const made = await stripe.transfer(transfer);
+    expect(made).toEqual({ transferId: expect.stringMatching(/^tr_/), amountCents: 2_550 });
+    expect(await stripe.transfer(transfer)).toEqual(made);
 
     expect(fake.requestsTo('POST', '/v1/transfers').map((request) => request.idempotencyKey)).toEqual([
       'transfer:job_5',
@@ -145,7 +146,7 @@ describe('the Stripe gateway, against a stand-in for api.stripe.com', () => {
       source_transaction: chargeId,
       transfer_group: 'job_5',
     });
-    expect(fake.object(transferId)).toMatchObject({ amount: 2_550, destination: 'acct_tutor' });
+    expect(fake.object(made.transferId)).toMatchObject({ amount: 2_550, destination: 'acct_tutor' });
   });
 
   it('believes a webhook only with a fresh signature over the exact body', () => {

@@ -27,6 +27,17 @@ export type StripeChargeState =
   | { status: 'pending'; paymentIntentId: string }
   | { status: 'failed'; paymentIntentId: string; message: string };
 
+/**
+ * Whether Stripe answered a call with a refusal (a 4xx, but not 429 "too many requests" or 409 "another request
+ * with this key is running"): the request was read and nothing was made, and a repeat under the same key would
+ * only be answered the same refusal.
+ */
+export function stripeRefused(error: unknown) {
+  if (!(error instanceof Stripe.errors.StripeError)) return false;
+  const status = error.statusCode ?? 0;
+  return status >= 400 && status < 500 && status !== 409 && status !== 429;
+}
+
 /** A client of the Stripe API with the settings' key; `apiBase` (tests only) points it at a stand-in server. */
 export function createStripeGateway(settings: StripeSettings) {
   const { apiBase } = settings;
@@ -122,7 +133,35 @@ export function createStripeGateway(settings: StripeSettings) {
         },
         { idempotencyKey: input.idempotencyKey },
       );
-      return { transferId: transfer.id };
+      return { transferId: transfer.id, amountCents: transfer.amount };
+    },
+
+    /**
+     * Takes part or all of a transfer back from the connected account to the platform's balance; the same key
+     * reverses once. Stripe refuses it when the account's balance cannot cover it (paid out to the bank already).
+     */
+    async reverseTransfer(input: { idempotencyKey: string; transferId: string; amountCents: number }) {
+      const reversal = await stripe.transfers.createReversal(
+        input.transferId,
+        { amount: input.amountCents },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { reversalId: reversal.id, amountCents: reversal.amount };
+    },
+
+    /**
+     * The transfer already made to the account for a job (its `transfer_group`), if any: looked up before a call
+     * under a new key, so a transfer an earlier key made is never made twice.
+     */
+    async transferMadeFor(input: { accountId: string; transferGroup: string }) {
+      for await (const transfer of stripe.transfers.list({
+        destination: input.accountId,
+        transfer_group: input.transferGroup,
+        limit: 100,
+      })) {
+        if (!transfer.reversed) return { transferId: transfer.id, amountCents: transfer.amount };
+      }
+      return null;
     },
 
     /**
@@ -200,12 +239,24 @@ export function createStripeGateway(settings: StripeSettings) {
       return charges.map((charge) => ({ ...charge, createdAt: created.get(charge.paymentIntentId)! }));
     },
 
-    /** A chargeback as Stripe tells it now: its PaymentIntent, amount, reason and status. */
+    /**
+     * A chargeback as Stripe tells it now: its PaymentIntent, amount, reason and status, and the fee of each of its
+     * balance transactions (Stripe's dispute fee when it withdrew the money, negative when it gave the fee back).
+     */
     async dispute(disputeId: string) {
       const dispute = await stripe.disputes.retrieve(disputeId);
       const paymentIntentId =
         typeof dispute.payment_intent === 'string' ? dispute.payment_intent : (dispute.payment_intent?.id ?? null);
-      return { paymentIntentId, amountCents: dispute.amount, reason: dispute.reason, status: dispute.status };
+      return {
+        paymentIntentId,
+        amountCents: dispute.amount,
+        reason: dispute.reason,
+        status: dispute.status,
+        fees: dispute.balance_transactions.map((transaction) => ({
+          balanceTransactionId: transaction.id,
+          feeCents: transaction.fee,
+        })),
+      };
     },
 
     /** The event a webhook request carries, or null when its signature is wrong or older than the tolerance. */

@@ -34,3 +34,9 @@ export async function claimStorage(
 export async function releaseStorage(db: Executor, keys: string[]) {
   if (keys.length > 0) await db.delete(storedFiles).where(inArray(storedFiles.key, keys));
 }
+
+/** The keys of every file a user stored (chat uploads, request attachments), for erasing them with the account. */
+export async function storedFileKeysOf(db: Executor, ownerId: string) {
+  const rows = await db.select({ key: storedFiles.key }).from(storedFiles).where(eq(storedFiles.ownerId, ownerId));
+  return rows.map((row) => row.key);
+}

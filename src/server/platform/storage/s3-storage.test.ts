@@ -117,6 +117,26 @@ describe('files in an S3 bucket', () => {
     expect((await t.app.inject({ method: 'GET', url: avatarUrl })).statusCode).toBe(200);
   });
 
+  it('answers 503 with a clear message when the store refuses the keys, and keeps nothing of the refused upload', async () => {
+    const denied = await createTestApp({ ...s3.env, S3_ACCESS_KEY_ID: 'NOT-THE-KEY' });
+    try {
+      const user = await createUser(denied.db);
+      const cookie = (await createSessionCookie(denied.db, user.id)).header;
+      const chat = await denied.app.inject({
+        method: 'POST',
+        url: '/api/chat/uploads',
+        headers: { cookie },
+        payload: png('file'),
+      });
+      expect(chat.statusCode).toBe(503);
+      expect(chat.json()).toEqual(STORAGE_UNAVAILABLE);
+      expect(await denied.db.$count(storedFiles, eq(storedFiles.ownerId, user.id))).toBe(0);
+      expect((await denied.app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ storage: 'down' });
+    } finally {
+      await denied.close();
+    }
+  });
+
   it('copies the files of the local disk into the bucket with npm run storage:migrate, each copy read back', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vh-migrate-'));
     try {

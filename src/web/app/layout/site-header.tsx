@@ -72,7 +72,7 @@ export function SiteHeader() {
   // A page's frame rendered at build time for a role (app/route-handle.ts) has that role's menu items already, so
   // that none moves when the session arrives.
   const frameRole = use(FrameRoleContext);
-  const navItems = getNavItems(user?.role ?? (isPending ? frameRole : undefined));
+  const navItems = getNavItems(user ? user.role : isPending ? frameRole : null);
   const location = useLocation();
   // The small-screen menu is a native popover: it opens, closes on Escape or a press outside, hands focus back and
   // tells assistive technology whether it is open (the button's expanded state) with no script at all, as on a

@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, ReceiptText, Settings, UserRound, Wallet } from 'lucide-react';
+import { ChevronDown, LogOut } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -11,14 +11,14 @@ import {
   DropdownMenuTrigger,
 } from '#web/components/ui/dropdown-menu.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
-import { paths } from '#shared/paths.ts';
 import { usePaymentsShown } from '#web/lib/settings.ts';
+import { getAccountLinks } from './account-links.ts';
 import { displayName } from './display-name.ts';
 import { useLogout } from './use-logout.ts';
 
 export function UserMenu({ user }: { user: SessionUser }) {
   const { logout, isPending } = useLogout();
-  const paymentsShown = usePaymentsShown();
+  const links = getAccountLinks(user.role, usePaymentsShown());
   const name = displayName(user);
   return (
     <DropdownMenu>
@@ -38,34 +38,14 @@ export function UserMenu({ user }: { user: SessionUser }) {
           )}
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link to={paths.profile.getHref()}>
-            <UserRound aria-hidden="true" />
-            Profile
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem asChild>
-          <Link to={paths.settings.account.getHref()}>
-            <Settings aria-hidden="true" />
-            Account settings
-          </Link>
-        </DropdownMenuItem>
-        {user.role === 'teacher' && paymentsShown && (
-          <DropdownMenuItem asChild>
-            <Link to={paths.earnings.getHref()}>
-              <Wallet aria-hidden="true" />
-              Earnings
+        {links.map(({ href, label, icon: Icon }) => (
+          <DropdownMenuItem key={href} asChild>
+            <Link to={href}>
+              <Icon aria-hidden="true" />
+              {label}
             </Link>
           </DropdownMenuItem>
-        )}
-        {user.role === 'student' && paymentsShown && (
-          <DropdownMenuItem asChild>
-            <Link to={paths.payments.getHref()}>
-              <ReceiptText aria-hidden="true" />
-              Payments
-            </Link>
-          </DropdownMenuItem>
-        )}
+        ))}
         <DropdownMenuItem disabled={isPending} onSelect={logout}>
           <LogOut aria-hidden="true" />
           Logout

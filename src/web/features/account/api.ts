@@ -6,8 +6,10 @@ import type {
   DeviceList,
   LatestDataExport,
 } from '#shared/schemas/account.ts';
+import { paths } from '#shared/paths.ts';
 import { apiFetch } from '#web/lib/api.ts';
-import { notifyAuthChanged, replacingSession } from '#web/lib/auth-client.ts';
+import type { AccountDeletionView, DeleteAccountInput } from '#shared/schemas/account-deletion.ts';
+import { forgetSignedInUser, notifyAuthChanged, replacingSession } from '#web/lib/auth-client.ts';
 
 const devicesQueryKey = ['account', 'devices'] as const;
 
@@ -82,3 +84,18 @@ export function useRequestDataExport() {
 
 export const dataExportDownloadUrl = (exportId: string) =>
   `/api/account/exports/${encodeURIComponent(exportId)}/download`;
+
+/**
+ * Deleting the account ends every session, this tab's too: what was cached for the user is forgotten, and the sign-in
+ * page is loaded afresh with the note on how to restore the account (whichever guard redirect the ended session set off).
+ */
+export function useDeleteAccount() {
+  return useMutation({
+    mutationFn: (input: DeleteAccountInput) =>
+      replacingSession(apiFetch<AccountDeletionView>('/api/account/deletion', { method: 'POST', body: input })),
+    onSuccess: async () => {
+      await forgetSignedInUser();
+      window.location.assign(`${paths.auth.login.path}?accountDeleted=1`);
+    },
+  });
+}

@@ -32,6 +32,7 @@ import type {
   UpdateSubAdminInput,
 } from '#shared/schemas/admin.ts';
 import type { AdminReview, AdminReviewsPage, ReviewToLookAt, ReviewsToLookAtPage } from '#shared/schemas/reviews.ts';
+import type { AdminAccountDeletionPage } from '#shared/schemas/account-deletion.ts';
 import { ApiError, apiFetch } from '#web/lib/api.ts';
 
 /** Every admin query's key, so a change can refresh exactly what it touched. */
@@ -48,6 +49,7 @@ const adminKeys = {
   user: (userId: string) => ['admin', 'users', userId] as const,
   patterns: ['admin', 'patterns'] as const,
   contactMessages: ['admin', 'contact-messages'] as const,
+  accountDeletions: ['admin', 'account-deletions'] as const,
 };
 
 /** The signed-in user's admin role, or null when they have none (403). The server checks it again on every call. */
@@ -126,6 +128,11 @@ export const useSubAdmins = (filter: AdminTableFilter) =>
 
 export const useAuditLog = () =>
   useInfiniteQuery(adminPagesOptions<AuditLogPage>(adminKeys.auditLog, '/api/admin/audit-log'));
+
+export const useAccountDeletions = () =>
+  useInfiniteQuery(
+    adminPagesOptions<AdminAccountDeletionPage>(adminKeys.accountDeletions, '/api/admin/account-deletions'),
+  );
 
 export function useMeetingStats() {
   return useQuery({

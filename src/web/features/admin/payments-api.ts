@@ -1,6 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  Adjustment,
+  AdjustmentInput,
   AwaitingTransfers,
+  FailedStripeTransfers,
   LedgerSearchAnswer,
   ReconciliationAnswer,
   RequestedPayouts,
@@ -65,6 +68,47 @@ export function useRecordTransfer(kind: 'transfers' | 'payouts') {
         [transfersKey, payoutsKey, ['admin', 'payments', 'ledger'], ['admin', 'stats'], ['admin', 'audit-log']].map(
           (queryKey) => queryClient.invalidateQueries({ queryKey }),
         ),
+      ),
+  });
+}
+
+const failedTransfersKey = ['admin', 'payments', 'failed-transfers'] as const;
+
+/** Under Stripe: tutors' transfers Stripe refused or that failed every try, waiting for a Retry. */
+export function useFailedStripeTransfers() {
+  return useQuery({
+    queryKey: failedTransfersKey,
+    queryFn: ({ signal }) => apiFetch<FailedStripeTransfers>('/api/admin/payments/failed-transfers', { signal }),
+    retry: false,
+  });
+}
+
+/** Tries a failed transfer again (audited). */
+export function useRetryStripeTransfer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<null>(`/api/admin/payments/failed-transfers/${id}/retry`, { method: 'POST', body: {} }),
+    onSettled: () =>
+      Promise.all(
+        [failedTransfersKey, ['admin', 'audit-log']].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ),
+  });
+}
+
+/** Gives part or all of a released job's money back to its student (audited, once per job). */
+export function useAdjustJob(requestId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AdjustmentInput) =>
+      apiFetch<Adjustment>(`/api/admin/payments/jobs/${requestId}/adjustment`, { method: 'POST', body: input }),
+    onSettled: () =>
+      Promise.all(
+        [
+          ['admin', 'payments', 'ledger'],
+          ['admin', 'stats'],
+          ['admin', 'audit-log'],
+        ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { Role } from '#shared/constants.ts';
 import type { Availability, ForgotPasswordInput, LoginInput, RegisterResponse } from '#shared/schemas/auth.ts';
+import type { RestoreAccountInput } from '#shared/schemas/account-deletion.ts';
 import type { DisableTwoFactorInput, NewBackupCodes, TwoFactorEnrolment } from '#shared/schemas/two-factor.ts';
 import { paths } from '#shared/paths.ts';
 import { apiFetch } from '#web/lib/api.ts';
@@ -65,6 +66,14 @@ export function useSendConfirmationEmail() {
   return useMutation({ mutationFn: sendConfirmationEmail });
 }
 
+/** Gives back an account being deleted (it has no session: the address and password name it). */
+export function useRestoreAccount() {
+  return useMutation({
+    mutationFn: (input: RestoreAccountInput) =>
+      apiFetch<{ message: string }>('/api/account/deletion/restore', { method: 'POST', body: input }),
+  });
+}
+
 // --- Password reset ------------------------------------------------------------------------------
 
 /** Always succeeds for a well-formed address, whether or not an account has it. */
@@ -107,6 +116,7 @@ export function register(input: RegisterRequest) {
   body.append('role', input.role);
   body.append('acceptTerms', 'true');
   body.append('acceptPrivacy', 'true');
+  body.append('confirmAge', 'true');
   if (input.role === 'teacher') {
     for (const subjectId of input.specializations) body.append('specializations', subjectId);
   }

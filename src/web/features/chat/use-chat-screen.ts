@@ -8,30 +8,42 @@ import { errorMessage } from '#web/lib/api.ts';
 import { connectSocket, getSocket } from '#web/lib/socket.ts';
 import { clearUnread, markRoom, openRoom } from './api.ts';
 import { roomsQueryKey } from './rooms-query.ts';
+import { outboxOf } from './use-outbox.ts';
 
 // The chat screen's side effects, one named hook each.
 
 /** The receiver marks a room read at most this often while messages stream in. */
 const READ_DEBOUNCE_MS = 300;
 
-/** One socket while signed in (the top bar's bell opens the same one), with a notice while it cannot connect. */
+/**
+ * One socket while signed in (the top bar's bell opens the same one), with a notice while it cannot connect although
+ * the browser is online (offline, the screen says so calmly: components/connection-status.tsx). Each connection
+ * sends what the outbox kept waiting.
+ */
 export function useChatConnection(userId: string) {
+  const queryClient = useQueryClient();
   useEffect(() => {
+    const outbox = outboxOf(userId, queryClient);
     const socket = connectSocket(userId) ?? getSocket();
     if (!socket) return;
-    const onError = () =>
+    const onError = () => {
+      if (!navigator.onLine) return;
       toast.error('Connection error', {
         id: 'chat-connection-error',
         description: 'Could not connect to the server. Please check your internet connection.',
       });
-    const onConnect = () => toast.dismiss('chat-connection-error');
+    };
+    const onConnect = () => {
+      toast.dismiss('chat-connection-error');
+      void outbox.resume();
+    };
     socket.on('connect_error', onError);
     socket.on('connect', onConnect);
     return () => {
       socket.off('connect_error', onError);
       socket.off('connect', onConnect);
     };
-  }, [userId]);
+  }, [userId, queryClient]);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NotificationList } from '#shared/schemas/notifications.ts';
 import { apiFetch } from '#web/lib/api.ts';
+import { pushSupport, subscribeToPush } from '#web/lib/web-push.ts';
+import { toast } from '#web/lib/toast.ts';
 
 export const notificationsQueryKey = ['notifications'] as const;
 
@@ -73,4 +75,41 @@ export function useMarkAllNotificationsRead() {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsQueryKey }),
   });
+}
+
+/**
+ * Turns pushes on for this browser: asks for permission, subscribes with the server's key, and has the server keep
+ * the subscription. False when permission was not given.
+ */
+export async function turnOnPushHere() {
+  const { publicKey } = await apiFetch<{ publicKey: string }>('/api/push/public-key');
+  const subscription = await subscribeToPush(publicKey);
+  if (!subscription) return false;
+  await apiFetch<unknown>('/api/push/subscriptions', { method: 'POST', body: subscription });
+  return true;
+}
+
+/** SPEC.md's words when the browser refuses notifications. */
+export function toastNotificationsDisabled() {
+  toast('Notifications Disabled', {
+    description: 'Enable notifications to receive message alerts when the app is in background.',
+    duration: 5000,
+  });
+}
+
+// Once per page load, whichever screen offers it.
+let hasOffered = false;
+
+/**
+ * After the user's first message (a moment they see why), asks once to push to this device: never on load, and not
+ * again once answered (the browser remembers the answer; /settings/notifications turns it on later).
+ */
+export async function offerPushOnce() {
+  if (hasOffered) return;
+  hasOffered = true;
+  const support = pushSupport();
+  if (support === 'denied') return toastNotificationsDisabled();
+  if (support !== 'default') return;
+  const granted = await turnOnPushHere().catch(() => true);
+  if (!granted) toastNotificationsDisabled();
 }

@@ -50,7 +50,7 @@ export function useStartPayoutSetup() {
 export function useCheckPayoutSetup() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiFetch<PayoutSetup>('/api/earnings/payout-setup'),
+    mutationFn: () => apiFetch<PayoutSetup>('/api/earnings/payout-setup?from=onboarding'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: earningsKeys.all }),
   });
 }

@@ -19,7 +19,7 @@ export function useStartStripePayment() {
   });
 }
 
-/** "I have paid": the server asks Stripe and answers the paid checkout (409 while Stripe is still processing). */
+/** "I have paid": the server asks Stripe and answers the paid checkout (still awaiting payment while Stripe is processing). */
 export function useConfirmStripePaid() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -180,7 +180,27 @@ export function useMarkJobDelivered({ onChanged }: { onChanged?: () => Promise<u
   return useMutation({ mutationFn: markJobDelivered, onSettled: () => onChanged?.() });
 }
 
+/** Opens a declined or unanswered direct request to every tutor of its subject. */
+export function useOpenToAllTutors() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (requestId: string) =>
+      apiFetch<RequestDetail>(`/api/requests/${encodeURIComponent(requestId)}/open-to-all`, { method: 'POST' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: requestsKeys.all }),
+  });
+}
+
 // Jobs.
+
+/** The tutor declines a request sent to them, with an optional reason for the student. */
+export function useDeclineDirectRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ requestId, reason }: { requestId: string; reason: string }) =>
+      apiFetch<null>(`/api/jobs/${encodeURIComponent(requestId)}/decline`, { method: 'POST', body: { reason } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: requestsKeys.jobsAll }),
+  });
+}
 
 export function useJobs(filter: JobsFilter) {
   return useInfiniteQuery(jobsQueryOptions(filter));

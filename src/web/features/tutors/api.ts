@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-query';
 import type { Review, ReviewInput, ReviewsPage, SharedJob, TutorProfile } from '#shared/schemas/reviews.ts';
 import type { DirectoryPage, DirectoryQueryInput } from '#shared/schemas/directory.ts';
+import type { SavedTutorsPage } from '#shared/schemas/saved-tutors.ts';
 import { apiFetch } from '#web/lib/api.ts';
 
 export const tutorsKeys = {
@@ -16,7 +17,47 @@ export const tutorsKeys = {
   reviews: (tutorId: string) => ['tutors', 'reviews', tutorId] as const,
   sharedJobs: (partnerId: string) => ['tutors', 'shared-jobs', partnerId] as const,
   directory: (search: string) => ['tutors', 'directory', search] as const,
+  savedIds: ['tutors', 'saved', 'ids'] as const,
+  saved: ['tutors', 'saved', 'list'] as const,
 };
+
+/** The ids of the signed-in student's saved tutors (the hearts); nobody else asks. */
+export function useSavedTutorIds({ enabled }: { enabled: boolean }) {
+  return useQuery({
+    queryKey: tutorsKeys.savedIds,
+    queryFn: ({ signal }) => apiFetch<{ tutorIds: string[] }>('/api/tutors/saved/ids', { signal }),
+    select: (data) => new Set(data.tutorIds),
+    enabled,
+  });
+}
+
+/** The student's saved tutors, the latest saved first, a page at a time. */
+export function useSavedTutors() {
+  return useInfiniteQuery({
+    queryKey: tutorsKeys.saved,
+    queryFn: ({ pageParam, signal }) =>
+      apiFetch<SavedTutorsPage>(`/api/tutors/saved${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`, {
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });
+}
+
+/** Saves or forgets a tutor; the hearts turn at once and the lists are fetched again. */
+export function useToggleSavedTutor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ tutorId, save }: { tutorId: string; save: boolean }) =>
+      apiFetch<null>(`/api/tutors/${encodeURIComponent(tutorId)}/saved`, { method: save ? 'PUT' : 'DELETE' }),
+    onMutate: ({ tutorId, save }) => {
+      queryClient.setQueryData<{ tutorIds: string[] }>(tutorsKeys.savedIds, (data) =>
+        data ? { tutorIds: save ? [...data.tutorIds, tutorId] : data.tutorIds.filter((id) => id !== tutorId) } : data,
+      );
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['tutors', 'saved'] }),
+  });
+}
 
 /** Find Tutors' pages for a search (the address's query string without a cursor), fetched one after another. */
 const directoryQueryOptions = (search: string) =>

@@ -1,9 +1,10 @@
 import { format } from 'date-fns';
-import { CircleAlert, Download, RotateCw } from 'lucide-react';
+import { CircleAlert, Download } from 'lucide-react';
 import type { DataExportView } from '#shared/schemas/account.ts';
 import { formatFileSize } from '#shared/rules/file-size.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
 import { Button } from '#web/components/ui/button.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { errorMessage } from '#web/lib/api.ts';
@@ -68,15 +69,7 @@ export function DataExport() {
     );
   }
   if (isError) {
-    return (
-      <Alert variant="destructive" role="alert" icon={<CircleAlert aria-hidden="true" />} title="Error loading export">
-        <p>{errorMessage(error)}</p>
-        <Button variant="outline" size="sm" className="mt-2" onClick={() => void refetch()} loading={isRefetching}>
-          {!isRefetching && <RotateCw aria-hidden="true" />}
-          Retry
-        </Button>
-      </Alert>
-    );
+    return <QueryError title="Error loading export" query={{ error, refetch, isRefetching }} />;
   }
 
   const current = data.export;

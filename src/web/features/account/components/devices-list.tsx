@@ -1,9 +1,9 @@
 import { format } from 'date-fns';
-import { CircleAlert, Laptop, RotateCw, Smartphone } from 'lucide-react';
+import { Laptop, Smartphone } from 'lucide-react';
 import type { Device } from '#shared/schemas/account.ts';
-import { Alert } from '#web/components/ui/alert.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { toast } from '#web/lib/toast.ts';
@@ -72,15 +72,7 @@ export function DevicesList() {
     );
   }
   if (isError) {
-    return (
-      <Alert variant="destructive" role="alert" icon={<CircleAlert aria-hidden="true" />} title="Error loading devices">
-        <p>{errorMessage(error)}</p>
-        <Button variant="outline" size="sm" className="mt-2" onClick={() => void refetch()} loading={isRefetching}>
-          {!isRefetching && <RotateCw aria-hidden="true" />}
-          Retry
-        </Button>
-      </Alert>
-    );
+    return <QueryError title="Error loading devices" query={{ error, refetch, isRefetching }} />;
   }
 
   const hasOthers = data.devices.some((device) => !device.isCurrent);

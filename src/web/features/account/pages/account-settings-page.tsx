@@ -1,32 +1,18 @@
 import { CircleCheck, TriangleAlert } from 'lucide-react';
-import { useId, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '#shared/paths.ts';
 import { EMAIL_CHANGE_OUTCOMES, emailChangeOutcomeMessages, type EmailChangeOutcome } from '#shared/schemas/account.ts';
 import { Alert } from '#web/components/ui/alert.tsx';
-import { Card, CardContent, CardDescription, CardHeader } from '#web/components/ui/card.tsx';
 import { Container } from '#web/components/ui/container.tsx';
+import { SettingsSection } from '#web/components/ui/settings-section.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { useSession } from '#web/lib/auth-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { ChangeEmailForm } from '../components/change-email-form.tsx';
 import { ChangePasswordForm } from '../components/change-password-form.tsx';
 import { DataExport } from '../components/data-export.tsx';
+import { DeleteAccount } from '../components/delete-account.tsx';
 import { DevicesList } from '../components/devices-list.tsx';
-
-function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
-  const headingId = useId();
-  return (
-    <Card className="px-0" aria-labelledby={headingId} role="region">
-      <CardHeader>
-        <h2 id={headingId} className="text-lg font-semibold">
-          {title}
-        </h2>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
-}
 
 /** What the confirmation link of an e-mail change did, read from the address it led back to. */
 function useEmailChangeOutcome(): EmailChangeOutcome | null {
@@ -44,7 +30,7 @@ export function AccountSettingsPage() {
     <Container className="flex max-w-3xl flex-col gap-8 py-10 sm:py-14">
       <PageHeader
         title="Account settings"
-        description="Your e-mail address, your password, where you are signed in and your data."
+        description="Your e-mail address, your password, where you are signed in, your data and your account."
       />
       {outcome && (
         <Alert
@@ -56,24 +42,44 @@ export function AccountSettingsPage() {
           <p>{emailChangeOutcomeMessages[outcome]}</p>
         </Alert>
       )}
-      <Section
+      <SettingsSection
         title="E-mail address"
         description="We send a confirmation link to the new address and a notice to the current one. You stay signed in."
       >
         <ChangeEmailForm currentEmail={user?.email ?? ''} />
-      </Section>
-      <Section title="Password" description="Changing your password signs out every other device.">
+      </SettingsSection>
+      <SettingsSection title="Password" description="Changing your password signs out every other device.">
         <ChangePasswordForm />
-      </Section>
-      <Section title="Signed-in devices" description="The browsers and devices where your account is signed in.">
+      </SettingsSection>
+      <SettingsSection
+        title="Signed-in devices"
+        description="The browsers and devices where your account is signed in."
+      >
         <DevicesList />
-      </Section>
-      <Section
+      </SettingsSection>
+      <SettingsSection
+        title="Notifications"
+        description="What reaches you in the app, by e-mail and as push notifications on your devices."
+      >
+        <Link
+          to={paths.settings.notifications.getHref()}
+          className="font-medium text-primary underline-offset-4 hover:underline"
+        >
+          Notification settings
+        </Link>
+      </SettingsSection>
+      <SettingsSection
         title="Your data"
         description="Download a copy of what Virtual Help keeps about you: your profile, requests, offers, jobs, messages, meetings, reviews, reports you filed, notifications, payments and the files you uploaded, in one zip."
       >
         <DataExport />
-      </Section>
+      </SettingsSection>
+      <SettingsSection
+        title="Delete my account"
+        description="Leave Virtual Help and have your personal data erased. Download your data first if you want to keep a copy."
+      >
+        <DeleteAccount />
+      </SettingsSection>
     </Container>
   );
 }

@@ -6,18 +6,13 @@ import { useAwaitingTransfers, useRecordTransfer, useRequestedPayouts } from '..
 import { adminDateTime } from './admin-format.tsx';
 import { AdminTable, type AdminColumn } from './admin-table.tsx';
 import { DecisionDialog } from './decision-dialog.tsx';
-import { UserLink } from './user-link.tsx';
+import { UserLink, UserWithVhNumber } from './user-link.tsx';
 
 const columns: AdminColumn<AwaitingTransfer>[] = [
   { header: 'Job', cell: (transfer) => transfer.job },
   {
     header: 'Student',
-    cell: (transfer) => (
-      <span>
-        <UserLink user={transfer.student} fallback="" />{' '}
-        <span className="text-muted-foreground">VH {transfer.student.vhNumber}</span>
-      </span>
-    ),
+    cell: (transfer) => <UserWithVhNumber user={transfer.student} />,
   },
   { header: 'Tutor', cell: (transfer) => <UserLink user={transfer.tutor} fallback="" /> },
   { header: 'Amount', cell: (transfer) => formatLedgerCents(transfer.amountCents) },
@@ -28,12 +23,7 @@ const columns: AdminColumn<AwaitingTransfer>[] = [
 const payoutColumns: AdminColumn<RequestedPayout>[] = [
   {
     header: 'Tutor',
-    cell: (payout) => (
-      <span>
-        <UserLink user={payout.tutor} fallback="" />{' '}
-        <span className="text-muted-foreground">VH {payout.tutor.vhNumber}</span>
-      </span>
-    ),
+    cell: (payout) => <UserWithVhNumber user={payout.tutor} />,
   },
   { header: 'Amount', cell: (payout) => formatLedgerCents(payout.amountCents) },
   { header: 'Requested At', cell: (payout) => adminDateTime(payout.requestedAt) },

@@ -9,6 +9,7 @@ import { EmptyState } from '#web/components/ui/empty-state.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { Label } from '#web/components/ui/label.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { Textarea } from '#web/components/ui/textarea.tsx';
@@ -165,15 +166,7 @@ function DecisionForm({ dispute }: { dispute: Dispute }) {
 export function DisputesQueue() {
   const disputes = useDisputes();
   if (disputes.isPending) return <Skeleton className="h-32 w-full" />;
-  if (disputes.isError)
-    return (
-      <Alert variant="destructive" title="The disputes could not be loaded">
-        {errorMessage(disputes.error)}{' '}
-        <Button size="sm" variant="link" onClick={() => void disputes.refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    );
+  if (disputes.isError) return <QueryError title="The disputes could not be loaded" query={disputes} />;
   const { chargebacks } = disputes.data;
   if (disputes.data.disputes.length === 0 && chargebacks.length === 0)
     return (

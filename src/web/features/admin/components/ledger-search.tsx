@@ -20,7 +20,8 @@ import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { cn } from '#web/lib/utils.ts';
 import { ledgerCsvHref, useLedgerSearch } from '../payments-api.ts';
 import { adminDateTime } from './admin-format.tsx';
-import { UserLink } from './user-link.tsx';
+import { JobAdjustment } from './job-adjustment.tsx';
+import { UserWithVhNumber } from './user-link.tsx';
 
 const accountLabels: Record<AdminLedgerAccount['kind'], string> = {
   student_payments: 'Student payments',
@@ -47,12 +48,7 @@ function AccountOwner({ account }: { account: AdminLedgerAccount }) {
   const { owner } = account;
   if (owner.type === 'platform') return <span className="text-muted-foreground">Platform</span>;
   if (owner.type === 'job') return <span>{owner.title}</span>;
-  return (
-    <span>
-      <UserLink user={{ id: owner.id, username: owner.username }} fallback="" />{' '}
-      <span className="text-muted-foreground">VH {owner.vhNumber}</span>
-    </span>
-  );
+  return <UserWithVhNumber user={owner} />;
 }
 
 /** A signed amount: money in to the account plain, money out with its minus sign and muted. */
@@ -112,6 +108,8 @@ function SearchResult({ q, answer }: { q: string; answer: LedgerSearchAnswer }) 
           </dl>
         )}
       </section>
+
+      {subject.kind === 'job' && <JobAdjustment key={subject.requestId} requestId={subject.requestId} />}
 
       <section aria-labelledby="ledger-transactions" className="flex flex-col gap-3">
         <h3 id="ledger-transactions" className="text-lg font-semibold">

@@ -17,3 +17,12 @@ export function UserLink({ user, fallback }: { user: AdminUserRef | null; fallba
     </Link>
   );
 }
+
+/** A username as UserLink shows it, followed by the user's VH number: how the money screens name a person. */
+export function UserWithVhNumber({ user }: { user: AdminUserRef & { vhNumber: number } }) {
+  return (
+    <span>
+      <UserLink user={user} fallback="" /> <span className="text-muted-foreground">VH {user.vhNumber}</span>
+    </span>
+  );
+}

@@ -7,6 +7,7 @@ import {
   Mail,
   ScrollText,
   ShieldAlert,
+  UserX,
   Users,
   Wallet,
 } from 'lucide-react';
@@ -46,6 +47,12 @@ const menu: {
   { label: 'Sub-Admin Management', href: paths.admin.subAdmins.getHref(), permission: SUPER_ADMIN_ROLE, icon: Users },
   { label: 'Moderation Patterns', href: paths.admin.patterns.getHref(), permission: 'patterns', icon: Filter },
   { label: 'Contact Messages', href: paths.admin.contactMessages.getHref(), permission: 'messages', icon: Mail },
+  {
+    label: 'Account Deletions',
+    href: paths.admin.accountDeletions.getHref(),
+    permission: 'users',
+    icon: UserX,
+  },
   { label: 'Payments', href: paths.admin.payments.getHref(), permission: 'payments', icon: Wallet, paymentsOnly: true },
   { label: 'Audit Log', href: paths.admin.auditLog.getHref(), permission: SUPER_ADMIN_ROLE, icon: ScrollText },
   { label: 'Two-Factor Sign-In', href: paths.admin.security.getHref(), icon: KeyRound },

@@ -4,16 +4,18 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tab
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { BankTransfers } from '../components/bank-transfers.tsx';
 import { DisputesQueue } from '../components/disputes-queue.tsx';
+import { FailedStripeTransfers } from '../components/failed-stripe-transfers.tsx';
 import { LedgerSearch } from '../components/ledger-search.tsx';
 import { ReconciliationReport } from '../components/reconciliation-report.tsx';
 
-const TABS = ['ledger', 'disputes', 'reconciliation', 'transfers'] as const;
+const TABS = ['ledger', 'disputes', 'reconciliation', 'transfers', 'failed-transfers'] as const;
 type Tab = (typeof TABS)[number];
 const tabLabels: Record<Tab, string> = {
   ledger: 'Ledger',
   disputes: 'Disputes',
   reconciliation: 'Reconciliation',
   transfers: 'Bank Transfers',
+  'failed-transfers': 'Failed Transfers',
 };
 
 /** The Payments section: one tab per task, the tab and the ledger search kept in the address. */
@@ -47,6 +49,9 @@ export function AdminPaymentsPage() {
         </TabsContent>
         <TabsContent value="transfers" className="mt-6">
           <BankTransfers />
+        </TabsContent>
+        <TabsContent value="failed-transfers" className="mt-6">
+          <FailedStripeTransfers />
         </TabsContent>
       </Tabs>
     </div>

@@ -1,5 +1,5 @@
 import { CircleCheck, MailWarning, TriangleAlert } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
@@ -20,6 +20,14 @@ import { SecondFactorForm } from './second-factor-form.tsx';
 import { applyFieldErrors } from '#web/lib/form-errors.ts';
 import { Form } from '#web/components/ui/form.tsx';
 import { lazyZodResolver } from '#web/lib/lazy-zod-resolver.ts';
+
+// Shown only around a deleted account, so loaded only then.
+const AccountDeletedNote = lazy(async () => ({
+  default: (await import('./account-deletion-notes.tsx')).AccountDeletedNote,
+}));
+const RestoreAccountOffer = lazy(async () => ({
+  default: (await import('./account-deletion-notes.tsx')).RestoreAccountOffer,
+}));
 
 // The form's checks (zod and the schema) load as someone starts filling it in.
 const loginSchemaResolver = lazyZodResolver(async () => (await import('#shared/schemas/auth.ts')).loginSchema);
@@ -72,6 +80,8 @@ export function LoginForm() {
   const [isRedirecting, setRedirecting] = useState(false);
   // An admin's account with a second factor: the code comes after the password.
   const [needsCode, setNeedsCode] = useState(false);
+  // A sign-in refused because the account is being deleted: what it said, and the credentials that restore it.
+  const [pendingDeletion, setPendingDeletion] = useState<{ message: string; credentials: LoginInput } | null>(null);
 
   const enter = async () => {
     setRedirecting(true);
@@ -81,8 +91,9 @@ export function LoginForm() {
     await navigate(signInDestination(searchParams.get('redirectTo')), { replace: true });
   };
 
-  const onSubmit = form.handleSubmit((values) => {
+  const submitSignIn = (values: LoginInput) => {
     setUnconfirmedEmail(null);
+    setPendingDeletion(null);
     signIn.mutate(values, {
       onSuccess: (answer) => {
         if (answer?.twoFactorRedirect) setNeedsCode(true);
@@ -93,13 +104,18 @@ export function LoginForm() {
           setUnconfirmedEmail(values.email);
           return;
         }
+        if (error instanceof ApiError && error.code === 'ACCOUNT_DELETION_PENDING') {
+          setPendingDeletion({ message: error.message, credentials: values });
+          return;
+        }
         if (applyFieldErrors(form.setError, error, fieldNames)) return;
         toast.error('Error', {
           description: error instanceof ApiError && error.message ? error.message : 'Invalid credentials',
         });
       },
     });
-  });
+  };
+  const onSubmit = form.handleSubmit(submitSignIn);
 
   const resendConfirmation = () => {
     if (!unconfirmedEmail) return;
@@ -127,6 +143,16 @@ export function LoginForm() {
   return (
     <Form noValidate onSubmit={onSubmit} onFocus={loginSchemaResolver.preload} className="flex flex-col gap-5">
       <ConfirmationNote searchParams={searchParams} />
+      <Suspense>
+        {!pendingDeletion && searchParams.get('accountDeleted') === '1' && <AccountDeletedNote />}
+        {pendingDeletion && (
+          <RestoreAccountOffer
+            message={pendingDeletion.message}
+            credentials={pendingDeletion.credentials}
+            onRestored={() => submitSignIn(pendingDeletion.credentials)}
+          />
+        )}
+      </Suspense>
 
       {unconfirmedEmail && (
         <Alert

@@ -15,6 +15,7 @@ const student: RegisterFormValues = {
   specializations: [],
   acceptTerms: true,
   acceptPrivacy: true,
+  confirmAge: true,
 };
 
 describe('the registration form checks', () => {

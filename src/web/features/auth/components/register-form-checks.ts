@@ -15,6 +15,7 @@ export const fieldNames = [
   'specializations',
   'acceptTerms',
   'acceptPrivacy',
+  'confirmAge',
   'avatar',
 ] as const satisfies readonly (keyof RegisterFormValues)[];
 

@@ -12,6 +12,7 @@ export const registerFormSchema = registerSchema.extend({
   specializations: registerSchema.shape.specializations.unwrap(),
   acceptTerms: z.boolean().pipe(registerSchema.shape.acceptTerms),
   acceptPrivacy: z.boolean().pipe(registerSchema.shape.acceptPrivacy),
+  confirmAge: z.boolean().pipe(registerSchema.shape.confirmAge),
   avatar: withAvatarRules(z.instanceof(File)).optional(),
 });
 

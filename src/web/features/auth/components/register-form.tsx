@@ -3,6 +3,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
 import { paths } from '#shared/paths.ts';
+import { MINIMUM_AGE } from '#shared/constants.ts';
 import { AvatarPicker } from '#web/components/avatar-picker.tsx';
 import { SubjectPicker } from '#web/components/subject-picker.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -62,6 +63,7 @@ export function RegisterForm() {
       specializations: [],
       acceptTerms: false,
       acceptPrivacy: false,
+      confirmAge: false,
       avatar: undefined,
     },
   });
@@ -312,6 +314,22 @@ export function RegisterForm() {
                 error={fieldState.error?.message}
               >
                 I accept the <NewTabLink to={paths.privacyPolicy.getHref()}>Privacy Policy</NewTabLink>
+              </ConsentCheckbox>
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="confirmAge"
+            render={({ field, fieldState }) => (
+              <ConsentCheckbox
+                id={`${baseId}-age`}
+                ref={field.ref}
+                checked={field.value}
+                onCheckedChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              >
+                I am at least {MINIMUM_AGE} years old
               </ConsentCheckbox>
             )}
           />

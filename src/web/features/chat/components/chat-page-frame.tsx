@@ -13,9 +13,17 @@ import { cn } from '#web/lib/utils.ts';
 
 export const CHAT_PAGE_TITLE = 'Chat';
 
-/** The chat's screen: the room list beside (on a phone, instead of) the open conversation. */
-export function ChatScreenLayout({ children }: { children: ReactNode }) {
-  return <div className="flex h-[calc(100dvh-4rem)] min-h-[26rem] w-full overflow-hidden border-b">{children}</div>;
+/**
+ * The chat's screen: the room list beside (on a phone, instead of) the open conversation, under a notice of the
+ * connection's state.
+ */
+export function ChatScreenLayout({ children, notice }: { children: ReactNode; notice?: ReactNode }) {
+  return (
+    <div className="flex h-[calc(100dvh-4rem)] min-h-[26rem] w-full flex-col overflow-hidden border-b">
+      {notice}
+      <div className="flex min-h-0 flex-1">{children}</div>
+    </div>
+  );
 }
 
 /** The room list's column, shown on a phone only while no conversation is open. */

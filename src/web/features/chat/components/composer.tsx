@@ -15,6 +15,7 @@ import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { useObjectUrl } from '#web/lib/use-object-url.ts';
 import { cn } from '#web/lib/utils.ts';
 import { uploadChatFile } from '../api.ts';
+import { useDraft } from '../use-draft.ts';
 
 /** SPEC.md §9: the textarea grows up to 150 px. */
 const MAX_TEXTAREA_HEIGHT = 150;
@@ -37,12 +38,21 @@ type ComposerProps = {
   placeholder?: string;
   /** Off for Guru AI: questions to the assistant are not read by another person. */
   isModerated?: boolean;
+  /** Where the unsent text is kept on the device (use-draft.ts). */
+  draftKey?: string;
 };
 
-export function Composer({ onSend, extra, placeholder = 'Type a message...', isModerated = true }: ComposerProps) {
+export function Composer({
+  onSend,
+  extra,
+  placeholder = 'Type a message...',
+  isModerated = true,
+  draftKey,
+}: ComposerProps) {
   const moderate = (text: string) =>
     isModerated ? checkMessage(text, { patterns: [], ownOrigins: [window.location.origin] }) : ({ ok: true } as const);
   const [text, setText] = useState('');
+  useDraft(draftKey, text, (draft) => setText((current) => (current === '' ? draft : current)));
   const [file, setFile] = useState<File | null>(null);
   const previewUrl = useObjectUrl(file?.type.startsWith('image/') ? file : null);
   const [progress, setProgress] = useState(0);

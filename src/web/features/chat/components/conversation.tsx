@@ -7,6 +7,7 @@ import { Avatar } from '#web/components/ui/avatar.tsx';
 import { DropdownMenuItem } from '#web/components/ui/dropdown-menu.tsx';
 import type { SessionUser } from '#web/lib/auth-client.ts';
 import { useMessages } from '../api.ts';
+import { draftKey } from '../use-draft.ts';
 import { useOutbox } from '../use-outbox.ts';
 import { Composer } from './composer.tsx';
 import { JobBar } from './job-bar.tsx';
@@ -61,6 +62,7 @@ export function Conversation({ room, user, onBack, onSent }: ConversationProps) 
           />
           <Composer
             onSend={send}
+            draftKey={draftKey(user.id, partner.id)}
             extra={
               user.role === 'teacher' ? (
                 <ScheduleMeetingDialog roomId={room.id} partnerName={partner.username} />

@@ -10,6 +10,7 @@ import { usePaymentsShown } from '#web/lib/settings.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useCompleteJob, useMarkJobDelivered } from '#web/features/requests/api.ts';
 import { tutorsKeys, useSharedJobs } from '#web/features/tutors/api.ts';
+import { AskAgainLink } from '#web/features/requests/embeds.ts';
 import { lazyWithPreload } from '#web/components/lazy-with-preload.tsx';
 import { jobRefundsKeys } from '#web/features/payments/api.ts';
 import { JobPaymentBadge, JobRefunds } from '#web/features/payments/embeds.ts';
@@ -113,7 +114,10 @@ export function JobBar({
       )}
       {!job.isCompleted ? null : isStudent && isEditable ? (
         <>
-          <div className="flex empty:hidden">{payment}</div>
+          <div className="flex flex-wrap items-center gap-2 empty:hidden">
+            {payment}
+            <AskAgainLink tutorId={partnerId} tutorName={partnerName} subjectId={job.subjectId} />
+          </div>
           <RatingPrompt
             key={job.review?.updatedAt ?? job.requestId}
             job={job}
@@ -125,6 +129,7 @@ export function JobBar({
       ) : (
         <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           Your {job.subjectName} job is completed. {payment}
+          {isStudent && <AskAgainLink tutorId={partnerId} tutorName={partnerName} subjectId={job.subjectId} />}
         </p>
       )}
     </div>

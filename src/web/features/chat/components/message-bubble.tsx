@@ -12,7 +12,8 @@ export type PendingMessage = {
   content: string;
   attachmentName: string | null;
   createdAt: string;
-  status: 'sending' | 'failed';
+  /** `waiting`: kept on this device until the connection returns (features/chat/outbox.ts). */
+  status: 'sending' | 'waiting' | 'failed';
 };
 
 /** The text with every case-insensitive occurrence of `query` in <mark> (as text nodes: never HTML). */
@@ -68,6 +69,7 @@ export function MessageBubble({ message, isOwn, searchQuery, displayName, userId
     <BubbleShell isOwn={isOwn} messageId={message.id}>
       {message.meeting && <MeetingCard meeting={message.meeting} displayName={displayName} userId={userId} />}
       {message.attachment && <AttachmentCard attachment={message.attachment} isOwn={isOwn} />}
+      {message.isFileRemoved && <p className="text-sm italic opacity-80">File removed</p>}
       {body ??
         (message.content && !message.meeting && (
           <p className="text-[0.9375rem] leading-6 break-words whitespace-pre-wrap">
@@ -100,6 +102,11 @@ export function PendingBubble({ message, onRetry }: { message: PendingMessage; o
         {message.status === 'sending' ? (
           <span role="img" aria-label="Sending…" className="inline-flex">
             <Clock aria-hidden="true" className="size-3.5" />
+          </span>
+        ) : message.status === 'waiting' ? (
+          <span className="inline-flex items-center gap-1">
+            <Clock aria-hidden="true" className="size-3.5" />
+            Waiting to send
           </span>
         ) : (
           <button type="button" onClick={onRetry} className="cursor-pointer font-semibold underline underline-offset-2">

@@ -6,6 +6,7 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useSession, type SessionUser } from '#web/lib/auth-client.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { offerPushOnce } from '#web/features/notifications/api.ts';
 import { applyReceipt, findRoom, markRoom, upsertMessage, useRooms } from '../api.ts';
 import { roomsQueryKey } from '../rooms-query.ts';
 import {
@@ -16,8 +17,8 @@ import {
   NoConversationOpen,
 } from '../components/chat-page-frame.tsx';
 import { ChatSidebar } from '../components/chat-sidebar.tsx';
+import { ConnectionStatus } from '../components/connection-status.tsx';
 import { Conversation } from '../components/conversation.tsx';
-import { useBrowserNotifications } from '../use-browser-notifications.ts';
 import {
   useChatConnection,
   useDeliveredOnArrival,
@@ -51,7 +52,6 @@ function ChatScreen({ user }: { user: SessionUser }) {
     (openedRoom?.partner.id === partnerId ? openedRoom : null);
   const roomId = room?.id ?? null;
   const isGuruOpen = partnerId === AI_USER_ID && user.role === 'student';
-  const { askPermission, notify } = useBrowserNotifications();
   useChatConnection(user.id);
   const scheduleRead = useReadReceipts(roomId);
   useDeliveredOnArrival(rooms.data, user.id);
@@ -77,33 +77,27 @@ function ChatScreen({ user }: { user: SessionUser }) {
   useSocketEvent('message:new', (message) => {
     upsertMessage(queryClient, message);
     if (message.senderId === user.id || !message.roomId) return;
-    void askPermission();
     const isOpenAndSeen = message.roomId === roomId && document.visibilityState === 'visible';
     if (isOpenAndSeen) {
       scheduleRead(message.roomId);
       return;
     }
+    // A hidden tab is told by a push from the server (its service worker shows it), not by the page.
     markRoom(message.roomId, 'delivered').catch(() => undefined);
-    const sender = findRoom(
-      queryClient.getQueryData(roomsQueryKey),
-      (candidate) => candidate.id === message.roomId,
-    )?.partner;
-    const body = message.content || (message.attachment ? `📎 ${message.attachment.originalFilename}` : 'New message');
-    notify(sender ? `New message from ${sender.username}` : 'New message', body, () => selectPartner(message.senderId));
   });
   useSocketEvent('message:status', ({ roomId: statusRoomId, status, upTo }) =>
     applyReceipt(queryClient, { roomId: statusRoomId, status, upTo, userId: user.id }),
   );
   useSocketEvent('room:updated', () => void queryClient.invalidateQueries({ queryKey: roomsQueryKey }));
 
-  const onSent = useCallback(() => void askPermission(), [askPermission]);
+  const onSent = useCallback(() => void offerPushOnce(), []);
 
   const closeConversation = useCallback(() => selectPartner(null), [selectPartner]);
   const { openFromList, goBack } = usePhonePanes({ selectPartner, closeConversation });
   const isConversationOpen = Boolean(room) || isGuruOpen;
 
   return (
-    <ChatScreenLayout>
+    <ChatScreenLayout notice={<ConnectionStatus userId={user.id} />}>
       <ChatSidebar
         user={user}
         selectedRoomId={roomId}

@@ -88,12 +88,33 @@ export function PrivacyPolicyPage() {
       </ul>
 
       <h2 id="retention">How long we keep it</h2>
-      <p>
-        We keep your account information for as long as your account exists. Messages, requests and files are kept so
-        that you can refer back to them, and are deleted when you delete your account, unless we must keep them longer
-        to meet a legal obligation, resolve a dispute or handle a report. Technical logs are kept for a short period
-        only.
-      </p>
+      <ul>
+        <li>
+          <strong>Your account, profile, requests, messages and files:</strong> for as long as your account exists.
+        </li>
+        <li>
+          <strong>When you delete your account:</strong> you are signed out everywhere at once and hidden from other
+          users, and you can still restore the account for 14 days. Then we erase your e-mail address, password, profile
+          picture, profile texts, uploaded files, devices and notifications. Messages you sent stay in the other
+          person&apos;s conversation and reviews you wrote stay on the tutor&apos;s page, shown from &quot;Deleted
+          user&quot;. Payment records we must keep by law keep only an anonymous number, not your name or address.
+        </li>
+        <li>
+          <strong>Your consent to the minimum age:</strong> the time you confirmed that you are at least 13, for as long
+          as your account exists.
+        </li>
+        <li>
+          <strong>Data you download:</strong> the file of &quot;Download my data&quot; is deleted 7 days after it is
+          ready.
+        </li>
+        <li>
+          <strong>Backups:</strong> an account erased after a backup was made is erased again whenever that backup is
+          restored.
+        </li>
+        <li>
+          <strong>Technical logs</strong> are kept for a short period only.
+        </li>
+      </ul>
 
       <h2 id="security">Security</h2>
       <p>
@@ -112,11 +133,16 @@ export function PrivacyPolicyPage() {
       <h2 id="your-rights">Your rights</h2>
       <p>You can, at any time:</p>
       <ul>
-        <li>ask for a copy of the personal information we hold about you;</li>
+        <li>
+          download a copy of the personal information we hold about you: choose &quot;Download my data&quot; in your{' '}
+          <Link to={paths.settings.account.getHref()}>account settings</Link>;
+        </li>
         <li>correct information that is wrong or incomplete;</li>
-        <li>ask us to delete your account and your personal information;</li>
+        <li>
+          delete your account and your personal information: choose &quot;Delete my account&quot; in your account
+          settings (an account with an open refund request or money still held or owed is deleted once that is settled);
+        </li>
         <li>object to or ask us to restrict certain uses of your information;</li>
-        <li>receive your information in a portable format;</li>
         <li>complain to your data protection authority; in Switzerland this is the FDPIC.</li>
       </ul>
 

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { MISSED_SESSION_GRACE_MS, REFUND_ANSWER_DAYS } from '#shared/constants.ts';
 import { paths } from '#shared/paths.ts';
+import { daysText } from '#shared/public-settings.ts';
 import { usePublicSettings } from '#web/lib/settings.ts';
 import { StaticPage, type TocEntry } from '../components/static-page.tsx';
 import { SupportEmailLink } from '../components/support-email-link.tsx';
@@ -51,7 +52,17 @@ export function TermsPage() {
 
       <h2 id="accounts">Accounts and eligibility</h2>
       <ul>
-        <li>You must be at least 13 years old to use Virtual Help.</li>
+        <li>
+          You must be at least 13 years old to use Virtual Help, and you confirm it when you register; we keep the time
+          of that confirmation.
+        </li>
+        <li>
+          You can download your data or delete your account at any time in your account settings. A deleted account can
+          be restored for 14 days and is then erased, as our Privacy Policy describes
+          {settings.payments
+            ? '; an account with an open refund request or money still held or owed is erased once that is settled.'
+            : '.'}
+        </li>
         <li>
           The information you give when you register must be true and kept up to date. Teachers may only offer help in
           subjects they are qualified to teach.
@@ -148,7 +159,7 @@ function PaymentTerms({
         </li>
         <li>
           <strong>Your payment is held until the work is done.</strong> We hold it for the job and release it to the
-          tutor when the student marks the job completed, or {releaseAfterDays} days after the tutor marked it
+          tutor when the student marks the job completed, or {daysText(releaseAfterDays)} after the tutor marked it
           delivered, unless a refund has been asked for by then. The tutor receives the price less the platform&apos;s
           commission of {commissionPercent}&nbsp;%; money refunded to the student carries no commission.
         </li>

@@ -69,10 +69,12 @@ export function StripeCheckout({ checkout, returned }: { checkout: CheckoutView;
 
   const askServer = () =>
     confirm.mutate(checkout.id, {
-      onSuccess: goToPaidJob,
+      onSuccess: (view) => {
+        if (view.status === 'awaiting_payment') setProcessing(true);
+        else goToPaidJob(view);
+      },
       onError: (error) => {
-        const stillProcessing = error instanceof ApiError && error.code === 'PAYMENT_IN_PROGRESS';
-        setProcessing(stillProcessing);
+        setProcessing(false);
         if (error instanceof ApiError && error.code === 'CHECKOUT_CLOSED') {
           void queryClient.invalidateQueries({ queryKey: paymentsKeys.checkout(checkout.id) });
         }

@@ -1,4 +1,4 @@
-import { CircleAlert, CreditCard, Landmark, Lock, RotateCw } from 'lucide-react';
+import { CircleAlert, CreditCard, Landmark, Lock } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '#shared/paths.ts';
@@ -12,6 +12,7 @@ import { Container } from '#web/components/ui/container.tsx';
 import { FormField } from '#web/components/ui/form-field.tsx';
 import { Input } from '#web/components/ui/input.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
@@ -250,18 +251,11 @@ export function CheckoutPage() {
           <Skeleton className="h-64 w-full rounded-xl" />
         </>
       ) : checkout.isError ? (
-        <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="This checkout cannot be shown">
-          <p>{errorMessage(checkout.error)}</p>
-          <div className="mt-3 flex flex-wrap gap-2">
-            <Button variant="outline" size="sm" onClick={() => void checkout.refetch()}>
-              <RotateCw aria-hidden="true" />
-              Try again
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link to={paths.student.posts.getHref()}>My Requests</Link>
-            </Button>
-          </div>
-        </Alert>
+        <QueryError title="This checkout cannot be shown" query={checkout}>
+          <Button asChild variant="outline" size="sm">
+            <Link to={paths.student.posts.getHref()}>My Requests</Link>
+          </Button>
+        </QueryError>
       ) : (
         <>
           {checkout.data.provider === 'test' && <TestModeNotice />}

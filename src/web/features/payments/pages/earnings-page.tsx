@@ -1,10 +1,9 @@
 import { format } from 'date-fns';
-import { Banknote, CircleAlert, Clock, Inbox, RotateCw, Wallet } from 'lucide-react';
+import { Banknote, Clock, Inbox, Wallet } from 'lucide-react';
 import { useState } from 'react';
 import type { JobPaymentState } from '#shared/constants.ts';
 import { formatCents } from '#shared/rules/money.ts';
 import type { Earnings, EarningsJob, Payout, StripeTransferView } from '#shared/schemas/earnings.ts';
-import { Alert } from '#web/components/ui/alert.tsx';
 import { Badge, type BadgeProps } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card } from '#web/components/ui/card.tsx';
@@ -12,6 +11,7 @@ import { CardListSkeleton } from '#web/components/ui/card-list-skeleton.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { errorMessage } from '#web/lib/api.ts';
 import { toast } from '#web/lib/toast.ts';
@@ -129,8 +129,16 @@ function JobLine({ job }: { job: EarningsJob }) {
   );
 }
 
+/** Where a transfer is, in the tutor's words: a late one says so, since the money is still coming. */
+function TransferBadge({ transfer, payoutsEnabled }: { transfer: StripeTransferView; payoutsEnabled: boolean }) {
+  if (transfer.status === 'transferred') return <Badge variant="success">Sent to Stripe</Badge>;
+  if (transfer.status === 'cancelled') return <Badge variant="neutral">Taken back by a chargeback</Badge>;
+  if (transfer.delayed) return <Badge variant="warning">Delayed</Badge>;
+  return <Badge variant="info">{payoutsEnabled ? 'Being sent' : 'Waiting for payout set-up'}</Badge>;
+}
+
 /** Under Stripe: a released job's share sent to the tutor's Stripe account, or waiting for the payout set-up. */
-function TransferLine({ transfer }: { transfer: StripeTransferView }) {
+function TransferLine({ transfer, payoutsEnabled }: { transfer: StripeTransferView; payoutsEnabled: boolean }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 py-3">
       <span className="text-sm">
@@ -141,9 +149,7 @@ function TransferLine({ transfer }: { transfer: StripeTransferView }) {
       </span>
       <span className="flex items-center gap-2">
         <span className="font-semibold tabular-nums">{formatCents(transfer.amountCents)}</span>
-        <Badge variant={transfer.status === 'transferred' ? 'success' : 'info'}>
-          {transfer.status === 'transferred' ? 'Sent to Stripe' : 'Waiting for payout set-up'}
-        </Badge>
+        <TransferBadge transfer={transfer} payoutsEnabled={payoutsEnabled} />
       </span>
     </li>
   );
@@ -182,17 +188,7 @@ export function EarningsPage() {
         }
       />
       {earnings.isError ? (
-        <Alert
-          variant="destructive"
-          icon={<CircleAlert aria-hidden="true" />}
-          title="Your earnings could not be loaded"
-        >
-          <p>{errorMessage(earnings.error)}</p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => void earnings.refetch()}>
-            <RotateCw aria-hidden="true" />
-            Try again
-          </Button>
-        </Alert>
+        <QueryError title="Your earnings could not be loaded" query={earnings} />
       ) : (
         <>
           <Totals earnings={data} />
@@ -226,11 +222,20 @@ export function EarningsPage() {
           {data && data.transfers.length > 0 && (
             <section className="flex flex-col gap-1" aria-labelledby="earnings-transfers">
               <h2 id="earnings-transfers" className="text-lg font-semibold">
-                Sent to your Stripe account
+                Transfers to your Stripe account
               </h2>
+              {data.transfers.some((transfer) => transfer.delayed) && (
+                <p className="text-sm text-muted-foreground">
+                  A delayed transfer is still yours: Stripe has not taken it yet, and we are seeing to it.
+                </p>
+              )}
               <ul className="divide-y">
                 {data.transfers.map((transfer) => (
-                  <TransferLine key={transfer.requestId} transfer={transfer} />
+                  <TransferLine
+                    key={transfer.requestId}
+                    transfer={transfer}
+                    payoutsEnabled={data.payoutSetup?.payoutsEnabled ?? false}
+                  />
                 ))}
               </ul>
             </section>

@@ -1,18 +1,18 @@
 import { format } from 'date-fns';
-import { CircleAlert, Inbox, ReceiptText, RotateCw } from 'lucide-react';
+import { Inbox, ReceiptText } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '#shared/paths.ts';
 import { formatCents } from '#shared/rules/money.ts';
 import type { Payment } from '#shared/schemas/payments.ts';
-import { Alert } from '#web/components/ui/alert.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card } from '#web/components/ui/card.tsx';
 import { CardListSkeleton } from '#web/components/ui/card-list-skeleton.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
-import { errorMessage } from '#web/lib/api.ts';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { AskAgainLink } from '#web/features/requests/embeds.ts';
 import { PaymentStateBadge } from '../components/payment-state-badge.tsx';
 import { useStudentPayments } from '../student-payments-api.ts';
 
@@ -33,12 +33,17 @@ function PaymentLine({ payment }: { payment: Payment }) {
         </div>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-lg font-semibold tabular-nums">{formatCents(payment.amountCents)}</p>
-          <Button asChild variant="outline" size="sm">
-            <Link to={paths.receipt.getHref(payment.id)} aria-label={`Receipt for ${payment.job}`}>
-              <ReceiptText aria-hidden="true" />
-              Receipt
-            </Link>
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            {payment.state === 'released' && (
+              <AskAgainLink tutorId={payment.tutor.id} tutorName={payment.tutor.username} />
+            )}
+            <Button asChild variant="outline" size="sm">
+              <Link to={paths.receipt.getHref(payment.id)} aria-label={`Receipt for ${payment.job}`}>
+                <ReceiptText aria-hidden="true" />
+                Receipt
+              </Link>
+            </Button>
+          </div>
         </div>
       </Card>
     </li>
@@ -58,17 +63,7 @@ export function PaymentsPage() {
       {payments.isPending ? (
         <CardListSkeleton label="Loading your payments" cardClassName="h-28" />
       ) : payments.isError ? (
-        <Alert
-          variant="destructive"
-          icon={<CircleAlert aria-hidden="true" />}
-          title="Your payments could not be loaded"
-        >
-          <p>{errorMessage(payments.error)}</p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => void payments.refetch()}>
-            <RotateCw aria-hidden="true" />
-            Try again
-          </Button>
-        </Alert>
+        <QueryError title="Your payments could not be loaded" query={payments} />
       ) : payments.data.pages[0]?.items.length === 0 ? (
         <EmptyState
           icon={<Inbox />}

@@ -1,14 +1,13 @@
 import { format } from 'date-fns';
-import { ArrowLeft, CircleAlert, Printer, RotateCw } from 'lucide-react';
+import { ArrowLeft, Printer } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { paths } from '#shared/paths.ts';
 import { formatCents } from '#shared/rules/money.ts';
 import { paymentMethodText, type Receipt } from '#shared/schemas/payments.ts';
-import { Alert } from '#web/components/ui/alert.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Container } from '#web/components/ui/container.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
-import { errorMessage } from '#web/lib/api.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PaymentStateBadge } from '../components/payment-state-badge.tsx';
 import { useReceipt } from '../student-payments-api.ts';
@@ -147,13 +146,7 @@ export function ReceiptPage() {
           <Skeleton className="h-96 w-full rounded-xl" />
         </>
       ) : receipt.isError ? (
-        <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="This receipt cannot be shown">
-          <p>{errorMessage(receipt.error)}</p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => void receipt.refetch()}>
-            <RotateCw aria-hidden="true" />
-            Try again
-          </Button>
-        </Alert>
+        <QueryError title="This receipt cannot be shown" query={receipt} />
       ) : (
         <ReceiptDocument receipt={receipt.data} />
       )}

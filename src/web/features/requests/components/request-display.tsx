@@ -1,6 +1,8 @@
 import { format } from 'date-fns';
 import { useEffect, useState, type ReactNode } from 'react';
+import { Send } from 'lucide-react';
 import type { EducationLevel, RequestStatus, RequestType } from '#shared/constants.ts';
+import type { RequestCard } from '#shared/schemas/requests.ts';
 import { closesIn, isRequestExpired } from '#shared/rules/expiry.ts';
 import { Badge, type BadgeProps } from '#web/components/ui/badge.tsx';
 
@@ -27,9 +29,9 @@ const statusStyles: Record<RequestStatus | 'expired', { label: string; variant: 
 };
 
 /** SPEC.md §4 colours: open green, assigned blue, completed grey, closed orange, expired red. */
-export function RequestStatusBadge({ status, createdAt }: { status: RequestStatus; createdAt: string }) {
+export function RequestStatusBadge({ status, openSince }: { status: RequestStatus; openSince: string }) {
   const isOpen = status === 'open' || status === 'pending';
-  const key = isOpen && isRequestExpired(createdAt) ? 'expired' : status;
+  const key = isOpen && isRequestExpired(openSince) ? 'expired' : status;
   const style = statusStyles[key];
   return <Badge variant={style.variant}>{style.label}</Badge>;
 }
@@ -44,9 +46,9 @@ function useNow(intervalMs = 60_000) {
   return now;
 }
 
-export function Countdown({ createdAt }: { createdAt: string }) {
+export function Countdown({ openSince }: { openSince: string }) {
   const now = useNow();
-  return <span>{closesIn(createdAt, now)}</span>;
+  return <span>{closesIn(openSince, now)}</span>;
 }
 
 export const formatDate = (value: string) => format(new Date(value), 'MMM d, yyyy');
@@ -60,5 +62,28 @@ export function Fact({ label, emphasis, children }: { label: string; emphasis?: 
       <dt>{label}</dt>
       <dd className={emphasis ? 'font-medium text-foreground' : undefined}>{children}</dd>
     </div>
+  );
+}
+
+const directStateTexts: Record<NonNullable<RequestCard['direct']>['state'], string> = {
+  waiting: 'waiting for an answer',
+  declined: 'declined',
+  unanswered: 'no answer within 24 hours',
+  opened: 'now open to all tutors of the subject',
+};
+
+/** Who a direct request was sent to, and where that stands while the request is open. */
+export function DirectRequestNote({ request }: { request: Pick<RequestCard, 'direct' | 'status'> }) {
+  const { direct } = request;
+  if (!direct) return null;
+  const isOpen = request.status === 'open' || request.status === 'pending';
+  return (
+    <p className="flex items-center gap-1.5 text-sm">
+      <Send aria-hidden="true" className="size-4 text-muted-foreground" />
+      <span>
+        Sent to <span className="font-medium">{direct.tutorName ?? 'a tutor who left'}</span>
+        {isOpen && ` · ${directStateTexts[direct.state]}`}
+      </span>
+    </p>
   );
 }

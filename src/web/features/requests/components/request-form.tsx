@@ -68,10 +68,12 @@ type RequestFormProps = {
   onCancel: () => void;
   /** Filled in from Guru AI's "Ask a tutor": subject, description and the question's photo. */
   draft?: RequestDraft | null;
+  /** Sent to this tutor only, in one of their subjects (`subjectId` chosen first when given). */
+  directTutor?: { id: string; username: string; subjectIds: string[]; subjectId?: string | undefined } | null;
 };
 
 /** The standard form (SPEC.md §2 "Standard form"), with optional attachments. */
-export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps) {
+export function RequestForm({ onDone, onCancel, draft = null, directTutor = null }: RequestFormProps) {
   const initial = defaultBudget('tutoring');
   const form = useForm<FormValues, unknown, FormOutput>({
     resolver: zodResolver(requestFormSchema),
@@ -95,10 +97,14 @@ export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps
   // The draft's subject is chosen once the catalogue has loaded (by name: ids differ between databases).
   const { data: subjects } = useSubjects();
   const draftSubjectName = draft?.subjectName;
+  // "Ask {name} again" names the subject of the job before, if the tutor still teaches it.
+  const directSubjectId = directTutor?.subjectIds.includes(directTutor.subjectId ?? '') ? directTutor.subjectId : null;
   useEffect(() => {
-    const subject = subjects?.find((candidate) => candidate.name === draftSubjectName);
+    const subject = subjects?.find((candidate) =>
+      directSubjectId ? candidate.id === directSubjectId : candidate.name === draftSubjectName,
+    );
     if (subject && !form.getValues('subjectId')) form.setValue('subjectId', subject.id);
-  }, [subjects, draftSubjectName, form]);
+  }, [subjects, draftSubjectName, directSubjectId, form]);
 
   const draftPhoto = draft?.photo;
   useEffect(() => {
@@ -114,11 +120,17 @@ export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps
   }, [draftPhoto]);
 
   const onSubmit = form.handleSubmit((values) => {
+    const fields = directTutor ? { ...values, directTutorId: directTutor.id } : values;
     createRequest.mutate(
-      { fields: values, files, idempotencyKey },
+      { fields, files, idempotencyKey },
       {
         onSuccess: () => {
-          toast.success('Request Created', { description: 'Your tutoring request has been posted successfully.' });
+          toast.success(
+            directTutor ? 'Request Sent' : 'Request Created',
+            directTutor
+              ? { description: `Your request has been sent to ${directTutor.username}.` }
+              : { description: 'Your tutoring request has been posted successfully.' },
+          );
           onDone();
         },
         onError: (error) => {
@@ -149,7 +161,7 @@ export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps
         </NativeSelect>
       </FormField>
       <FormField label="Subject" error={errors.subjectId?.message}>
-        <SubjectSelect {...form.register('subjectId')} />
+        <SubjectSelect onlyIds={directTutor?.subjectIds} {...form.register('subjectId')} />
       </FormField>
       <FormField label="Description" error={errors.description?.message}>
         <Textarea rows={4} placeholder="Describe what you need help with" {...form.register('description')} />
@@ -190,7 +202,7 @@ export function RequestForm({ onDone, onCancel, draft = null }: RequestFormProps
           Cancel
         </Button>
         <Button type="submit" loading={createRequest.isPending}>
-          Create Request
+          {directTutor ? `Send to ${directTutor.username}` : 'Create Request'}
         </Button>
       </div>
     </form>

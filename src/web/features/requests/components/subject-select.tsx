@@ -2,12 +2,14 @@ import type { ComponentProps } from 'react';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { categoriesOf, useSubjects } from '#web/lib/subjects.ts';
 
-/** One subject from the catalogue, grouped by category. */
+/** One subject from the catalogue (or only those of `onlyIds`, a tutor's), grouped by category. */
 export function SubjectSelect({
   placeholder = 'Select a subject',
+  onlyIds,
   ...props
-}: ComponentProps<'select'> & { placeholder?: string }) {
-  const { data: subjects = [], isPending } = useSubjects();
+}: ComponentProps<'select'> & { placeholder?: string; onlyIds?: string[] }) {
+  const { data: catalogue = [], isPending } = useSubjects();
+  const subjects = onlyIds ? catalogue.filter((subject) => onlyIds.includes(subject.id)) : catalogue;
   return (
     <NativeSelect disabled={isPending} {...props}>
       <option value="">{isPending ? 'Loading subjects...' : placeholder}</option>

@@ -1,4 +1,4 @@
-import { CircleAlert, Copy, Download, Paperclip, RotateCw, Briefcase } from 'lucide-react';
+import { Copy, Download, Paperclip, Briefcase } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
@@ -7,7 +7,6 @@ import { formatBudget } from '#shared/rules/budget.ts';
 import { isRequestExpired } from '#shared/rules/expiry.ts';
 import { truncateText } from '#shared/rules/text.ts';
 import type { Attachment, Job } from '#shared/schemas/requests.ts';
-import { Alert } from '#web/components/ui/alert.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card } from '#web/components/ui/card.tsx';
@@ -19,14 +18,15 @@ import {
 } from '#web/components/ui/dropdown-menu.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
-import { errorMessage } from '#web/lib/api.ts';
 import { downloadFile } from '#web/lib/download.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
 import { useJobs, useTeacherSubjects } from '../api.ts';
 import { Fact, formatDate, levelLabels, requestTypeTitles } from '../components/request-display.tsx';
 import { BidDialog, BidForm } from '../components/bid-dialog.tsx';
+import { DeclineDirectRequest } from '../components/decline-direct-request.tsx';
 import { JOBS_PAGE_TITLE, JobListSkeleton, JobsBodySkeleton, JobsPageLayout } from '../components/jobs-page-frame.tsx';
 
 type Tab = 'all' | RequestType;
@@ -66,7 +66,7 @@ function JobCard({
   hasBid: boolean;
   onBid: () => void;
 }) {
-  const isExpired = isRequestExpired(job.createdAt) || job.status === 'closed';
+  const isExpired = isRequestExpired(job.openSince) || job.status === 'closed';
   return (
     <li id={`job-${job.id}`} className="scroll-mt-24">
       <Card
@@ -80,6 +80,7 @@ function JobCard({
         <div className="flex flex-wrap items-center gap-2">
           <Badge variant={job.type === 'tutoring' ? 'info' : 'secondary'}>{requestTypeTitles[job.type]}</Badge>
           {isExpired && <Badge variant="danger">Expired</Badge>}
+          {job.direct && <Badge variant="success">Sent to you</Badge>}
           {job.attachmentCount > 0 && (
             <Badge variant="outline">
               <Paperclip aria-hidden="true" />
@@ -98,7 +99,7 @@ function JobCard({
           <div>
             <dt className="sr-only">Posted</dt>
             <dd>
-              {isRequestExpired(job.createdAt)
+              {isRequestExpired(job.openSince)
                 ? 'Posted more than 48 hours ago'
                 : `Posted ${formatDate(job.createdAt)}`}
             </dd>
@@ -130,7 +131,9 @@ function JobCard({
             ))}
           </ul>
         )}
-        <div>
+        {/* One button in one place: Submit Bid becomes Already Bid in the same element, so the bid dialog's focus
+            goes back to this card rather than to a button that is gone. */}
+        <div className="flex flex-wrap gap-2">
           {isExpired ? (
             <Button disabled variant="secondary">
               Expired
@@ -144,6 +147,7 @@ function JobCard({
               Submit Bid
             </Button>
           )}
+          {!isExpired && !hasBid && job.direct && <DeclineDirectRequest requestId={job.id} />}
         </div>
       </Card>
     </li>
@@ -207,13 +211,7 @@ export function JobsPage() {
             {jobs.isPending ? (
               <JobListSkeleton />
             ) : jobs.isError ? (
-              <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load jobs">
-                <p>{errorMessage(jobs.error)}</p>
-                <Button variant="outline" size="sm" className="mt-2" onClick={() => void jobs.refetch()}>
-                  <RotateCw aria-hidden="true" />
-                  Try again
-                </Button>
-              </Alert>
+              <QueryError title="Could not load jobs" query={jobs} />
             ) : list.length === 0 ? (
               <EmptyState icon={<Briefcase />} headingLevel="h2" title={emptyTexts[tab]} />
             ) : (

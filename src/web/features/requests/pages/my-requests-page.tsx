@@ -1,24 +1,25 @@
-import { CalendarClock, CircleAlert, Clock, Inbox, RotateCw } from 'lucide-react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { CalendarClock, Clock, Inbox } from 'lucide-react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isClosedForDisplay } from '#shared/rules/expiry.ts';
 import { formatBudget } from '#shared/rules/budget.ts';
 import { requestDraftSchema } from '#shared/schemas/guru.ts';
 import type { MyRequest } from '#shared/schemas/requests.ts';
 import { paths } from '#shared/paths.ts';
-import { Alert } from '#web/components/ui/alert.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card } from '#web/components/ui/card.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { CardListSkeleton } from '#web/components/ui/card-list-skeleton.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs.tsx';
-import { errorMessage } from '#web/lib/api.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useMyRequests } from '../api.ts';
+import { DirectRequestDialog } from '../components/direct-request-dialog.tsx';
 import { NewRequestDialog } from '../components/new-request-dialog.tsx';
 import {
   Countdown,
+  DirectRequestNote,
   Fact,
   formatDate,
   offersLabel,
@@ -43,9 +44,10 @@ function RequestCardItem({ request }: { request: MyRequest }) {
             </div>
             <div className="flex items-center gap-2">
               <span className="text-sm font-medium">{offersLabel(request.bidCount)}</span>
-              <RequestStatusBadge status={request.status} createdAt={request.createdAt} />
+              <RequestStatusBadge status={request.status} openSince={request.openSince} />
             </div>
           </div>
+          <DirectRequestNote request={request} />
           <p className="line-clamp-3 text-sm break-words">{request.description}</p>
           <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
             <Fact label="Budget:" emphasis>
@@ -59,7 +61,7 @@ function RequestCardItem({ request }: { request: MyRequest }) {
                   <span className="sr-only">Countdown</span>
                 </dt>
                 <dd>
-                  <Countdown createdAt={request.createdAt} />
+                  <Countdown openSince={request.openSince} />
                 </dd>
               </div>
             )}
@@ -83,15 +85,7 @@ function RequestList({ status, emptyText }: { status: 'live' | 'expired'; emptyT
     return <CardListSkeleton label="Loading requests" cardClassName="h-36" />;
   }
   if (query.isError) {
-    return (
-      <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Error fetching requests">
-        <p>{errorMessage(query.error)}</p>
-        <Button variant="outline" size="sm" className="mt-2" onClick={() => void query.refetch()}>
-          <RotateCw aria-hidden="true" />
-          Try again
-        </Button>
-      </Alert>
-    );
+    return <QueryError title="Error fetching requests" query={query} />;
   }
   const requests = query.data.pages.flatMap((page) => page.requests);
   if (requests.length === 0) return <EmptyState icon={<Inbox />} title={emptyText} headingLevel="h3" />;
@@ -124,6 +118,9 @@ export function MyRequestsPage() {
   const draft = requestDraftSchema.safeParse((location.state as { requestDraft?: unknown } | null)?.requestDraft).data;
   // Done with the draft: a reload or a later visit opens the page as usual.
   const dropDraft = () => void navigate(location.pathname, { replace: true, state: null });
+  // "Ask {name} for help" and "Ask {name} again" arrive with the tutor (and subject) in the address.
+  const [search] = useSearchParams();
+  const askTutorId = search.get('ask');
   return (
     <Container className="flex max-w-4xl flex-col gap-6 py-8">
       <UserHeader backTo={paths.chat.getHref()} backLabel="Back to chat" />
@@ -132,6 +129,13 @@ export function MyRequestsPage() {
         description="Open requests will automatically close after 48 hours if no tutor is assigned."
         actions={<NewRequestDialog draft={draft} onDraftDone={draft ? dropDraft : undefined} />}
       />
+      {askTutorId && (
+        <DirectRequestDialog
+          tutorId={askTutorId}
+          subjectId={search.get('subject') ?? undefined}
+          onClose={() => void navigate(location.pathname, { replace: true })}
+        />
+      )}
       <Tabs defaultValue="live" className="flex flex-col gap-4">
         <TabsList className="self-start">
           <TabsTrigger value="live">Live Requests</TabsTrigger>

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, CircleAlert, FileQuestion, MessageSquare, RotateCw, Star, Users } from 'lucide-react';
+import { CheckCircle2, FileQuestion, MessageSquare, Star, Users } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from '#web/lib/toast.ts';
@@ -10,7 +10,6 @@ import type { RequestStatus } from '#shared/constants.ts';
 import type { Offer, RequestCard, RequestDetail } from '#shared/schemas/requests.ts';
 import { paths } from '#shared/paths.ts';
 import { TutorTrustLink } from '#web/components/tutor-trust.tsx';
-import { Alert } from '#web/components/ui/alert.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
@@ -26,6 +25,7 @@ import {
   DialogTitle,
 } from '#web/components/ui/dialog.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
@@ -40,6 +40,7 @@ import {
   requestTypeTitles,
 } from '../components/request-display.tsx';
 import { UserHeader } from '../components/user-header.tsx';
+import { AskAgainLink, DirectRequestPanel } from '../components/direct-request-panel.tsx';
 
 const REDIRECT_AFTER_ACCEPT_MS = 1500;
 
@@ -61,7 +62,7 @@ function RequestSummary({
             {request.subjectName} · Posted {formatDateTime(request.createdAt)}
           </p>
         </div>
-        <RequestStatusBadge status={request.status} createdAt={request.createdAt} />
+        <RequestStatusBadge status={request.status} openSince={request.openSince} />
       </div>
       <p className="text-sm break-words whitespace-pre-line">{request.description}</p>
       <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-muted-foreground">
@@ -114,10 +115,29 @@ function RateInChatLink({ tutorId, takeFocus }: { tutorId: string; takeFocus: bo
  * Once the student marks it completed here, the link that replaces the button takes focus, rather than letting it fall
  * to the top of the page.
  */
-function JobCompletion({ requestId, status, tutorId }: { requestId: string; status: RequestStatus; tutorId: string }) {
+function JobCompletion({
+  requestId,
+  status,
+  tutorId,
+  tutorName,
+  subjectId,
+}: {
+  requestId: string;
+  status: RequestStatus;
+  tutorId: string;
+  tutorName: string;
+  subjectId: string;
+}) {
   const complete = useCompleteJob();
   const [isRateLinkFocused, setRateLinkFocused] = useState(false);
-  if (status === 'completed') return <RateInChatLink tutorId={tutorId} takeFocus={isRateLinkFocused} />;
+  if (status === 'completed') {
+    return (
+      <div className="flex flex-wrap gap-2">
+        <RateInChatLink tutorId={tutorId} takeFocus={isRateLinkFocused} />
+        <AskAgainLink tutorId={tutorId} tutorName={tutorName} subjectId={subjectId} />
+      </div>
+    );
+  }
   if (status !== 'accepted') return null;
   return (
     <Button
@@ -252,13 +272,7 @@ export function OffersPage() {
             }
           />
         ) : (
-          <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Error fetching requests">
-            <p>{errorMessage(detail.error)}</p>
-            <Button variant="outline" size="sm" className="mt-2" onClick={() => void detail.refetch()}>
-              <RotateCw aria-hidden="true" />
-              Try again
-            </Button>
-          </Alert>
+          <QueryError title="Error fetching requests" query={detail} />
         )}
       </Container>
     );
@@ -267,7 +281,7 @@ export function OffersPage() {
   const { request, notifiedCount } = detail.data;
   const canAccept =
     (request.status === 'open' || request.status === 'pending') &&
-    !isRequestExpired(request.createdAt) &&
+    !isRequestExpired(request.openSince) &&
     !request.acceptedBidId;
   const list = offers.data ?? [];
 
@@ -302,6 +316,7 @@ export function OffersPage() {
     <Container className="flex max-w-3xl flex-col gap-6 py-8">
       {back}
       <RequestSummary request={request} notifiedCount={notifiedCount} offers={detail.data.offers} />
+      <DirectRequestPanel request={request} />
       <section aria-labelledby="offers-heading" className="flex flex-col gap-3">
         <h2 id="offers-heading" className="text-xl font-semibold">
           Tutor Offers ({offers.data ? list.length : detail.data.offers.count})
@@ -309,13 +324,7 @@ export function OffersPage() {
         {offers.isPending ? (
           <Skeleton className="h-28 w-full rounded-xl" />
         ) : offers.isError ? (
-          <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load the offers">
-            <p>{errorMessage(offers.error)}</p>
-            <Button variant="outline" size="sm" className="mt-2" onClick={() => void offers.refetch()}>
-              <RotateCw aria-hidden="true" />
-              Try again
-            </Button>
-          </Alert>
+          <QueryError title="Could not load the offers" query={offers} />
         ) : list.length === 0 ? (
           <EmptyState
             headingLevel="h3"
@@ -330,7 +339,15 @@ export function OffersPage() {
                 offer={offer}
                 canAccept={canAccept}
                 onAccept={() => setConfirming(offer)}
-                completion={<JobCompletion requestId={requestId} status={request.status} tutorId={offer.tutorId} />}
+                completion={
+                  <JobCompletion
+                    requestId={requestId}
+                    status={request.status}
+                    tutorId={offer.tutorId}
+                    tutorName={offer.username}
+                    subjectId={request.subjectId}
+                  />
+                }
               />
             ))}
           </ul>

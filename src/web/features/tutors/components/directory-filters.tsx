@@ -9,7 +9,7 @@ import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { categoriesOf, useSubjects } from '#web/lib/subjects.ts';
 import type { DirectoryFilter } from '../api.ts';
-import { formatResponseTime } from '../response-time.ts';
+import { formatResponseTime } from '#shared/rules/response-time.ts';
 
 /** Whole dollars across the tutoring range, as cents: the price range's choices. */
 const RATE_CHOICES = Array.from(
@@ -114,6 +114,9 @@ function FilterSelect({
 /** Subjects, minimum rating, price range and response time; each change is a new address (the back button undoes). */
 export function DirectoryFilters(props: FiltersProps) {
   const rates = RATE_CHOICES.map((cents) => ({ value: cents, label: formatCents(cents) }));
+  // Each end of the range offers only the rates on its side of the other end: a range holding no rate is refused.
+  const lowest = Number(props.params.get('minRateCents') ?? -Infinity);
+  const highest = Number(props.params.get('maxRateCents') ?? Infinity);
   return (
     <div className="flex flex-col gap-5">
       <SubjectsFilter {...props} />
@@ -125,8 +128,20 @@ export function DirectoryFilters(props: FiltersProps) {
         choices={DIRECTORY.minRatings.map((stars) => ({ value: stars, label: `${stars} stars or more` }))}
       />
       <div className="grid grid-cols-2 gap-3">
-        <FilterSelect {...props} label="Lowest rate" name="minRateCents" anyLabel="Any" choices={rates} />
-        <FilterSelect {...props} label="Highest rate" name="maxRateCents" anyLabel="Any" choices={rates} />
+        <FilterSelect
+          {...props}
+          label="Lowest rate"
+          name="minRateCents"
+          anyLabel="Any"
+          choices={rates.filter((rate) => !(rate.value > highest))}
+        />
+        <FilterSelect
+          {...props}
+          label="Highest rate"
+          name="maxRateCents"
+          anyLabel="Any"
+          choices={rates.filter((rate) => !(rate.value < lowest))}
+        />
       </div>
       <FilterSelect
         {...props}

@@ -1,37 +1,44 @@
 import { BriefcaseBusiness, Clock } from 'lucide-react';
 import { Link } from 'react-router';
+import { useSession } from '#web/lib/auth-client.ts';
 import { paths } from '#shared/paths.ts';
 import { formatCents } from '#shared/rules/money.ts';
 import type { TutorCard as TutorCardData } from '#shared/schemas/directory.ts';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { StarRating } from '#web/components/ui/star-rating.tsx';
-import { formatResponseTime } from '../response-time.ts';
+import { formatResponseTime } from '#shared/rules/response-time.ts';
+import { SaveTutorButton } from './save-tutor-button.tsx';
 
 /** How many subjects a card names before "+n more". */
 const SUBJECTS_SHOWN = 4;
 
 /** One tutor in Find Tutors: the whole card opens their page through the name's link. */
 export function TutorCard({ tutor }: { tutor: TutorCardData }) {
+  // A visitor's tutor page is the server's (whole, without the app's sign-in guard): a page load, not a route change.
+  const { isSignedIn } = useSession();
   const hidden = tutor.subjects.length - SUBJECTS_SHOWN;
   return (
-    <article className="relative flex w-full flex-col gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-xs transition-colors focus-within:ring-[3px] focus-within:ring-ring/50 hover:border-primary/60 sm:p-5">
-      <div className="flex items-start gap-3">
-        <Avatar name={tutor.username} src={tutor.image} className="size-14 text-lg" />
-        <div className="flex min-w-0 flex-1 flex-col gap-0.5">
-          <h2 className="truncate text-lg leading-snug font-semibold">
-            <Link
-              to={paths.tutor.getHref(tutor.id)}
-              className="outline-none after:absolute after:inset-0 after:content-['']"
-            >
-              {tutor.username}
-            </Link>
-          </h2>
-          {tutor.headline && (
-            <p className="line-clamp-2 text-sm [overflow-wrap:anywhere] text-muted-foreground">{tutor.headline}</p>
-          )}
-        </div>
-        <p className="shrink-0 text-right">
+    <article className="@container relative flex w-full flex-col gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-xs transition-colors focus-within:ring-[3px] focus-within:ring-ring/50 hover:border-primary/60 sm:p-5">
+      {/* A narrow card (a phone, or two cards side by side) puts the rate under the name and gives the headline the
+          card's whole width, so neither is cut after a few words; a wide one has the rate on the right. */}
+      <div className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-start gap-x-3 gap-y-1 @md:grid-cols-[auto_minmax(0,1fr)_auto_auto]">
+        <Avatar name={tutor.username} src={tutor.image} className="row-span-2 size-14 text-lg" />
+        <h2 className="col-start-2 line-clamp-2 text-lg leading-snug font-semibold [overflow-wrap:anywhere]">
+          <Link
+            to={paths.tutor.getHref(tutor.id)}
+            reloadDocument={!isSignedIn}
+            className="outline-none after:absolute after:inset-0 after:content-['']"
+          >
+            {tutor.username}
+          </Link>
+        </h2>
+        {tutor.headline && (
+          <p className="col-span-3 row-start-3 line-clamp-3 text-sm [overflow-wrap:anywhere] text-muted-foreground @md:col-span-1 @md:col-start-2 @md:row-start-2 @md:line-clamp-2">
+            {tutor.headline}
+          </p>
+        )}
+        <p className="col-start-2 row-start-2 @md:col-start-3 @md:row-start-1 @md:text-right">
           {tutor.hourlyRateCents === null ? (
             <span className="text-sm text-muted-foreground">No rate set</span>
           ) : (
@@ -41,6 +48,11 @@ export function TutorCard({ tutor }: { tutor: TutorCardData }) {
             </>
           )}
         </p>
+        <SaveTutorButton
+          tutorId={tutor.id}
+          tutorName={tutor.username}
+          className="col-start-3 row-start-1 @md:col-start-4"
+        />
       </div>
       {tutor.subjects.length > 0 && (
         <ul aria-label="Subjects" className="flex flex-wrap gap-1.5">

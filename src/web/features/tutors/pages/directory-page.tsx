@@ -1,4 +1,4 @@
-import { CircleAlert, RotateCw, Search, SlidersHorizontal, UserSearch } from 'lucide-react';
+import { CircleAlert, Heart, RotateCw, Search, SlidersHorizontal, UserSearch } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '#shared/paths.ts';
@@ -13,6 +13,7 @@ import { Label } from '#web/components/ui/label.tsx';
 import { NativeSelect } from '#web/components/ui/native-select.tsx';
 import { PageHeader } from '#web/components/ui/page-header.tsx';
 import { errorMessage } from '#web/lib/api.ts';
+import { useSession } from '#web/lib/auth-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { cn } from '#web/lib/utils.ts';
 import { DIRECTORY_FILTERS, toDirectorySearch, useDirectory, type DirectoryFilter } from '../api.ts';
@@ -32,6 +33,7 @@ export function DirectoryPage() {
   const [params, setParams] = useSearchParams();
   const search = toDirectorySearch(params);
   const directory = useDirectory(search);
+  const { user } = useSession();
   const [areFiltersOpen, setAreFiltersOpen] = useState(false);
   const filtersId = useId();
   const sortId = useId();
@@ -56,12 +58,22 @@ export function DirectoryPage() {
         title="Find Tutors"
         description="Browse tutors by subject, rating, price and how fast they answer, and open a tutor's page to see their reviews."
         actions={
-          <Button asChild variant="outline">
-            <Link to={paths.search.experts.getHref()}>
-              <UserSearch aria-hidden="true" />
-              Search by VH number
-            </Link>
-          </Button>
+          <>
+            {user?.role === 'student' && (
+              <Button asChild variant="outline">
+                <Link to={paths.savedTutors.getHref()}>
+                  <Heart aria-hidden="true" />
+                  Saved tutors
+                </Link>
+              </Button>
+            )}
+            <Button asChild variant="outline">
+              <Link to={paths.search.experts.getHref()}>
+                <UserSearch aria-hidden="true" />
+                Search by VH number
+              </Link>
+            </Button>
+          </>
         }
       />
 

@@ -1,15 +1,15 @@
 import { format } from 'date-fns';
-import { CircleAlert, MessageSquare, RotateCw, UserX } from 'lucide-react';
+import { CircleAlert, MessageSquare, RotateCw, Send, UserX } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { paths } from '#shared/paths.ts';
 import { reviewMessages, type TutorProfile } from '#shared/schemas/reviews.ts';
-import { Alert } from '#web/components/ui/alert.tsx';
 import { Avatar } from '#web/components/ui/avatar.tsx';
 import { Badge } from '#web/components/ui/badge.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Card, CardContent, CardHeader } from '#web/components/ui/card.tsx';
 import { Container } from '#web/components/ui/container.tsx';
 import { EmptyState } from '#web/components/ui/empty-state.tsx';
+import { QueryError } from '#web/components/ui/query-error.tsx';
 import { Skeleton } from '#web/components/ui/skeleton.tsx';
 import { StarRating } from '#web/components/ui/star-rating.tsx';
 import { ApiError, errorMessage } from '#web/lib/api.ts';
@@ -17,18 +17,18 @@ import { useSession } from '#web/lib/auth-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useTutorProfile, useTutorReviews } from '../api.ts';
 import { ReviewCard } from '../components/review-card.tsx';
-import { formatResponseTime } from '../response-time.ts';
+import { SaveTutorButton } from '../components/save-tutor-button.tsx';
+import { TutorProfileDetails } from '#shared/ui/tutor-profile-details.tsx';
 
-function Fact({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="flex flex-col rounded-lg border px-3 py-2">
-      <dt className="text-xs text-muted-foreground">{label}</dt>
-      <dd className="font-semibold">{value}</dd>
-    </div>
-  );
-}
-
-function TutorSummary({ tutor, isOwnPage }: { tutor: TutorProfile; isOwnPage: boolean }) {
+function TutorSummary({
+  tutor,
+  isOwnPage,
+  isStudent,
+}: {
+  tutor: TutorProfile;
+  isOwnPage: boolean;
+  isStudent: boolean;
+}) {
   return (
     <Card className="gap-4 px-5 sm:px-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
@@ -37,7 +37,7 @@ function TutorSummary({ tutor, isOwnPage }: { tutor: TutorProfile; isOwnPage: bo
           <h1 className="truncate text-2xl font-bold tracking-tight">{tutor.username}</h1>
           {tutor.headline && <p className="break-words text-muted-foreground">{tutor.headline}</p>}
           <p className="text-sm text-muted-foreground">
-            VH number {String(tutor.vhNumber).padStart(3, '0')} · Member since{' '}
+            {tutor.vhNumber !== null && `VH number ${String(tutor.vhNumber).padStart(3, '0')} · `}Member since{' '}
             {format(new Date(tutor.memberSince), 'MMMM yyyy')}
           </p>
           {tutor.ratingAverage !== null && (
@@ -51,42 +51,26 @@ function TutorSummary({ tutor, isOwnPage }: { tutor: TutorProfile; isOwnPage: bo
           )}
         </div>
         {!isOwnPage && (
-          <Button asChild variant="outline" className="self-start sm:self-center">
-            <Link to={paths.chat.getHref(tutor.id)}>
-              <MessageSquare aria-hidden="true" />
-              Chat
-            </Link>
-          </Button>
+          <div className="flex flex-wrap items-center gap-2 self-start sm:self-center">
+            {isStudent && tutor.specializations.length > 0 && (
+              <Button asChild>
+                <Link to={paths.student.askTutor.getHref(tutor.id)}>
+                  <Send aria-hidden="true" />
+                  Ask {tutor.username} for help
+                </Link>
+              </Button>
+            )}
+            <Button asChild variant="outline">
+              <Link to={paths.chat.getHref(tutor.id)}>
+                <MessageSquare aria-hidden="true" />
+                Chat
+              </Link>
+            </Button>
+            <SaveTutorButton tutorId={tutor.id} tutorName={tutor.username} />
+          </div>
         )}
       </div>
-      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-        <Fact label="Jobs completed" value={String(tutor.jobsCompleted)} />
-        <Fact
-          label="Average rating"
-          value={tutor.ratingAverage === null ? '–' : `${tutor.ratingAverage.toFixed(1)} / 5 (${tutor.reviewCount})`}
-        />
-        <Fact
-          label="Usually answers within"
-          value={tutor.medianFirstResponseMinutes === null ? '–' : formatResponseTime(tutor.medianFirstResponseMinutes)}
-        />
-      </dl>
-      {tutor.specializations.length > 0 && (
-        <ul aria-label="Subjects" className="flex flex-wrap gap-2">
-          {tutor.specializations.map((subject) => (
-            <li key={subject.id}>
-              <Badge variant="info">{subject.name}</Badge>
-            </li>
-          ))}
-        </ul>
-      )}
-      {tutor.about && (
-        <section aria-labelledby="about-heading" className="flex flex-col gap-1">
-          <h2 id="about-heading" className="font-semibold">
-            About
-          </h2>
-          <p className="text-sm break-words whitespace-pre-line">{tutor.about}</p>
-        </section>
-      )}
+      <TutorProfileDetails tutor={tutor} subject={(name) => <Badge variant="info">{name}</Badge>} />
     </Card>
   );
 }
@@ -111,13 +95,7 @@ function TutorReviews({ tutorId, isOwnPage }: { tutorId: string; isOwnPage: bool
             <Skeleton className="h-16 w-full" />
           </div>
         ) : reviews.isError ? (
-          <Alert variant="destructive" icon={<CircleAlert aria-hidden="true" />} title="Could not load the reviews">
-            <p>{errorMessage(reviews.error)}</p>
-            <Button variant="outline" size="sm" className="mt-2" onClick={() => void reviews.refetch()}>
-              <RotateCw aria-hidden="true" />
-              Try again
-            </Button>
-          </Alert>
+          <QueryError title="Could not load the reviews" query={reviews} />
         ) : list.length === 0 ? (
           <EmptyState headingLevel="h3" title={reviewMessages.noReviews} className="py-8" />
         ) : (
@@ -186,7 +164,7 @@ export function TutorPage() {
         )
       ) : (
         <>
-          <TutorSummary tutor={tutor.data} isOwnPage={isOwnPage} />
+          <TutorSummary tutor={tutor.data} isOwnPage={isOwnPage} isStudent={user?.role === 'student'} />
           <TutorReviews tutorId={tutorId} isOwnPage={isOwnPage} />
         </>
       )}

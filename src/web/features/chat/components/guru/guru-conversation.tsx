@@ -13,6 +13,7 @@ import type { SessionUser } from '#web/lib/auth-client.ts';
 import { useSocketEvent } from '#web/lib/socket.ts';
 import { useSubjects } from '#web/lib/subjects.ts';
 import { useClearGuruChat, useGuruMessages } from '../../api.ts';
+import { draftKey } from '../../use-draft.ts';
 import { useOutbox } from '../../use-outbox.ts';
 import { Composer } from '../composer.tsx';
 import { ConversationShell } from '../conversation-shell.tsx';
@@ -133,7 +134,12 @@ export function GuruConversation({ user, onBack }: GuruConversationProps) {
               ) : null
             }
           />
-          <Composer onSend={send} placeholder="Ask the AI a question..." isModerated={false} />
+          <Composer
+            onSend={send}
+            placeholder="Ask the AI a question..."
+            isModerated={false}
+            draftKey={draftKey(user.id, AI_USER_ID)}
+          />
         </>
       )}
     </ConversationShell>

@@ -1,0 +1,1 @@
+ALTER TABLE "stripe_connected_accounts" ADD COLUMN "state_read_at" timestamp with time zone;

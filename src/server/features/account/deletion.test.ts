@@ -1,0 +1,491 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMessages } from '#shared/errors.ts';
+import { accountDeletionMessages, DELETED_USER_NAME } from '#shared/schemas/account-deletion.ts';
+import { accountDeletions } from '../../db/schema/account.ts';
+import { sessions, users } from '../../db/schema/auth.ts';
+import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
+import { pushDeliveries, pushSubscriptions } from '../../db/schema/push.ts';
+import { checkouts } from '../../db/schema/payments.ts';
+import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
+import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
+import { enqueueMail } from '../../platform/mail/outbox.ts';
+import { createStorage } from '../../platform/storage/storage.ts';
+import { call, signIn, type Caller } from '../../../../tests/support/callers.ts';
+import {
+  DEFAULT_TEST_PASSWORD,
+  createBid,
+  createRequest,
+  createReviewedJob,
+  createSubAdmin,
+  createSubject,
+  createSuperAdminCookie,
+  createTeacher,
+  createUser,
+  freshClientAddress,
+} from '../../../../tests/support/factories.ts';
+import { formData, TINY_PNG } from '../../../../tests/support/files.ts';
+import { writePaidJob } from '../../../../tests/support/paid-job.ts';
+import {
+  createListeningTestApp,
+  createTestAppBeside,
+  storedKeys,
+  type ListeningTestApp,
+} from '../../../../tests/support/test-app.ts';
+import { DAY_MS } from '../../../../tests/support/time.ts';
+import { columnsHolding as columnsHoldingIn } from '../../../../tests/support/traces.ts';
+import { accountErasureWork } from './erasure.ts';
+
+/** A username and address found nowhere else, so a scan for them finds only this person. */
+const distinctivePerson = () => {
+  const username = `erasable${randomBytes(6).toString('hex')}`;
+  return { username, name: username, email: `${username}@example.org` };
+};
+
+describe('Delete my account', () => {
+  let t: ListeningTestApp;
+  let subjectId: string;
+  const log = { error: () => undefined };
+
+  beforeAll(async () => {
+    t = await createListeningTestApp();
+    subjectId = (await createSubject(t.db)).id;
+  });
+  afterAll(() => t.close());
+
+  const ok = async (response: Awaited<ReturnType<typeof call>>) => {
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.json();
+  };
+  const deleteAccount = (caller: Caller | undefined, payload: object) =>
+    call(t, caller, 'POST', '/api/account/deletion', payload, { remoteAddress: freshClientAddress() });
+  const restore = (payload: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/account/deletion/restore',
+      payload,
+      remoteAddress: freshClientAddress(),
+    });
+  const signInWith = (email: string, password = DEFAULT_TEST_PASSWORD) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email, password },
+      remoteAddress: freshClientAddress(),
+    });
+  const deletionsOf = (userId: string) =>
+    t.db.select().from(accountDeletions).where(eq(accountDeletions.userId, userId));
+  /** The grace period has passed: the clock of the deletion is moved back, as 14 days going by would. */
+  const passGracePeriod = (userId: string) =>
+    t.db
+      .update(accountDeletions)
+      .set({ eraseAfter: new Date(Date.now() - 1000) })
+      .where(eq(accountDeletions.userId, userId));
+  const storage = () => createStorage(t.config.storage, t.app.log);
+  const runErasures = () =>
+    runClaimedWorkOnce({
+      db: t.db,
+      work: accountErasureWork({ db: t.db, storage: storage(), erasureLog: t.config.erasureLog }),
+      log,
+    });
+
+  /** A profile picture of the caller's: its URL and storage key. */
+  const uploadAvatar = async (caller: Caller) => {
+    const answer = await call(
+      t,
+      caller,
+      'POST',
+      '/api/profile/avatar',
+      formData({}, { field: 'avatar', bytes: TINY_PNG, filename: 'me.png', type: 'image/png' }),
+    );
+    const image = (await ok(answer)).image as string;
+    return { image, key: image.replace('/api/files/', '') };
+  };
+
+  const columnsHolding = (needle: string) => columnsHoldingIn(t.db, needle);
+
+  describe('asking', () => {
+    it('locks the account at once: sessions and sockets end, hidden from search and the directory, requests closed, offers withdrawn', async () => {
+      const teacherRow = await createTeacher(t.db, { subjectIds: [subjectId], ...distinctivePerson() });
+      const teacher = await signIn(t, teacherRow);
+      const otherDevice = await signIn(t, teacherRow);
+      const ended = new Promise<boolean>((resolve) => {
+        void t.connect(otherDevice.cookie).then((socket) => socket.once('disconnect', () => resolve(true)));
+      });
+      const searcher = await signIn(t, await createUser(t.db, { role: 'student' }));
+      const ownRequest = await createRequest(t.db, { studentId: teacherRow.id, subjectId });
+      const othersRequest = await createRequest(t.db, { studentId: searcher.user.id, subjectId });
+      const bid = await createBid(t.db, { requestId: othersRequest.id, tutorId: teacherRow.id, amountCents: 1500 });
+      const found = async () =>
+        (await ok(await call(t, searcher, 'GET', `/api/search/experts?vh=${teacherRow.vhNumber}`))).results.some(
+          (result: { id: string }) => result.id === teacherRow.id,
+        );
+      expect(await found()).toBe(true);
+
+      const response = await deleteAccount(teacher, { password: DEFAULT_TEST_PASSWORD });
+      expect(response.statusCode, response.body).toBe(202);
+      const { requestedAt, eraseAfter } = response.json<{ requestedAt: string; eraseAfter: string }>();
+      expect(Date.parse(eraseAfter) - Date.parse(requestedAt)).toBe(14 * DAY_MS);
+
+      expect(await ended).toBe(true);
+      expect(await t.db.$count(sessions, eq(sessions.userId, teacherRow.id))).toBe(0);
+      expect((await call(t, teacher, 'GET', '/api/profile')).statusCode).toBe(401);
+      expect(await found()).toBe(false);
+      const directory = await ok(await call(t, searcher, 'GET', `/api/tutors?subjects=${subjectId}`));
+      expect(directory.tutors.map((tutor: { id: string }) => tutor.id)).not.toContain(teacherRow.id);
+      expect((await call(t, searcher, 'GET', `/api/tutors/${teacherRow.id}`)).statusCode).toBe(404);
+      const [request] = await t.db.select().from(tutoringRequests).where(eq(tutoringRequests.id, ownRequest.id));
+      expect(request!.status).toBe('closed');
+      expect(await t.db.$count(tutorBids, eq(tutorBids.id, bid.id))).toBe(0);
+
+      // Signing in again is refused with the way back named.
+      const signedIn = await signInWith(teacherRow.email);
+      expect(signedIn.statusCode).toBe(403);
+      expect(signedIn.json()).toMatchObject({
+        code: 'ACCOUNT_DELETION_PENDING',
+        message: errorMessages.ACCOUNT_DELETION_PENDING,
+      });
+    });
+
+    it('needs a session (401), the password (400 with its message) and writes nothing on a refusal', async () => {
+      const user = await signIn(t, await createUser(t.db));
+      expect((await deleteAccount(undefined, { password: DEFAULT_TEST_PASSWORD })).statusCode).toBe(401);
+      const missing = await deleteAccount(user, {});
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().fields).toEqual({ password: accountDeletionMessages.passwordRequired });
+      const wrong = await deleteAccount(user, { password: 'not-my-password' });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().fields.password).toBeTruthy();
+      expect(await deletionsOf(user.user.id)).toEqual([]);
+      expect((await call(t, user, 'GET', '/api/profile')).statusCode).toBe(200);
+    });
+
+    it('refuses, in plain words, while money is held for a job of the user, and writes nothing', async () => {
+      const student = await signIn(t, await createUser(t.db, { role: 'student' }));
+      const tutor = await createTeacher(t.db, { subjectIds: [subjectId] });
+      await writePaidJob(t.db, { studentId: student.user.id, tutorId: tutor.id });
+      const response = await deleteAccount(student, { password: DEFAULT_TEST_PASSWORD });
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({
+        code: 'ACCOUNT_NOT_DELETABLE',
+        message: accountDeletionMessages.blocked.money,
+      });
+      expect(await deletionsOf(student.user.id)).toEqual([]);
+      expect((await call(t, student, 'GET', '/api/profile')).statusCode).toBe(200);
+    });
+
+    it('refuses admins: the super-admin’s account is ADMIN_EMAIL’s, a sub-admin’s goes once the role does', async () => {
+      const superAdmin = await createSuperAdminCookie(t.db);
+      const subAdmin = await signIn(t, await createSubAdmin(t.db, ['users']));
+      const admins = [
+        { userId: superAdmin.userId, cookie: superAdmin.header },
+        { userId: subAdmin.user.id, cookie: subAdmin.cookie },
+      ];
+      for (const { userId, cookie } of admins) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/account/deletion',
+          payload: { password: DEFAULT_TEST_PASSWORD },
+          headers: { cookie },
+          remoteAddress: freshClientAddress(),
+        });
+        expect(response.statusCode).toBe(403);
+        expect(response.json().message).toBe(accountDeletionMessages.admin);
+        expect(await deletionsOf(userId)).toEqual([]);
+      }
+    });
+  });
+
+  describe('restoring within the grace period', () => {
+    it('gives the account back with the address and password; signing in works again', async () => {
+      const row = await createUser(t.db, distinctivePerson());
+      await ok(await deleteAccount(await signIn(t, row), { password: DEFAULT_TEST_PASSWORD }));
+
+      const wrong = await restore({ email: row.email, password: 'wrong-password' });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().fields).toEqual({ password: accountDeletionMessages.wrongCredentials });
+      expect((await restore({ email: row.email })).statusCode).toBe(400);
+      expect((await signInWith(row.email)).statusCode).toBe(403);
+
+      const restored = await restore({ email: row.email, password: DEFAULT_TEST_PASSWORD });
+      expect(restored.statusCode, restored.body).toBe(200);
+      expect(restored.json()).toEqual({ message: accountDeletionMessages.restored });
+      expect((await signInWith(row.email)).statusCode).toBe(200);
+      const [deletion] = await deletionsOf(row.id);
+      expect(deletion).toMatchObject({ status: 'restored', restoredAt: expect.any(Date) });
+
+      // Restored, it is not erased when the 14 days would have ended, and cannot be restored twice.
+      await passGracePeriod(row.id);
+      await runErasures();
+      const [user] = await t.db.select().from(users).where(eq(users.id, row.id));
+      expect(user).toMatchObject({ email: row.email, erasedAt: null, deletionRequestedAt: null });
+      expect((await restore({ email: row.email, password: DEFAULT_TEST_PASSWORD })).statusCode).toBe(400);
+    });
+
+    it('counts wrong passwords per address, whatever the client: the 10th pauses restoring as it pauses signing in', async () => {
+      const row = await createUser(t.db, distinctivePerson());
+      await ok(await deleteAccount(await signIn(t, row), { password: DEFAULT_TEST_PASSWORD }));
+      for (let guess = 0; guess < 10; guess++) {
+        expect((await restore({ email: row.email, password: `guess-${guess}` })).statusCode).toBe(400);
+      }
+      const paused = await restore({ email: row.email, password: DEFAULT_TEST_PASSWORD });
+      expect(paused.statusCode).toBe(429);
+      expect(paused.json().code).toBe('ACCOUNT_LOCKED');
+      const [deletion] = await deletionsOf(row.id);
+      expect(deletion).toMatchObject({ status: 'pending', restoredAt: null });
+    });
+  });
+
+  describe('erasure after the grace period', () => {
+    it('leaves no trace of the e-mail, the username or the files; the partner’s conversation stays with "Deleted user"', async () => {
+      const person = distinctivePerson();
+      const studentRow = await createUser(t.db, { role: 'student', ...person, fullName: 'Erasable Person' });
+      const student = await signIn(t, studentRow);
+      const tutor = await signIn(t, await createTeacher(t.db, { subjectIds: [subjectId] }));
+
+      // A file in the partner's conversation, a picture, a review written, a notification, a device, mail sent; mail
+      // and a push queued for the partner that name the person.
+      const upload = await ok(
+        await call(
+          t,
+          student,
+          'POST',
+          '/api/chat/uploads',
+          formData({}, { field: 'file', bytes: TINY_PNG, filename: 'graph.png', type: 'image/png' }),
+        ),
+      );
+      const message = await ok(
+        await call(t, student, 'POST', '/api/chat/messages', {
+          clientId: randomUUID(),
+          receiverId: tutor.user.id,
+          content: 'Here is my graph',
+          attachment: { fileKey: upload.fileKey, originalFilename: upload.originalFilename },
+        }),
+      );
+      const { key: avatarKey } = await uploadAvatar(student);
+      const posted = await ok(
+        await call(
+          t,
+          student,
+          'POST',
+          '/api/requests',
+          formData(
+            { type: 'tutoring', subjectId, description: 'Help with fractions', budgetMinCents: '800' },
+            { field: 'attachments', bytes: TINY_PNG, filename: 'homework.png', type: 'image/png' },
+          ),
+        ),
+      );
+      const [stored] = await t.db
+        .select({ attachments: tutoringRequests.attachments })
+        .from(tutoringRequests)
+        .where(eq(tutoringRequests.id, posted.request.id));
+      const attachmentKey = stored!.attachments[0]!.file_path;
+      const { review } = await createReviewedJob(t.db, { pair: { studentId: studentRow.id, tutorId: tutor.user.id } });
+      await t.db.insert(notifications).values({ userId: studentRow.id, message: 'Welcome aboard', link: '/chat' });
+      await t.db.insert(notifications).values({
+        userId: tutor.user.id,
+        message: `New message from ${person.username}`,
+        link: '/chat',
+      });
+      await t.db.insert(pushSubscriptions).values({
+        userId: studentRow.id,
+        sessionId: (await t.db.select().from(sessions).where(eq(sessions.userId, studentRow.id)))[0]!.id,
+        endpoint: `https://push.example.net/${randomUUID()}`,
+        p256dh: 'key',
+        auth: 'secret',
+      });
+      await enqueueMail({ db: t.db, to: person.email, subject: 'Hello', text: `Hello ${person.username}` });
+      // Mails and a push to the partner that name the person: one waiting (its server down), one kept after sending.
+      const [waitingMail] = await t.db
+        .insert(mailOutbox)
+        .values({
+          toAddress: tutor.user.email,
+          subject: `New message from ${person.username}`,
+          textBody: `${person.username} (${person.email}) wrote to you.`,
+          htmlBody: `<p><b>${person.username}</b> wrote to you.</p>`,
+          nextAttemptAt: new Date(Date.now() + DAY_MS),
+        })
+        .returning();
+      await t.db.insert(mailOutbox).values({
+        toAddress: tutor.user.email,
+        subject: `${person.username} accepted your offer`,
+        textBody: '',
+        status: 'sent',
+        sentAt: new Date(),
+      });
+      const tutorDevice = await t.db
+        .insert(pushSubscriptions)
+        .values({
+          userId: tutor.user.id,
+          sessionId: (await t.db.select().from(sessions).where(eq(sessions.userId, tutor.user.id)))[0]!.id,
+          endpoint: `https://push.example.net/${randomUUID()}`,
+          p256dh: 'key',
+          auth: 'secret',
+        })
+        .returning();
+      const [waitingPush] = await t.db
+        .insert(pushDeliveries)
+        .values({
+          subscriptionId: tutorDevice[0]!.id,
+          payload: { title: `New message from ${person.username}`, body: 'Here is my graph', url: '/chat' },
+        })
+        .returning();
+      const contact = await t.app.inject({
+        method: 'POST',
+        url: '/api/contact',
+        payload: { name: 'Erasable Person', email: person.email, subject: 'A question', message: 'About my lessons.' },
+      });
+      expect(contact.statusCode).toBeLessThan(300);
+      expect(await columnsHolding(person.email)).not.toEqual([]);
+      expect(await storedKeys(t, upload.fileKey)).toEqual([upload.fileKey]);
+
+      await ok(await deleteAccount(student, { password: DEFAULT_TEST_PASSWORD }));
+      // Not before the 14 days are over.
+      await runErasures();
+      expect((await deletionsOf(studentRow.id))[0]!.status).toBe('pending');
+
+      await passGracePeriod(studentRow.id);
+      expect(await runErasures()).toBeGreaterThanOrEqual(1);
+      expect((await deletionsOf(studentRow.id))[0]).toMatchObject({ status: 'erased', erasedAt: expect.any(Date) });
+
+      expect(await columnsHolding(person.email)).toEqual([]);
+      expect(await columnsHolding(person.username)).toEqual([]);
+      expect(await columnsHolding('Erasable Person')).toEqual([]);
+      expect(await columnsHolding(upload.fileKey)).toEqual([]);
+      expect(await storedKeys(t, upload.fileKey)).toEqual([]);
+      expect(await storedKeys(t, avatarKey)).toEqual([]);
+      expect(await columnsHolding(attachmentKey)).toEqual([]);
+      expect(await storedKeys(t, attachmentKey)).toEqual([]);
+      expect(await t.db.$count(pushSubscriptions, eq(pushSubscriptions.userId, studentRow.id))).toBe(0);
+      expect(await t.db.$count(notifications, eq(notifications.userId, studentRow.id))).toBe(0);
+      // The partner's waiting mail and push still carry the news, without the name.
+      const [rewrittenMail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.id, waitingMail!.id));
+      expect(rewrittenMail).toMatchObject({
+        status: 'pending',
+        subject: `New message from ${DELETED_USER_NAME}`,
+        textBody: `${DELETED_USER_NAME} (erased-${studentRow.id}@erased.invalid) wrote to you.`,
+        htmlBody: `<p><b>${DELETED_USER_NAME}</b> wrote to you.</p>`,
+      });
+      const [rewrittenPush] = await t.db.select().from(pushDeliveries).where(eq(pushDeliveries.id, waitingPush!.id));
+      expect(rewrittenPush!.payload).toEqual({
+        title: `New message from ${DELETED_USER_NAME}`,
+        body: 'Here is my graph',
+        url: '/chat',
+      });
+
+      // The row stays, naming nobody: the tutor's conversation and review are whole.
+      const rooms = await ok(await call(t, tutor, 'GET', '/api/chat/rooms'));
+      const room = rooms.rooms.find((entry: { id: string }) => entry.id === message.roomId);
+      expect(room.partner).toMatchObject({ id: studentRow.id, username: DELETED_USER_NAME, image: null });
+      const page = await ok(await call(t, tutor, 'GET', `/api/chat/rooms/${message.roomId}/messages`));
+      expect(page.messages).toEqual([
+        expect.objectContaining({ content: 'Here is my graph', attachment: null, isFileRemoved: true }),
+      ]);
+      const reviews = await ok(await call(t, tutor, 'GET', `/api/tutors/${tutor.user.id}/reviews`));
+      expect(JSON.stringify(reviews)).toContain(review.id);
+      expect(JSON.stringify(reviews)).not.toContain(person.username);
+      expect((await signInWith(person.email)).statusCode).toBe(401);
+
+      // The admins' list keeps the erasure by id only.
+      const admin = await createSuperAdminCookie(t.db);
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/account-deletions',
+        headers: { cookie: admin.header },
+      });
+      expect(list.statusCode, list.body).toBe(200);
+      expect(list.json().items).toEqual(
+        expect.arrayContaining([expect.objectContaining({ userId: studentRow.id, username: null, status: 'erased' })]),
+      );
+      expect(list.body).not.toContain(person.email);
+    });
+
+    it('waits, saying why, while money came to be held for the user during the grace period', async () => {
+      const tutorRow = await createTeacher(t.db, { subjectIds: [subjectId] });
+      await ok(await deleteAccount(await signIn(t, tutorRow), { password: DEFAULT_TEST_PASSWORD }));
+      const student = await createUser(t.db, { role: 'student' });
+      await writePaidJob(t.db, { studentId: student.id, tutorId: tutorRow.id });
+      await passGracePeriod(tutorRow.id);
+      await runErasures();
+      const [deletion] = await deletionsOf(tutorRow.id);
+      expect(deletion).toMatchObject({ status: 'pending', blockedReason: 'money' });
+      expect(deletion!.eraseAfter.getTime()).toBeGreaterThan(Date.now() + DAY_MS / 2);
+      const [user] = await t.db.select().from(users).where(eq(users.id, tutorRow.id));
+      expect(user).toMatchObject({ email: tutorRow.email, erasedAt: null });
+    });
+
+    it('never both erases a tutor and records money paid for their job meanwhile: one waits or is refused', async () => {
+      const outcomes = { erased: 0, paid: 0 };
+      for (let round = 0; round < 15; round++) {
+        const tutorRow = await createTeacher(t.db, { subjectIds: [subjectId] });
+        await ok(await deleteAccount(await signIn(t, tutorRow), { password: DEFAULT_TEST_PASSWORD }));
+        await passGracePeriod(tutorRow.id);
+        const student = await createUser(t.db, { role: 'student' });
+        // A student's payment for a job of the tutor's, as a checkout completes it: in one transaction.
+        const [, payment] = await Promise.allSettled([
+          runErasures(),
+          t.db.transaction((tx) => writePaidJob(tx, { studentId: student.id, tutorId: tutorRow.id })),
+        ]);
+        const [deletion] = await deletionsOf(tutorRow.id);
+        const [user] = await t.db.select().from(users).where(eq(users.id, tutorRow.id));
+        const paidCheckouts = await t.db.$count(checkouts, eq(checkouts.tutorId, tutorRow.id));
+        if (deletion!.status === 'erased') {
+          outcomes.erased++;
+          expect(user!.erasedAt).not.toBeNull();
+          expect(payment.status).toBe('rejected');
+          expect(paidCheckouts).toBe(0);
+        } else {
+          outcomes.paid++;
+          expect(deletion).toMatchObject({ status: 'pending', blockedReason: 'money' });
+          expect(user).toMatchObject({ email: tutorRow.email, erasedAt: null });
+          expect(payment.status).toBe('fulfilled');
+          expect(paidCheckouts).toBe(1);
+        }
+      }
+      expect(outcomes.erased + outcomes.paid).toBe(15);
+    }, 180_000);
+
+    it('erases again at start an account that a backup from before its erasure brought back', async () => {
+      const person = distinctivePerson();
+      const row = await createUser(t.db, { role: 'student', ...person });
+      const user = await signIn(t, row);
+      const { image, key: avatarKey } = await uploadAvatar(user);
+      await ok(await deleteAccount(user, { password: DEFAULT_TEST_PASSWORD }));
+      await passGracePeriod(row.id);
+      await runErasures();
+      expect(await columnsHolding(person.email)).toEqual([]);
+
+      // What restoring a backup made during the grace period brings back: the row as it was, its deletion pending,
+      // its picture in storage.
+      await t.db
+        .update(users)
+        .set({ email: person.email, username: person.username, name: person.name, image, erasedAt: null })
+        .where(eq(users.id, row.id));
+      await t.db
+        .update(accountDeletions)
+        .set({ status: 'pending', erasedAt: null, eraseAfter: new Date(Date.now() + 7 * DAY_MS) })
+        .where(eq(accountDeletions.userId, row.id));
+      const picture = path.join(t.config.dataDir, 'restored.png');
+      await writeFile(picture, TINY_PNG);
+      await storage().put(avatarKey, picture, 'image/png');
+      expect(await columnsHolding(person.email)).not.toEqual([]);
+
+      const restarted = await createTestAppBeside(t);
+      await restarted.close();
+      expect(await columnsHolding(person.email)).toEqual([]);
+      expect(await columnsHolding(person.username)).toEqual([]);
+      expect(await storedKeys(t, avatarKey)).toEqual([]);
+      expect((await deletionsOf(row.id))[0]).toMatchObject({ status: 'erased' });
+      expect(await readFile(t.config.erasureLog, 'utf8')).toContain(row.id);
+    });
+
+    it('answers 401 signed out and 403 to a user who is not an admin for the admins’ list', async () => {
+      expect((await t.app.inject({ method: 'GET', url: '/api/admin/account-deletions' })).statusCode).toBe(401);
+      const user = await signIn(t, await createUser(t.db));
+      expect((await call(t, user, 'GET', '/api/admin/account-deletions')).statusCode).toBe(403);
+    });
+  });
+});
