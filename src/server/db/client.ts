@@ -42,6 +42,13 @@ export function databaseSourceFor(config: { databaseUrl?: string; dataDir: strin
     : { kind: 'embedded', dataDir: path.join(config.dataDir, 'db'), socketDir: config.dataDir };
 }
 
+/**
+ * Connections the embedded database takes beyond the server's pool: a backup, psql, a script or a test's fixtures
+ * reach it through the same socket, and the socket server resets whatever comes beyond its limit, even while the
+ * pool is full. A connection costs it little: the queries of all of them run one at a time anyway.
+ */
+const TOOL_CONNECTIONS = 20;
+
 export async function openDatabase(
   source: DatabaseSource,
   options: { poolSize?: number } = {},
@@ -61,7 +68,7 @@ export async function openDatabase(
       dataDir: source.dataDir,
       socketDir: source.socketDir,
       templateFile: source.templateFile,
-      maxConnections: max + 2,
+      maxConnections: max + TOOL_CONNECTIONS,
       onCrash(error) {
         failure = error;
         for (const listener of failureListeners) listener(error);
