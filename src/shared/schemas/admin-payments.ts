@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHECKOUT_PROVIDERS, LEDGER_ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '#shared/constants.ts';
+import { requiredText } from './text-fields.ts';
 
 // The admin Payments section: the ledger searched by job or user, its CSV, and the money counters.
 
@@ -146,11 +147,7 @@ export const transferMessages = {
 
 /** The admin's record of a bank transfer: its reference, as the bank statement shows it. */
 export const recordTransferSchema = z.object({
-  note: z
-    .string({ error: transferMessages.noteRequired })
-    .trim()
-    .min(1, transferMessages.noteRequired)
-    .max(200, transferMessages.noteTooLong),
+  note: requiredText(transferMessages.noteRequired, 200, transferMessages.noteTooLong),
 });
 export type RecordTransferInput = z.infer<typeof recordTransferSchema>;
 
@@ -218,11 +215,7 @@ export const adjustmentInputSchema = z.object({
     .int(adjustmentMessages.amountInvalid)
     .positive(adjustmentMessages.amountInvalid)
     .max(100_000_000, adjustmentMessages.tooMuch),
-  note: z
-    .string({ error: adjustmentMessages.noteRequired })
-    .trim()
-    .min(1, adjustmentMessages.noteRequired)
-    .max(500, adjustmentMessages.noteTooLong),
+  note: requiredText(adjustmentMessages.noteRequired, 500, adjustmentMessages.noteTooLong),
 });
 export type AdjustmentInput = z.infer<typeof adjustmentInputSchema>;
 

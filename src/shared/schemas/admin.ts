@@ -14,6 +14,7 @@ import {
 } from '#shared/constants.ts';
 import { paymentTotalsSchema } from './admin-payments.ts';
 import { cursorSchema } from './cursor.ts';
+import { requiredText } from './text-fields.ts';
 
 // The admin panel (SPEC.md §2 "Admin panel", §8 admin texts), shared by the pages and the API.
 
@@ -38,6 +39,7 @@ export const adminMessages = {
   ownReport: 'A report about you is decided by another administrator.',
   permissionsRequired: 'Choose at least one permission.',
   accountRequired: 'Enter the e-mail address or username of an account.',
+  accountTooLong: 'E-mail address or username must be at most 254 characters',
   accountNotFound: 'No account has this e-mail address or username.',
   alreadyAdmin: 'This account already has an admin role.',
   notSubAdmin: 'This account is not a sub-admin.',
@@ -56,6 +58,7 @@ export const adminMessages = {
   patternUnsafe: 'This pattern would take too long to check on long messages and is refused: make it simpler.',
   patternMatchesEverything: 'This pattern matches almost every message.',
   sampleRequired: 'Enter a sample message the pattern should block.',
+  sampleTooLong: 'Sample must be at most 1000 characters',
   sampleNotMatched: 'The pattern does not match the sample message.',
   patternExists: 'This pattern already exists in this category.',
   messagesFailed: 'Failed to fetch contact messages',
@@ -106,11 +109,7 @@ const decisionSchema = z.object({
   decisionNote: z.string().nullable(),
 });
 
-const noteSchema = z
-  .string({ error: adminMessages.noteRequired })
-  .trim()
-  .min(1, adminMessages.noteRequired)
-  .max(1000, adminMessages.noteTooLong);
+const noteSchema = requiredText(adminMessages.noteRequired, 1000, adminMessages.noteTooLong);
 
 // Report Management.
 
@@ -211,7 +210,7 @@ const permissionsSchema = z
 
 export const addSubAdminSchema = z.object({
   /** The e-mail address or username of an existing account. */
-  account: z.string({ error: adminMessages.accountRequired }).trim().min(1, adminMessages.accountRequired).max(254),
+  account: requiredText(adminMessages.accountRequired, 254, adminMessages.accountTooLong),
   permissions: permissionsSchema,
 });
 export type AddSubAdminInput = z.input<typeof addSubAdminSchema>;
@@ -261,11 +260,7 @@ export const adminUserSchema = z.object({
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
 export const suspensionSchema = z.object({
-  reason: z
-    .string({ error: adminMessages.reasonRequired })
-    .trim()
-    .min(1, adminMessages.reasonRequired)
-    .max(500, adminMessages.reasonTooLong),
+  reason: requiredText(adminMessages.reasonRequired, 500, adminMessages.reasonTooLong),
 });
 export type SuspensionInput = z.infer<typeof suspensionSchema>;
 
@@ -299,7 +294,7 @@ export const createPatternSchema = z.object({
     .optional()
     .transform((text) => text || null),
   /** A message the pattern must block: the pattern is tried on it before it is saved. */
-  sample: z.string({ error: adminMessages.sampleRequired }).trim().min(1, adminMessages.sampleRequired).max(1000),
+  sample: requiredText(adminMessages.sampleRequired, 1000, adminMessages.sampleTooLong),
 });
 export type CreatePatternInput = z.input<typeof createPatternSchema>;
 export const setPatternActiveSchema = z.object({ isActive: z.boolean() });

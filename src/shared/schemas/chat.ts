@@ -13,6 +13,7 @@ import {
 } from '../constants.ts';
 import { cursorSchema } from './cursor.ts';
 import { isFutureStart, MEETING_STATUSES, meetingStatus } from '../rules/meeting-time.ts';
+import { requiredText } from './text-fields.ts';
 
 // Chat rooms, messages, attachments, receipts and meetings: the API's inputs and outputs, shared with the web app.
 // Times travel as ISO 8601 strings.
@@ -26,6 +27,7 @@ export const chatMessages = {
   fileRequired: 'Please choose a file',
   unknownFile: 'This file was not uploaded by you or no longer exists.',
   titleRequired: 'Title is required',
+  titleTooLong: `Title must be at most ${MEETING_TITLE_MAX_LENGTH} characters`,
   startRequired: 'Start time is required',
   startInvalid: 'Start time must be a date and time',
   startInPast: 'Start time must be in the future',
@@ -79,11 +81,7 @@ export const sendMessageSchema = z
   });
 
 export const createMeetingSchema = z.object({
-  title: z
-    .string({ error: chatMessages.titleRequired })
-    .trim()
-    .min(1, chatMessages.titleRequired)
-    .max(MEETING_TITLE_MAX_LENGTH),
+  title: requiredText(chatMessages.titleRequired, MEETING_TITLE_MAX_LENGTH, chatMessages.titleTooLong),
   description: z.string().trim().max(MEETING_DESCRIPTION_MAX_LENGTH).optional(),
   startTime: z.iso
     .datetime({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHECKOUT_PROVIDERS, CHECKOUT_STATUSES, REQUEST_TYPES } from '../constants.ts';
 import { CARD_PROBLEMS } from '../rules/test-cards.ts';
+import { requiredText } from './text-fields.ts';
 
 // A checkout: paying for an offer at accept (docs/decisions/0041). The browser names the checkout and the card,
 // never an amount: the server reads the cents from the bid.
@@ -16,7 +17,7 @@ export const checkoutMessages = {
 
 /** The card form as typed: the number with or without spaces, the expiry as MM/YY, the CVC and the holder's name. */
 export const cardSchema = z.object({
-  number: z.string({ error: CARD_PROBLEMS.number }).trim().min(1, CARD_PROBLEMS.number).max(30, CARD_PROBLEMS.number),
+  number: requiredText(CARD_PROBLEMS.number, 30, CARD_PROBLEMS.number),
   expiry: z
     .string({ error: CARD_PROBLEMS.expiry })
     .trim()
@@ -25,7 +26,7 @@ export const cardSchema = z.object({
     .string({ error: CARD_PROBLEMS.cvc })
     .trim()
     .regex(/^\d{3,4}$/, CARD_PROBLEMS.cvc),
-  name: z.string({ error: checkoutMessages.name }).trim().min(1, checkoutMessages.name).max(100, checkoutMessages.name),
+  name: requiredText(checkoutMessages.name, 100, checkoutMessages.name),
 });
 export type CardInput = z.input<typeof cardSchema>;
 

@@ -7,6 +7,7 @@ import {
   STRIPE_DISPUTE_OUTCOMES,
   STUDENT_REFUND_REASONS,
 } from '../constants.ts';
+import { requiredText } from './text-fields.ts';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
@@ -35,6 +36,7 @@ export const refundMessages = {
   alreadyDecided: 'This refund request has already been decided.',
   partialRange: 'A partial refund is more than $0.00 and less than the whole amount.',
   noteRequired: 'Write a note that explains the decision.',
+  noteTooLong: 'Note must be at most 2000 characters',
 } as const;
 
 export const askForRefundSchema = z.object({
@@ -50,7 +52,7 @@ export const answerRefundSchema = z.object({
 export const refundDecisionSchema = z.object({
   outcome: z.enum(['full', 'partial', 'none'], { error: 'Choose full, partial or no refund.' }),
   refundCents: z.number().int().positive().optional().describe('Only for a partial refund: the cents the student gets'),
-  note: z.string({ error: refundMessages.noteRequired }).trim().min(1, refundMessages.noteRequired).max(2000),
+  note: requiredText(refundMessages.noteRequired, 2000, refundMessages.noteTooLong),
 });
 
 export const refundRequestParamsSchema = z.object({ refundRequestId: z.uuid() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPORT_REASON_VALUES, ROLES } from '#shared/constants.ts';
+import { requiredText } from './text-fields.ts';
 
 // Report a user (SPEC.md §2 "Report form", §5 "Report"), shared by the form and POST /api/reports.
 
@@ -16,11 +17,7 @@ export const reportMessages = {
 export const createReportSchema = z.object({
   reportedUserId: z.uuid(reportMessages.fillAll),
   reason: z.enum(REPORT_REASON_VALUES, { error: reportMessages.fillAll }),
-  description: z
-    .string({ error: reportMessages.fillAll })
-    .trim()
-    .min(1, reportMessages.fillAll)
-    .max(REPORT_DETAILS_MAX_LENGTH, reportMessages.tooLong),
+  description: requiredText(reportMessages.fillAll, REPORT_DETAILS_MAX_LENGTH, reportMessages.tooLong),
 });
 
 const reportSchema = z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { REVIEW } from '../constants.ts';
 import { cursorSchema } from './cursor.ts';
 import { subjectSchema } from './profiles.ts';
+import { requiredText } from './text-fields.ts';
 
 // Tutor profiles, finished jobs, ratings and reviews, shared by the forms and the API.
 
@@ -47,11 +48,11 @@ export const reviewInputSchema = z.object({
 });
 
 export const reviewReplySchema = z.object({
-  body: z.string().trim().min(1, reviewMessages.replyRequired).max(REVIEW.bodyMax, reviewMessages.replyTooLong),
+  body: requiredText(reviewMessages.replyRequired, REVIEW.bodyMax, reviewMessages.replyTooLong),
 });
 
 export const reviewReportSchema = z.object({
-  reason: z.string().trim().min(1, reviewMessages.reasonRequired).max(REVIEW.bodyMax, reviewMessages.bodyTooLong),
+  reason: requiredText(reviewMessages.reasonRequired, REVIEW.bodyMax, reviewMessages.bodyTooLong),
 });
 
 /** What offer cards, search results and the chat header show of a tutor. */
@@ -163,7 +164,7 @@ export const adminReviewsPageSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export const hideReviewSchema = z.object({
-  note: z.string().trim().min(1, 'Please add a note').max(REVIEW.bodyMax, reviewMessages.bodyTooLong),
+  note: requiredText('Please add a note', REVIEW.bodyMax, reviewMessages.bodyTooLong),
 });
 
 export type TutorAbout = z.infer<typeof tutorAboutSchema>;

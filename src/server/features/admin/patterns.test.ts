@@ -90,6 +90,11 @@ describe('moderation patterns and contact messages', () => {
       [{ pattern: 'e', sample: 'hello' }, 'pattern', 'matches almost every message'],
       [{ pattern: 'badword', sample: 'a kind message' }, 'sample', 'does not match the sample'],
       [{ pattern: 'badword', sample: ' ' }, 'sample', 'Enter a sample message'],
+      [
+        { pattern: 'badword', sample: `badword ${'x'.repeat(1_000)}` },
+        'sample',
+        'Sample must be at most 1000 characters',
+      ],
       [{ pattern: '', sample: 'x' }, 'pattern', 'Enter a pattern.'],
     ];
     for (const [input, field, text] of cases) {

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminMessages } from '#shared/schemas/admin.ts';
 import { adminAuditLog, adminRoles } from '../../db/schema/admin.ts';
 import { meetings } from '../../db/schema/meetings.ts';
 import {
@@ -79,6 +80,7 @@ describe('Sub-Admin Management, Meeting Statistics and the audit log', () => {
     const cases: [object, number, string][] = [
       [{ account: user.email, permissions: [] }, 400, 'Choose at least one permission.'],
       [{ account: ' ', permissions: ['reports'] }, 400, 'Enter the e-mail address or username of an account.'],
+      [{ account: 'a'.repeat(255), permissions: ['reports'] }, 400, adminMessages.accountTooLong],
       [
         { account: 'nobody-here@example.com', permissions: ['reports'] },
         404,

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moderationMessages } from '#shared/rules/moderation.ts';
-import type { ChatMessage, MessagePage } from '#shared/schemas/chat.ts';
+import { MEETING_TITLE_MAX_LENGTH } from '#shared/constants.ts';
+import { chatMessages, type ChatMessage, type MessagePage } from '#shared/schemas/chat.ts';
 import { meetings } from '../../db/schema/meetings.ts';
 import { chatCalls, recorder } from '../../../../tests/support/chat.ts';
 import { createListeningTestApp, type ListeningTestApp } from '../../../../tests/support/test-app.ts';
@@ -47,6 +48,7 @@ describe('chat', () => {
 
     it.each([
       ['a missing title', { title: '   ' }, 'title', 'Title is required'],
+      ['a title too long', { title: 't'.repeat(MEETING_TITLE_MAX_LENGTH + 1) }, 'title', chatMessages.titleTooLong],
       [
         'a start in the past',
         { startTime: fromNow(-HOUR_MS).toISOString() },

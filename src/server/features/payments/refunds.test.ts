@@ -274,6 +274,8 @@ describe('refunds', () => {
     expect([tooMuch.statusCode, tooMuch.json().fields]).toEqual([400, { refundCents: refundMessages.partialRange }]);
     const noNote = await decide(payments, asked.id, { outcome: 'full', note: ' ' });
     expect([noNote.statusCode, noNote.json().fields]).toEqual([400, { note: refundMessages.noteRequired }]);
+    const longNote = await decide(payments, asked.id, { outcome: 'full', note: 'n'.repeat(2_001) });
+    expect([longNote.statusCode, longNote.json().fields]).toEqual([400, { note: refundMessages.noteTooLong }]);
     expect(await t.db.$count(adminAuditLog, eq(adminAuditLog.objectId, asked.id))).toBe(0);
 
     const decided = await decide(payments, asked.id, partial);
