@@ -9,7 +9,7 @@ import { accountDeletions } from '../../db/schema/account.ts';
 import { sessions, users } from '../../db/schema/auth.ts';
 import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
 import { pushDeliveries, pushSubscriptions } from '../../db/schema/push.ts';
-import { checkouts } from '../../db/schema/payments.ts';
+import { checkouts, paymentAdjustments } from '../../db/schema/payments.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
 import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
 import { enqueueMail } from '../../platform/mail/outbox.ts';
@@ -28,7 +28,7 @@ import {
   freshClientAddress,
 } from '../../../../tests/support/factories.ts';
 import { formData, TINY_PNG } from '../../../../tests/support/files.ts';
-import { writePaidJob } from '../../../../tests/support/paid-job.ts';
+import { createPaidJob, writePaidJob } from '../../../../tests/support/paid-job.ts';
 import {
   createListeningTestApp,
   createTestAppBeside,
@@ -175,6 +175,46 @@ describe('Delete my account', () => {
       });
       expect(await deletionsOf(student.user.id)).toEqual([]);
       expect((await call(t, student, 'GET', '/api/profile')).statusCode).toBe(200);
+    });
+
+    it('takes a student whose paid job is completed, and its tutor once their share is paid out', async () => {
+      const job = await createPaidJob(t, { subjectId });
+      const password = { password: DEFAULT_TEST_PASSWORD };
+      expect((await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`)).statusCode).toBe(200);
+      // Money going back to the student after the release waits until it is back.
+      const [adjustment] = await t.db
+        .insert(paymentAdjustments)
+        .values({
+          requestId: job.requestId,
+          checkoutId: job.checkoutId,
+          studentId: job.student.user.id,
+          tutorId: job.tutor.user.id,
+          adminId: (await createSubAdmin(t.db, ['payments'])).id,
+          note: 'Half of it, as agreed.',
+          amountCents: 1_000,
+          tutorCents: 850,
+          commissionCents: 150,
+        })
+        .returning();
+      const adjusting = await deleteAccount(job.student, password);
+      expect([adjusting.statusCode, adjusting.json().message]).toEqual([409, accountDeletionMessages.blocked.money]);
+      await t.db.delete(paymentAdjustments).where(eq(paymentAdjustments.id, adjustment!.id));
+      // What the student paid is history: nothing is owed to or by them any more.
+      await ok(await deleteAccount(job.student, password));
+      expect(await deletionsOf(job.student.user.id)).toMatchObject([{ status: 'pending' }]);
+
+      // The tutor's released share is theirs until it is paid out.
+      const unpaid = await deleteAccount(job.tutor, password);
+      expect([unpaid.statusCode, unpaid.json().message]).toEqual([409, accountDeletionMessages.blocked.money]);
+      expect(await deletionsOf(job.tutor.user.id)).toEqual([]);
+      await ok(await call(t, job.tutor, 'POST', '/api/earnings/adult-confirmation', { confirmed: true }));
+      const payout = () =>
+        call(t, job.tutor, 'POST', '/api/earnings/payouts', {}, { headers: { 'idempotency-key': payoutKey } });
+      const payoutKey = randomUUID();
+      await ok(await payout());
+      expect((await ok(await payout())).status).toBe('paid');
+      await ok(await deleteAccount(job.tutor, password));
+      expect(await deletionsOf(job.tutor.user.id)).toMatchObject([{ status: 'pending' }]);
     });
 
     it('refuses admins: the super-admin’s account is ADMIN_EMAIL’s, a sub-admin’s goes once the role does', async () => {
