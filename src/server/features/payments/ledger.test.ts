@@ -3,10 +3,17 @@ import { count, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequest, createSubject, createUser } from '../../../../tests/support/factories.ts';
+import { createBid, createRequest, createSubject, createUser } from '../../../../tests/support/factories.ts';
 import { openTestDatabase } from '../../../../tests/support/test-database.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
-import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/payments.ts';
+import { users } from '../../db/schema/auth.ts';
+import {
+  checkouts,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransactions,
+  nextReceiptNumber,
+} from '../../db/schema/payments.ts';
 import {
   ensureLedgerAccount,
   ledgerAccountBalance,
@@ -255,6 +262,54 @@ describe('the money ledger', () => {
       ensureLedgerAccount({ db: database.db, account: p.commission }),
     ]);
     expect(platform[0]).toBe(platform[1]);
+  });
+
+  it('refuses a posting for a job whose student or paid tutor was erased, not for a tutor whose checkout lapsed', async () => {
+    const db = database.db;
+    const [student, lapsedTutor, paidTutor, subject] = [
+      await createUser(db),
+      await createUser(db, { role: 'teacher' }),
+      await createUser(db, { role: 'teacher' }),
+      await createSubject(db),
+    ];
+    const request = await createRequest(db, { studentId: student.id, subjectId: subject.id });
+    for (const [tutor, status] of [
+      [lapsedTutor, 'lapsed'],
+      [paidTutor, 'paid'],
+    ] as const) {
+      const bid = await createBid(db, { requestId: request.id, tutorId: tutor.id, amountCents: 2_000 });
+      await db.insert(checkouts).values({
+        requestId: request.id,
+        bidId: bid.id,
+        studentId: student.id,
+        tutorId: tutor.id,
+        amountCents: 2_000,
+        provider: 'test',
+        status,
+        expiresAt: new Date(),
+        ...(status === 'paid'
+          ? { paidAt: new Date(), providerPaymentId: `test_payment:${bid.id}`, receiptNumber: nextReceiptNumber() }
+          : {}),
+      });
+    }
+    const erase = (userId: string) => db.update(users).set({ erasedAt: new Date() }).where(eq(users.id, userId));
+    const payment = () =>
+      postLedgerTransaction({
+        db,
+        idempotencyKey: uniqueKey(),
+        kind: 'payment',
+        requestId: request.id,
+        entries: [
+          { account: { kind: 'student_payments', userId: student.id }, amountCents: -2_000 },
+          { account: { kind: 'held_funds', requestId: request.id }, amountCents: 2_000 },
+        ],
+      });
+
+    // The tutor whose checkout lapsed has nothing to do with the job's money any more.
+    await erase(lapsedTutor.id);
+    expect((await payment()).posted).toBe(true);
+    await erase(paidTutor.id);
+    await expect(payment()).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   it('stays balanced through any sequence of postings, replays and refused postings', async () => {

@@ -139,16 +139,18 @@ async function findPosting(db: Executor, idempotencyKey: string): Promise<Ledger
 }
 
 /**
- * Holds the rows of the people a posting concerns (the owners of its accounts, both sides of its job) until it
- * commits, and refuses it for a person already erased (decision 0062). The erasure locks the person's row for update
+ * Holds the rows of the people a posting concerns (the owners of its accounts, both sides of its job: of its checkouts
+ * waiting for or having a payment, not of those that lapsed or were cancelled) until it commits, and refuses it for a
+ * person already erased (decision 0062). The erasure locks the person's row for update
  * and checks their money in the same transaction: it waits for a posting in flight and then sees it, or it erases
  * first and the posting, having waited for it, is refused. Key-share locks leave ordinary updates of the rows free.
  */
 async function lockPeopleOf(tx: Executor, entries: LedgerEntryInput[], requestId: string | undefined) {
   const owners = entries.flatMap(({ account }) => ('userId' in account ? [account.userId] : []));
+  const liveCheckout = sql`${checkouts.requestId} = ${requestId} and ${checkouts.status} in ('awaiting_payment', 'paid')`;
   const jobSides = requestId
-    ? sql`union select ${checkouts.studentId} from ${checkouts} where ${checkouts.requestId} = ${requestId}
-          union select ${checkouts.tutorId} from ${checkouts} where ${checkouts.requestId} = ${requestId}`
+    ? sql`union select ${checkouts.studentId} from ${checkouts} where ${liveCheckout}
+          union select ${checkouts.tutorId} from ${checkouts} where ${liveCheckout}`
     : sql``;
   const people = await tx.execute<{ erased: boolean }>(sql`
     select ${users.erasedAt} is not null as erased from ${users}
