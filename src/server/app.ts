@@ -284,7 +284,14 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     log: app.log,
   });
   runClaimedWorkWhileUp(app, { db, work: accountErasureWork(erasures), intervalMs: 60 * 60_000, log: app.log });
-  const accountOptions = { db, realtime, storage, publicUrl: config.publicUrl, onExportRequested: dataExports.wake };
+  const accountOptions = {
+    db,
+    realtime,
+    storage,
+    publicUrl: config.publicUrl,
+    erasureLog: config.erasureLog,
+    onExportRequested: dataExports.wake,
+  };
   await app.register(accountRoutes, accountOptions);
   await app.register(searchRoutes, { db });
   await app.register(reportsRoutes, { db });

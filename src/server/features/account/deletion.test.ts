@@ -265,6 +265,31 @@ describe('Delete my account', () => {
       expect((await restore({ email: row.email, password: DEFAULT_TEST_PASSWORD })).statusCode).toBe(400);
     });
 
+    it('keeps an account restored after an erasure that failed half-way: no start erases it later', async () => {
+      const row = await createUser(t.db, distinctivePerson());
+      const caller = await signIn(t, row);
+      await uploadAvatar(caller);
+      await ok(await deleteAccount(caller, { password: DEFAULT_TEST_PASSWORD }));
+      await passGracePeriod(row.id);
+      // The file store fails while the erasure removes the files, after it logged the erasure.
+      const failingStorage = { ...storage(), delete: () => Promise.reject(new Error('the file store is down')) };
+      await runClaimedWorkOnce({
+        db: t.db,
+        work: accountErasureWork({ db: t.db, storage: failingStorage, erasureLog: t.config.erasureLog }),
+        log,
+      });
+      expect(await readFile(t.config.erasureLog, 'utf8')).toContain(row.id);
+      expect((await deletionsOf(row.id))[0]).toMatchObject({ status: 'pending' });
+
+      const restored = await restore({ email: row.email, password: DEFAULT_TEST_PASSWORD });
+      expect(restored.statusCode, restored.body).toBe(200);
+      const restarted = await createTestAppBeside(t);
+      await restarted.close();
+      const [user] = await t.db.select().from(users).where(eq(users.id, row.id));
+      expect(user).toMatchObject({ email: row.email, username: row.username, erasedAt: null });
+      expect((await signInWith(row.email)).statusCode).toBe(200);
+    });
+
     it('counts wrong passwords per address, whatever the client: the 10th pauses restoring as it pauses signing in', async () => {
       const row = await createUser(t.db, distinctivePerson());
       await ok(await deleteAccount(await signIn(t, row), { password: DEFAULT_TEST_PASSWORD }));

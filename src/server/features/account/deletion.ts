@@ -22,6 +22,7 @@ import {
 } from '../auth/service.ts';
 import { findDeletionBlock } from '../payments/service.ts';
 import { withdrawFromMarketplace } from '../requests/service.ts';
+import { logDeclinedErasure } from './erasure.ts';
 
 // "Delete my account" and "Restore my account" (decision 0062): the lock at once, the erasure 14 days later.
 
@@ -72,9 +73,18 @@ export async function requestAccountDeletion({
 
 /**
  * Gives a locked account back to the owner who signs in with its address and password within the grace period.
- * Refused while the erasure is under way (its claim is held), so a restore never meets a half-erased account.
+ * Refused while the erasure is under way (its claim is held), so a restore never meets a half-erased account; an
+ * erasure logged by a try that did not finish is declined in the erasure log, so no replay at start erases it.
  */
-export async function restoreAccount({ db, input }: { db: Database; input: RestoreAccountInput }) {
+export async function restoreAccount({
+  db,
+  erasureLog,
+  input,
+}: {
+  db: Database;
+  erasureLog: string;
+  input: RestoreAccountInput;
+}) {
   // Restoring signs in by another door: its wrong passwords spend the address's sign-in budget, so that guessing
   // from many addresses is paused here as it is there.
   const attempt = { email: input.email, device: undefined };
@@ -98,6 +108,8 @@ export async function restoreAccount({ db, input }: { db: Database; input: Resto
       )
       .returning({ id: accountDeletions.id });
     if (!restored) throw new AppError('CONFLICT', { message: accountDeletionMessages.nothingToRestore });
+    // Before the commit: a failed one leaves the deletion pending, whose next try logs the erasure again.
+    await logDeclinedErasure(erasureLog, userId);
     await unlockAccount({ db: tx, userId });
   });
 }

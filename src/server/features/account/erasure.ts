@@ -60,8 +60,12 @@ async function eraseRecordsOf({ db, userId }: { db: Executor; userId: string }) 
 
 /** Appends the user's id to the erasure log, before anything is erased: a crash then leaves an id to apply again. */
 const logErasure = (logFile: string, userId: string) => appendFile(logFile, `${userId}\n`, { mode: 0o600 });
-/** Appends `-id`: the erasure logged for the user was declined after all (money arrived), so a replay skips it. */
-const logDeclinedErasure = (logFile: string, userId: string) => appendFile(logFile, `-${userId}\n`, { mode: 0o600 });
+/**
+ * Appends `-id`: an erasure logged for the user did not finish (its call failed, money arrived, it was given up or the
+ * account restored), so a replay skips it. The next try logs the id again before it erases anything.
+ */
+export const logDeclinedErasure = (logFile: string, userId: string) =>
+  appendFile(logFile, `-${userId}\n`, { mode: 0o600 });
 
 /**
  * Locks the user's row as a money posting would wait for it (the ledger's lockPeopleOf), then checks their money:
@@ -110,8 +114,13 @@ export function accountErasureWork({
       return { blockedBy: null };
     },
     async record({ db: tx, row, outcome }) {
-      if (!outcome.ok) return;
+      // A call that failed may have logged the erasure first, as may a call before a crash that found money this time.
+      if (!outcome.ok) {
+        await logDeclinedErasure(erasureLog, row.userId);
+        return;
+      }
       if (outcome.value.blockedBy) {
+        await logDeclinedErasure(erasureLog, row.userId);
         await postpone(tx, row.id, outcome.value.blockedBy);
         return;
       }
@@ -130,6 +139,7 @@ export function accountErasureWork({
     },
     async giveUp({ db: tx, row }) {
       // Tried again the next day rather than dropped: the account must not stay forever.
+      await logDeclinedErasure(erasureLog, row.userId);
       await postpone(tx, row.id);
     },
   };

@@ -41,13 +41,15 @@ type AccountRoutesOptions = {
   realtime: Realtime;
   storage: Storage;
   publicUrl: string;
+  /** The erasure log (decision 0062), where a restored account's unfinished erasure is declined. */
+  erasureLog: string;
   /** Tells the export builder there is work, so it starts at once rather than at its next round. */
   onExportRequested: () => void;
 };
 
 export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (
   app,
-  { db, realtime, storage, publicUrl, onExportRequested },
+  { db, realtime, storage, publicUrl, erasureLog, onExportRequested },
 ) => {
   app.get(
     '/api/account/devices',
@@ -242,7 +244,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request) => {
-      await restoreAccount({ db, input: request.body });
+      await restoreAccount({ db, erasureLog, input: request.body });
       return { message: accountDeletionMessages.restored };
     },
   );
