@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.ts';
+import { cursorSchema } from './cursor.ts';
 
 // "Delete my account" (/settings/account) and "Restore my account" (sign-in), and the admins' list of deletions.
 
@@ -61,7 +62,7 @@ export const adminAccountDeletionPageSchema = z.object({
   items: z.array(adminAccountDeletionSchema),
   nextCursor: z.string().nullable(),
 });
-export const adminAccountDeletionQuerySchema = z.object({ cursor: z.string().max(100).optional() });
+export const adminAccountDeletionQuerySchema = z.object({ cursor: cursorSchema.optional() });
 
 export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
 export type RestoreAccountInput = z.infer<typeof restoreAccountSchema>;

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessages } from '#shared/errors.ts';
 import { accountDeletionMessages, DELETED_USER_NAME } from '#shared/schemas/account-deletion.ts';
+import { cursorMicros } from '../../db/keyset.ts';
 import { accountDeletions } from '../../db/schema/account.ts';
 import { sessions, users } from '../../db/schema/auth.ts';
 import { mailOutbox, notifications } from '../../db/schema/notifications.ts';
@@ -215,6 +216,19 @@ describe('Delete my account', () => {
       expect((await ok(await payout())).status).toBe('paid');
       await ok(await deleteAccount(job.tutor, password));
       expect(await deletionsOf(job.tutor.user.id)).toMatchObject([{ status: 'pending' }]);
+    });
+
+    it('answers presses racing each other with the one deletion, never an error', async () => {
+      const user = await signIn(t, await createUser(t.db));
+      const presses = await Promise.all(
+        Array.from({ length: 3 }, () => deleteAccount(user, { password: DEFAULT_TEST_PASSWORD })),
+      );
+      // Each press is answered with the deletion, or as signed out when the first ended its session before it began.
+      expect(presses.map((press) => press.statusCode).every((status) => status === 202 || status === 401)).toBe(true);
+      const accepted = presses.filter((press) => press.statusCode === 202).map((press) => press.json());
+      expect(accepted.length).toBeGreaterThan(0);
+      expect(new Set(accepted.map((answer) => JSON.stringify(answer))).size).toBe(1);
+      expect(await deletionsOf(user.user.id)).toMatchObject([{ status: 'pending' }]);
     });
 
     it('refuses admins: the super-admin’s account is ADMIN_EMAIL’s, a sub-admin’s goes once the role does', async () => {
@@ -545,6 +559,30 @@ describe('Delete my account', () => {
       expect(await storedKeys(t, avatarKey)).toEqual([]);
       expect((await deletionsOf(row.id))[0]).toMatchObject({ status: 'erased' });
       expect(await readFile(t.config.erasureLog, 'utf8')).toContain(row.id);
+    });
+
+    it('pages the admins’ list newest first, and answers a cursor that is not one with 400', async () => {
+      for (let n = 0; n < 3; n++) {
+        const row = await createUser(t.db);
+        await ok(await deleteAccount(await signIn(t, row), { password: DEFAULT_TEST_PASSWORD }));
+      }
+      const admin = await createSuperAdminCookie(t.db);
+      const list = (query = '') =>
+        t.app.inject({ method: 'GET', url: `/api/admin/account-deletions${query}`, headers: { cookie: admin.header } });
+      const all = (await ok(await list())).items as { id: string; requestedAt: string }[];
+      const times = all.map((item) => item.requestedAt);
+      expect(times).toEqual([...times].sort().reverse());
+      // A cursor from the first row on: the rest of the list, without it.
+      const [first] = await t.db
+        .select({ micros: cursorMicros(accountDeletions.requestedAt) })
+        .from(accountDeletions)
+        .where(eq(accountDeletions.id, all[0]!.id));
+      const rest = (await ok(await list(`?cursor=${first!.micros}_${all[0]!.id}`))).items as { id: string }[];
+      expect(rest.map((item) => item.id)).toEqual(all.slice(1, 51).map((item) => item.id));
+      for (const cursor of ['2020-01-01_' + '-'.repeat(36), '1_' + 'f'.repeat(36), '-1e99_x', 'now']) {
+        const refused = await list(`?cursor=${encodeURIComponent(cursor)}`);
+        expect(refused.statusCode, cursor).toBe(400);
+      }
     });
 
     it('answers 401 signed out and 403 to a user who is not an admin for the admins’ list', async () => {

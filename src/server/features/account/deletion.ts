@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
 import {
   ACCOUNT_DELETION_GRACE_DAYS,
   accountDeletionMessages,
@@ -8,7 +8,8 @@ import {
   type RestoreAccountInput,
 } from '#shared/schemas/account-deletion.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { accountDeletions } from '../../db/schema/account.ts';
+import { accountDeletions, type AccountDeletion } from '../../db/schema/account.ts';
+import { cursorMicros, keysetOrderBy, olderThan, toPage } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import { hasAdminRole } from '../admin/service.ts';
@@ -61,14 +62,27 @@ export async function requestAccountDeletion({
         requestedAt,
         eraseAfter: new Date(requestedAt.getTime() + ACCOUNT_DELETION_GRACE_DAYS * DAY_MS),
       })
+      .onConflictDoNothing()
       .returning();
+    // A second press that raced the first (both signed in when they began) is answered with the deletion it made.
+    if (!row) return { deletion: viewOf(await pendingDeletionOf(tx, userId)), endedSessionIds: [] };
     const endedSessionIds = await lockAccount({ db: tx, userId });
     await withdrawFromMarketplace({ db: tx, userId });
-    return {
-      deletion: { requestedAt: row!.requestedAt.toISOString(), eraseAfter: row!.eraseAfter.toISOString() },
-      endedSessionIds,
-    };
+    return { deletion: viewOf(row), endedSessionIds };
   });
+}
+
+const viewOf = (row: AccountDeletion): AccountDeletionView => ({
+  requestedAt: row.requestedAt.toISOString(),
+  eraseAfter: row.eraseAfter.toISOString(),
+});
+
+async function pendingDeletionOf(db: Executor, userId: string) {
+  const [row] = await db
+    .select()
+    .from(accountDeletions)
+    .where(and(eq(accountDeletions.userId, userId), eq(accountDeletions.status, 'pending')));
+  return row!;
 }
 
 /**
@@ -123,21 +137,20 @@ export async function listAccountDeletions({
   cursor?: string;
 }): Promise<AdminAccountDeletionPage> {
   const PAGE = 50;
-  const [at, id] = cursor?.split('_') ?? [];
-  const past =
-    at && id && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(Date.parse(at))
-      ? sql`(${accountDeletions.requestedAt}, ${accountDeletions.id}) < (${new Date(at)}, ${id}::uuid)`
-      : undefined;
-  if (cursor && !past) throw fieldError('cursor', 'Invalid cursor');
   const rows = await db
-    .select({ deletion: accountDeletions, username: users.username, erased: isNotNull(users.erasedAt) })
+    .select({
+      deletion: accountDeletions,
+      username: users.username,
+      erased: isNotNull(users.erasedAt),
+      id: accountDeletions.id,
+      cursorMicros: cursorMicros(accountDeletions.requestedAt),
+    })
     .from(accountDeletions)
     .innerJoin(users, eq(users.id, accountDeletions.userId))
-    .where(past)
-    .orderBy(desc(accountDeletions.requestedAt), desc(accountDeletions.id))
+    .where(olderThan(accountDeletions.requestedAt, accountDeletions.id, cursor))
+    .orderBy(...keysetOrderBy(accountDeletions.requestedAt, accountDeletions.id, 'newest'))
     .limit(PAGE + 1);
-  const page = rows.slice(0, PAGE);
-  const last = page.at(-1);
+  const { page, nextCursor } = toPage(rows, PAGE);
   return {
     items: page.map(({ deletion, username, erased }) => ({
       id: deletion.id,
@@ -150,6 +163,6 @@ export async function listAccountDeletions({
       erasedAt: deletion.erasedAt?.toISOString() ?? null,
       blockedReason: deletion.blockedReason as AdminAccountDeletionPage['items'][number]['blockedReason'],
     })),
-    nextCursor: rows.length > PAGE && last ? `${last.deletion.requestedAt.toISOString()}_${last.deletion.id}` : null,
+    nextCursor,
   };
 }
