@@ -206,6 +206,7 @@ export const adjustmentMessages = {
     'holding money is refunded through a refund request.',
   tooMuch: 'The amount is more than the student paid for this job.',
   chargeback: 'This job has a chargeback at Stripe: its money is settled there.',
+  erasedPerson: 'The student or the tutor of this job deleted their account: its money can no longer be given back.',
 } as const;
 
 /** An admin's adjustment of a released job: how much goes back to the student, and why. */

@@ -7,6 +7,7 @@ import { createSessionCookie, createSubAdmin, createSubject } from '../../../../
 import { createPaidJob } from '../../../../tests/support/paid-job.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { adminAuditLog } from '../../db/schema/admin.ts';
+import { users } from '../../db/schema/auth.ts';
 import { ledgerTransactions, paymentAdjustments } from '../../db/schema/payments.ts';
 import { jobPaymentState, ledgerAccountBalance, postingCentsByKind, postLedgerTransaction } from './service.ts';
 
@@ -142,6 +143,12 @@ describe('an admin adjustment after release (the test provider)', () => {
     expect(await adjustmentsOf(requestId)).toEqual([]);
     expect(await adjustmentsOf(held.requestId)).toEqual([]);
     expect(await balance('tutor_earnings_available', tutor.user.id)).toBe(1_700);
+    // A student who deleted their account: the refund could never be recorded, so none is asked of the provider.
+    const erased = await releasedJob(2_000);
+    await t.db.update(users).set({ erasedAt: new Date() }).where(eq(users.id, erased.student.user.id));
+    const gone = await adjust(erased.requestId, good);
+    expect([gone.statusCode, gone.json().message]).toEqual([409, adjustmentMessages.erasedPerson]);
+    expect(await adjustmentsOf(erased.requestId)).toEqual([]);
     expect(
       await t.db.$count(
         ledgerTransactions,

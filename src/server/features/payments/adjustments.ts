@@ -1,7 +1,8 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { formatCents } from '#shared/rules/money.ts';
 import { adjustmentMessages, type Adjustment, type AdjustmentInput } from '#shared/schemas/admin-payments.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { users } from '../../db/schema/auth.ts';
 import { checkouts, paymentAdjustments, type PaymentAdjustment } from '../../db/schema/payments.ts';
 import { stripeDisputes, stripeTransfers } from '../../db/schema/stripe-connect.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
@@ -29,6 +30,17 @@ type AdjustmentContext = Pick<RefundContext, 'publicUrl' | 'operator' | 'log' | 
 /** A refund or reversal the provider could not answer is tried again after its claim's lease, this many times. */
 const MAX_CLAIMS = 10;
 const MAX_ERROR_LENGTH = 500;
+
+/** Whether any of these people was erased; their rows stay locked against an erasure until the transaction ends. */
+async function anyErased(tx: Executor, userIds: string[]) {
+  const people = await tx
+    .select({ erasedAt: users.erasedAt })
+    .from(users)
+    .where(inArray(users.id, userIds))
+    .orderBy(users.id)
+    .for('key share');
+  return people.some((person) => person.erasedAt !== null);
+}
 
 /** The tutor's part of cents given back, in the proportion the release gave them, rounded half up. */
 function tutorPartOf(
@@ -67,6 +79,11 @@ export async function adjustReleasedJob({
     }
     if ((await tx.$count(stripeDisputes, eq(stripeDisputes.requestId, requestId))) > 0) {
       throw new AppError('CONFLICT', { message: adjustmentMessages.chargeback });
+    }
+    // The refund's posting would be refused for an erased person after the provider made it. Held until this
+    // commits, as a posting holds them, so an erasure waits for the adjustment and then finds it under way.
+    if (await anyErased(tx, [job.studentId, job.tutorId])) {
+      throw new AppError('CONFLICT', { message: adjustmentMessages.erasedPerson });
     }
     // One per job (but a failed one): read rather than left to the unique index, whose check would wait for the
     // row's record to end while this holds the job's lock, which that record's ledger posting waits for.
