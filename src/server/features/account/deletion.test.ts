@@ -482,6 +482,51 @@ describe('Delete my account', () => {
       expect(list.body).not.toContain(person.email);
     });
 
+    it('leaves the make-up of the mails and pushes kept for others whole, whatever the username', async () => {
+      // A username that is also a word of HTML, of links and of an invitation.
+      const row = await createUser(t.db, { username: 'title', email: 'title@example.org' });
+      const partner = await signIn(t, await createUser(t.db));
+      const [mail] = await t.db
+        .insert(mailOutbox)
+        .values({
+          toAddress: partner.user.email,
+          subject: 'New message from title',
+          textBody: 'title (title@example.org) wrote to you: https://vh.example/title',
+          htmlBody: '<p class="title"><a href="https://vh.example/title">title</a> wrote &amp; waits.</p>',
+          calendar: 'BEGIN:VEVENT\r\nSUMMARY:Session with title\r\nORGANIZER;CN="title":mailto:title@example.org',
+          nextAttemptAt: new Date(Date.now() + DAY_MS),
+        })
+        .returning();
+      const [device] = await t.db
+        .insert(pushSubscriptions)
+        .values({
+          userId: partner.user.id,
+          sessionId: (await t.db.select().from(sessions).where(eq(sessions.userId, partner.user.id)))[0]!.id,
+          endpoint: `https://push.example.net/${randomUUID()}`,
+          p256dh: 'key',
+          auth: 'secret',
+        })
+        .returning();
+      const [push] = await t.db
+        .insert(pushDeliveries)
+        .values({ subscriptionId: device!.id, payload: { title: 'title wrote', body: 'Hi', url: '/title' } })
+        .returning();
+
+      await ok(await deleteAccount(await signIn(t, row), { password: DEFAULT_TEST_PASSWORD }));
+      await passGracePeriod(row.id);
+      await runErasures();
+      const erasedEmail = `erased-${row.id}@erased.invalid`;
+      const [rewritten] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.id, mail!.id));
+      expect(rewritten).toMatchObject({
+        subject: `New message from ${DELETED_USER_NAME}`,
+        textBody: `${DELETED_USER_NAME} (${erasedEmail}) wrote to you: https://vh.example/title`,
+        htmlBody: `<p class="title"><a href="https://vh.example/title">${DELETED_USER_NAME}</a> wrote &amp; waits.</p>`,
+        calendar: `BEGIN:VEVENT\r\nSUMMARY:Session with ${DELETED_USER_NAME}\r\nORGANIZER;CN="${DELETED_USER_NAME}":mailto:${erasedEmail}`,
+      });
+      const [pushed] = await t.db.select().from(pushDeliveries).where(eq(pushDeliveries.id, push!.id));
+      expect(pushed!.payload).toEqual({ title: `${DELETED_USER_NAME} wrote`, body: 'Hi', url: '/title' });
+    });
+
     it('waits, saying why, while money came to be held for the user during the grace period', async () => {
       const tutorRow = await createTeacher(t.db, { subjectIds: [subjectId] });
       await ok(await deleteAccount(await signIn(t, tutorRow), { password: DEFAULT_TEST_PASSWORD }));

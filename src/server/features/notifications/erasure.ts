@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { DELETED_USER_NAME } from '#shared/schemas/account-deletion.ts';
 import type { Executor } from '../../db/client.ts';
-import { naming, withoutName, type ErasedName } from '../../db/erased-names.ts';
+import { withoutName } from '#shared/rules/erased-name.ts';
+import { naming, type ErasedName } from '../../db/erased-names.ts';
 import { emailLogs, notifications, studentNotifications, teacherNotifications } from '../../db/schema/notifications.ts';
 
 /**
@@ -17,8 +18,14 @@ export async function eraseNotificationsOf({ db, userId, name }: { db: Executor;
     .update(studentNotifications)
     .set({ tutorName: DELETED_USER_NAME, tutorAvatar: null })
     .where(eq(studentNotifications.tutorId, userId));
-  await db
-    .update(notifications)
-    .set({ message: withoutName(notifications.message, name) })
+  const named = await db
+    .select({ id: notifications.id, message: notifications.message })
+    .from(notifications)
     .where(naming(notifications.message, name));
+  for (const notice of named) {
+    await db
+      .update(notifications)
+      .set({ message: withoutName(notice.message, 'text', name) })
+      .where(eq(notifications.id, notice.id));
+  }
 }

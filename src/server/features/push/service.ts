@@ -3,7 +3,8 @@ import { describeUserAgent } from '#shared/rules/user-agent.ts';
 import type { CreatePushSubscriptionInput, PushDeviceList, PushPayload } from '#shared/schemas/push.ts';
 import { pushMessages } from '#shared/schemas/push.ts';
 import type { Executor } from '../../db/client.ts';
-import { naming, withoutName, type ErasedName } from '../../db/erased-names.ts';
+import { withoutName } from '#shared/rules/erased-name.ts';
+import { naming, type ErasedName } from '../../db/erased-names.ts';
 import { sessions } from '../../db/schema/auth.ts';
 import { pushDeliveries, pushSubscriptions } from '../../db/schema/push.ts';
 import { AppError } from '../../http/errors.ts';
@@ -145,13 +146,20 @@ export const pushDeliveryWork = ({
 
 /**
  * Forgets an erased user's devices (their queued pushes go with them); the pushes queued for others that name them
- * read "Deleted user" instead (the replacements hold no character JSON escapes, so the payload stays JSON).
+ * read "Deleted user" in their title and text instead (the screen a click opens stays as it is).
  */
 export async function erasePushesOf({ db, userId, name }: { db: Executor; userId: string; name: ErasedName }) {
   await db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
-  const payload = sql`${pushDeliveries.payload}::text`;
-  await db
-    .update(pushDeliveries)
-    .set({ payload: sql`${withoutName(payload, name)}::jsonb` })
-    .where(naming(payload, name));
+  const named = await db
+    .select({ id: pushDeliveries.id, payload: pushDeliveries.payload })
+    .from(pushDeliveries)
+    .where(naming(sql`${pushDeliveries.payload}::text`, name));
+  for (const push of named) {
+    const payload = {
+      ...push.payload,
+      title: withoutName(push.payload.title, 'text', name),
+      body: withoutName(push.payload.body, 'text', name),
+    };
+    await db.update(pushDeliveries).set({ payload }).where(eq(pushDeliveries.id, push.id));
+  }
 }

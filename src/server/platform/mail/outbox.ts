@@ -1,7 +1,8 @@
 import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
-import { naming, withoutName, type ErasedName } from '../../db/erased-names.ts';
+import { withoutName } from '#shared/rules/erased-name.ts';
+import { naming, type ErasedName } from '../../db/erased-names.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
 import { startClaimedWork, storableError, type ClaimedWork } from '../jobs/claimed-work.ts';
 import type { Mail, Mailer } from './mailer.ts';
@@ -171,14 +172,15 @@ export function startMailOutbox({ db, intervalMs, ...delivery }: MailOutboxOptio
  */
 export async function forgetMailOf({ db, name }: { db: Executor; name: ErasedName }) {
   await db.delete(mailOutbox).where(eq(mailOutbox.toAddress, name.email));
-  await db
-    .update(mailOutbox)
-    .set({
-      subject: withoutName(mailOutbox.subject, name),
-      textBody: withoutName(mailOutbox.textBody, name),
-      htmlBody: withoutName(mailOutbox.htmlBody, name),
-      calendar: withoutName(mailOutbox.calendar, name),
+  const named = await db
+    .select({
+      id: mailOutbox.id,
+      subject: mailOutbox.subject,
+      textBody: mailOutbox.textBody,
+      htmlBody: mailOutbox.htmlBody,
+      calendar: mailOutbox.calendar,
     })
+    .from(mailOutbox)
     .where(
       or(
         naming(mailOutbox.subject, name),
@@ -187,4 +189,15 @@ export async function forgetMailOf({ db, name }: { db: Executor; name: ErasedNam
         naming(mailOutbox.calendar, name),
       ),
     );
+  for (const mail of named) {
+    await db
+      .update(mailOutbox)
+      .set({
+        subject: withoutName(mail.subject, 'text', name),
+        textBody: withoutName(mail.textBody, 'text', name),
+        htmlBody: mail.htmlBody === null ? null : withoutName(mail.htmlBody, 'html', name),
+        calendar: mail.calendar === null ? null : withoutName(mail.calendar, 'calendar', name),
+      })
+      .where(eq(mailOutbox.id, mail.id));
+  }
 }
