@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +150,42 @@ describe('Delete my account', () => {
         code: 'ACCOUNT_DELETION_PENDING',
         message: errorMessages.ACCOUNT_DELETION_PENDING,
       });
+    });
+
+    it('refuses a request whose files were still coming in when the account was locked, and posts nothing', async () => {
+      const row = await createUser(t.db, { role: 'student' });
+      const [posting, deleting] = [await signIn(t, row), await signIn(t, row)];
+      const form = new Response(
+        formData(
+          { type: 'tutoring', subjectId, description: 'Help with fractions, please', budgetMinCents: '800' },
+          { field: 'attachments', bytes: TINY_PNG, filename: 'homework.png', type: 'image/png' },
+        ),
+      );
+      const body = Buffer.from(await form.arrayBuffer());
+      const slowPost = request(`${t.url}/api/requests`, {
+        method: 'POST',
+        headers: {
+          cookie: posting.cookie,
+          'content-type': form.headers.get('content-type')!,
+          'content-length': String(body.length),
+        },
+      });
+      const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        slowPost.on('response', (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+        });
+        slowPost.on('error', reject);
+      });
+      // Half the form is in, its session checked; then the account is locked from another device.
+      slowPost.write(body.subarray(0, body.length >> 1));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await ok(await deleteAccount(deleting, { password: DEFAULT_TEST_PASSWORD }));
+      slowPost.end(body.subarray(body.length >> 1));
+      const answer = await answered;
+      expect(answer.status, answer.body).toBe(401);
+      expect(await t.db.$count(tutoringRequests, eq(tutoringRequests.studentId, row.id))).toBe(0);
     });
 
     it('needs a session (401), the password (400 with its message) and writes nothing on a refusal', async () => {

@@ -4,6 +4,7 @@ import { DELETED_USER_NAME } from '#shared/schemas/account-deletion.ts';
 import type { Executor } from '../../db/client.ts';
 import type { ErasedName } from '../../db/erased-names.ts';
 import { accounts, sessions, twoFactors, users, verifications } from '../../db/schema/auth.ts';
+import { AppError } from '../../http/errors.ts';
 import { emailChangeIdentifier } from './account-settings.ts';
 import { clearFailedSignIns } from './sign-in-lockout.ts';
 
@@ -96,4 +97,14 @@ export async function eraseAccountRow({
     erasedEmail: erasedEmailOf(userId),
     avatarUrl: before.image,
   };
+}
+
+/**
+ * Holds the session, as long as the caller's transaction, against its end (a sign-out, a deletion, a suspension):
+ * a write a request began while signed in then commits before the session ends, so what ends it (closing the
+ * account's requests, say) sees it; or it finds the session ended, and is refused with 401.
+ */
+export async function holdSession({ db, sessionId }: { db: Executor; sessionId: string }) {
+  const [held] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId)).for('share');
+  if (!held) throw new AppError('UNAUTHENTICATED');
 }

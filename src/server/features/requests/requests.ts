@@ -18,6 +18,7 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../http/upload.ts';
 import { claimStorage } from '../../platform/storage/quota.ts';
 import type { Moderation } from '../moderation/service.ts';
+import { holdSession } from '../auth/service.ts';
 import { notifiedTeachersCount, notifyTeachersOfRequest } from '../notifications/service.ts';
 import { withStoredAttachments } from './attachments.ts';
 import {
@@ -45,6 +46,8 @@ export type CreateRequestOptions = {
   moderation: Moderation;
   publicUrl: string;
   student: SessionUser;
+  /** The session that posts it: a request whose session ended while its files came in is refused (401). */
+  sessionId: string;
   input: CreateRequestInput;
   uploads: Upload[];
   /** The form's Idempotency-Key: a repeated submit answers with the request the first one made. */
@@ -80,6 +83,7 @@ export async function createRequest({
   moderation,
   publicUrl,
   student,
+  sessionId,
   input,
   uploads,
   idempotencyKey,
@@ -107,6 +111,7 @@ export async function createRequest({
   const store = () =>
     withStoredAttachments({ storage, uploads }, (attachments) =>
       db.transaction(async (tx) => {
+        await holdSession({ db: tx, sessionId });
         const [request] = await tx
           .insert(r)
           .values({

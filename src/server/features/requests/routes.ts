@@ -23,7 +23,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import { fieldError } from '../../http/errors.ts';
 import { fromList, fromIntegerText, fromText } from '../../http/multipart-fields.ts';
-import { requireRole, requireUser } from '../../http/session.ts';
+import { requireRole, requireSession, requireUser } from '../../http/session.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
@@ -119,6 +119,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const student = await requireRole(request, 'student');
+      const { sessionId } = await requireSession(request);
       const { attachments, ...input } = request.body;
       const { replayed, ...created } = await createRequest({
         db,
@@ -127,6 +128,7 @@ export const requestsRoutes: FastifyPluginAsyncZod<{
         moderation,
         publicUrl,
         student,
+        sessionId,
         input,
         uploads: attachments,
         idempotencyKey: request.headers['idempotency-key'],
