@@ -519,7 +519,7 @@ describe('Delete my account', () => {
       expect(list.body).not.toContain(person.email);
     });
 
-    it('leaves the make-up of the mails and pushes kept for others whole, whatever the username', async () => {
+    it('forgets news mailed to an earlier address, and leaves the make-up of what others keep whole', async () => {
       // A username that is also a word of HTML, of links and of an invitation.
       const row = await createUser(t.db, { username: 'title', email: 'title@example.org' });
       const partner = await signIn(t, await createUser(t.db));
@@ -549,9 +549,24 @@ describe('Delete my account', () => {
         .values({ subscriptionId: device!.id, payload: { title: 'title wrote', body: 'Hi', url: '/title' } })
         .returning();
 
+      // News mailed to the person at the address they had before this one.
+      const [earlierMail] = await t.db
+        .insert(mailOutbox)
+        .values({
+          toAddress: 'title.before@example.org',
+          subject: 'A new offer',
+          textBody: 'You have a new offer.',
+          unsubscribeUserId: row.id,
+          unsubscribeTopic: 'offers',
+          status: 'sent',
+          sentAt: new Date(),
+        })
+        .returning();
+
       await ok(await deleteAccount(await signIn(t, row), { password: DEFAULT_TEST_PASSWORD }));
       await passGracePeriod(row.id);
       await runErasures();
+      expect(await t.db.$count(mailOutbox, eq(mailOutbox.id, earlierMail!.id))).toBe(0);
       const erasedEmail = `erased-${row.id}@erased.invalid`;
       const [rewritten] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.id, mail!.id));
       expect(rewritten).toMatchObject({

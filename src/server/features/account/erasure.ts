@@ -53,7 +53,7 @@ async function eraseRecordsOf({ db, userId }: { db: Executor; userId: string }) 
   await erasePushesOf({ db, userId, name: identity });
   await forgetSavedTutorsOf({ db, userId });
   await db.delete(dataExports).where(eq(dataExports.userId, userId));
-  await forgetMailOf({ db, name: identity });
+  await forgetMailOf({ db, userId, name: identity });
   await eraseContactMessagesFrom({ db, email: identity.email });
   return true;
 }

@@ -166,12 +166,12 @@ export function startMailOutbox({ db, intervalMs, ...delivery }: MailOutboxOptio
 }
 
 /**
- * Forgets an erased user in the outbox: the mails to their address go, sent or not (the address must not outlive the
- * account); the mails to others that name them, waiting or kept after sending, read "Deleted user" instead, so the news
+ * Forgets an erased user in the outbox: the mails to them go, sent or not (the address must not outlive the
+ * account): to their address, and the news mailed to them at an address they had before; the mails to others that name them, waiting or kept after sending, read "Deleted user" instead, so the news
  * they carry (a message, an offer) still reaches the other person without the name.
  */
-export async function forgetMailOf({ db, name }: { db: Executor; name: ErasedName }) {
-  await db.delete(mailOutbox).where(eq(mailOutbox.toAddress, name.email));
+export async function forgetMailOf({ db, userId, name }: { db: Executor; userId: string; name: ErasedName }) {
+  await db.delete(mailOutbox).where(or(eq(mailOutbox.toAddress, name.email), eq(mailOutbox.unsubscribeUserId, userId)));
   const named = await db
     .select({
       id: mailOutbox.id,
