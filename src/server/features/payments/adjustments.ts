@@ -72,6 +72,16 @@ export async function adjustReleasedJob({
   audit: (options: { db: Executor; adjustment: PaymentAdjustment }) => Promise<void>;
 }) {
   const created = await db.transaction(async (tx) => {
+    // The refund's posting would be refused for an erased person after the provider made it. Their rows are held
+    // until this commits, as a posting holds them, so an erasure waits for the adjustment and then finds it under
+    // way; held before the job's row, in the order an erasure takes them (the person, then their jobs).
+    const [checkout] = await tx
+      .select({ id: checkouts.id, studentId: checkouts.studentId, tutorId: checkouts.tutorId })
+      .from(checkouts)
+      .where(and(eq(checkouts.requestId, requestId), eq(checkouts.status, 'paid')));
+    if (checkout && (await anyErased(tx, [checkout.studentId, checkout.tutorId]))) {
+      throw new AppError('CONFLICT', { message: adjustmentMessages.erasedPerson });
+    }
     const job = await lockJob(tx, requestId);
     if (!job) throw new AppError('NOT_FOUND');
     if ((await jobPaymentState({ db: tx, requestId })) !== 'released') {
@@ -79,11 +89,6 @@ export async function adjustReleasedJob({
     }
     if ((await tx.$count(stripeDisputes, eq(stripeDisputes.requestId, requestId))) > 0) {
       throw new AppError('CONFLICT', { message: adjustmentMessages.chargeback });
-    }
-    // The refund's posting would be refused for an erased person after the provider made it. Held until this
-    // commits, as a posting holds them, so an erasure waits for the adjustment and then finds it under way.
-    if (await anyErased(tx, [job.studentId, job.tutorId])) {
-      throw new AppError('CONFLICT', { message: adjustmentMessages.erasedPerson });
     }
     // One per job (but a failed one): read rather than left to the unique index, whose check would wait for the
     // row's record to end while this holds the job's lock, which that record's ledger posting waits for.
@@ -94,10 +99,6 @@ export async function adjustReleasedJob({
     if (adjusted) throw new AppError('CONFLICT', { message: adjustmentMessages.notReleased });
     const split = await releasedSplitOf(tx, requestId);
     if (input.amountCents > split.releasedCents) throw fieldError('amountCents', adjustmentMessages.tooMuch);
-    const [checkout] = await tx
-      .select({ id: checkouts.id })
-      .from(checkouts)
-      .where(and(eq(checkouts.requestId, requestId), eq(checkouts.status, 'paid')));
     const tutorCents = tutorPartOf(input.amountCents, split);
     const [row] = await tx
       .insert(paymentAdjustments)

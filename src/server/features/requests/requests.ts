@@ -111,7 +111,7 @@ export async function createRequest({
   const store = () =>
     withStoredAttachments({ storage, uploads }, (attachments) =>
       db.transaction(async (tx) => {
-        await holdSession({ db: tx, sessionId });
+        await holdSession({ db: tx, userId: student.id, sessionId });
         const [request] = await tx
           .insert(r)
           .values({
