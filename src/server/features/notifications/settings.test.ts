@@ -12,6 +12,7 @@ import { call, signedInStudent, signedInTeacher, type Caller } from '../../../..
 import { createRequest, createSubject, freshClientAddress } from '../../../../tests/support/factories.ts';
 import { startPushReceiver } from '../../../../tests/support/push-receiver.ts';
 import { createListeningTestApp } from '../../../../tests/support/test-app.ts';
+import { eventually } from '../../../../tests/support/time.ts';
 
 let t: Awaited<ReturnType<typeof createListeningTestApp>>;
 let receiver: Awaited<ReturnType<typeof startPushReceiver>>;
@@ -27,14 +28,6 @@ afterAll(async () => {
   await t.close();
   await receiver.close();
 });
-
-/** Waits until `done` holds, looking every 50 ms for up to 15 s. */
-async function eventually(done: () => boolean | Promise<boolean>) {
-  for (const start = Date.now(); !(await done());) {
-    if (Date.now() - start > 15_000) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** A device of the caller's, subscribed through the API; `pushes()` is what reached it. */
 async function deviceOf(caller: Caller) {

@@ -5,6 +5,7 @@ import { createSessionCookie, createSubAdmin, createSubject } from '../../../../
 import { startStripeFake, type StripeFake } from '../../../../tests/support/stripe-fake.ts';
 import { createStripePaidJob } from '../../../../tests/support/stripe-job.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+import { eventually } from '../../../../tests/support/time.ts';
 import { adminAuditLog } from '../../db/schema/admin.ts';
 import { users } from '../../db/schema/auth.ts';
 import { ledgerTransactions, paymentAdjustments } from '../../db/schema/payments.ts';
@@ -15,15 +16,6 @@ import { createStripeGateway } from '../../platform/payments/stripe.ts';
 import { PAYOUT_SETUP_CHECKS, PAYOUT_SETUP_LINKS } from './stripe-connect.ts';
 import { stripeTransferWork } from './stripe-transfers.ts';
 import { adjustmentWork } from './adjustments.ts';
-
-/** Waits for the app's background work (the webhook's events, the transfers) to bring the condition about. */
-async function eventually(condition: () => Promise<boolean>) {
-  for (let tries = 0; tries < 200; tries++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the condition never held');
-}
 
 describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in for Stripe)', () => {
   let t: TestApp;
@@ -496,6 +488,25 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
       1,
     );
     expect(await transferOf(requestId)).toBeUndefined();
+  });
+
+  it('keeps a chargeback on the job of a student erased since in the admins’ queue, its money left to them', async () => {
+    const tutor = await onboardedTeacher();
+    const { student, requestId, paymentIntentId } = await createStripePaidJob(t, fake, { subjectId, tutor });
+    await t.db.update(users).set({ erasedAt: new Date() }).where(eq(users.id, student.user.id));
+    const dispute = fake.openDispute(paymentIntentId, { feeCents: 1_500 });
+    expect(
+      (await sendEvent(fake.signedEvent({ type: 'charge.dispute.created', object: { id: dispute.id } }))).statusCode,
+    ).toBe(200);
+    await eventually(async () => (await disputeOf(dispute.id)) !== undefined);
+    expect(await disputeOf(dispute.id)).toMatchObject({ requestId, stripeStatus: 'needs_response', outcome: null });
+    // The fee's posting names the job of an erased person: refused, for the admins to settle by hand.
+    expect(
+      await t.db.$count(
+        ledgerTransactions,
+        and(eq(ledgerTransactions.requestId, requestId), eq(ledgerTransactions.kind, 'provider_fee')),
+      ),
+    ).toBe(0);
   });
 
   it("posts Stripe's dispute fee once from its balance transaction, and its return, whatever the events' order", async () => {

@@ -46,29 +46,31 @@ export async function recordStripeDispute({
     .where(eq(checkouts.stripePaymentIntentId, dispute.paymentIntentId));
   if (!checkout) return;
   const outcome = STRIPE_DISPUTE_OUTCOMES.find((closed) => closed === dispute.status) ?? null;
+  const row: typeof stripeDisputes.$inferInsert = {
+    id: disputeId,
+    requestId: checkout.requestId,
+    checkoutId: checkout.id,
+    amountCents: dispute.amountCents,
+    reason: dispute.reason,
+    stripeStatus: dispute.status,
+    outcome,
+    closedAt: outcome ? new Date() : null,
+  };
+  // Kept on its own, before its money: a posting refused (a person erased since) leaves the dispute in the admins'
+  // queue, and this event's failure for them to settle by hand.
+  await db
+    .insert(stripeDisputes)
+    .values(row)
+    .onConflictDoUpdate({
+      target: stripeDisputes.id,
+      set: {
+        stripeStatus: dispute.status,
+        // A closed dispute stays closed as it first closed.
+        outcome: sql`coalesce(${stripeDisputes.outcome}, excluded.outcome)`,
+        closedAt: sql`coalesce(${stripeDisputes.closedAt}, excluded.closed_at)`,
+      },
+    });
   await db.transaction(async (tx) => {
-    const row: typeof stripeDisputes.$inferInsert = {
-      id: disputeId,
-      requestId: checkout.requestId,
-      checkoutId: checkout.id,
-      amountCents: dispute.amountCents,
-      reason: dispute.reason,
-      stripeStatus: dispute.status,
-      outcome,
-      closedAt: outcome ? new Date() : null,
-    };
-    await tx
-      .insert(stripeDisputes)
-      .values(row)
-      .onConflictDoUpdate({
-        target: stripeDisputes.id,
-        set: {
-          stripeStatus: dispute.status,
-          // A closed dispute stays closed as it first closed.
-          outcome: sql`coalesce(${stripeDisputes.outcome}, excluded.outcome)`,
-          closedAt: sql`coalesce(${stripeDisputes.closedAt}, excluded.closed_at)`,
-        },
-      });
     if (outcome === 'lost') {
       await postLostDispute(tx, { disputeId, ...checkout, amountCents: dispute.amountCents });
     }

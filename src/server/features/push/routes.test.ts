@@ -5,6 +5,7 @@ import { pushDeliveries, pushSubscriptions } from '../../db/schema/push.ts';
 import { call, signedInStudent, signedInTeacher, type Caller } from '../../../../tests/support/callers.ts';
 import { startPushReceiver } from '../../../../tests/support/push-receiver.ts';
 import { createTestApp, createTestAppBeside, type TestApp } from '../../../../tests/support/test-app.ts';
+import { eventually } from '../../../../tests/support/time.ts';
 import { isPublicAddress } from './public-endpoint.ts';
 import { queuePushes } from './service.ts';
 
@@ -28,14 +29,6 @@ const subscribe = (caller: Caller | undefined, body: object) =>
   call(t, caller, 'POST', '/api/push/subscriptions', body);
 const subscriptionsOf = (userId: string) =>
   t.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
-
-/** Waits until `done` holds, looking every 50 ms for up to 15 s. */
-async function eventually(done: () => boolean | Promise<boolean>) {
-  for (const start = Date.now(); !(await done());) {
-    if (Date.now() - start > 15_000) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('push subscriptions', () => {
   it('lists the user’s devices with push, newest first, this browser’s marked, and nobody else’s', async () => {
