@@ -4,11 +4,22 @@ import { TINY_PNG } from './files.ts';
 const BOUNDARY = 'slow-upload';
 
 /**
- * A chat upload over a real connection whose body is sent in two steps: the part's head and the PNG's first bytes at
- * once, the rest on `finish()`; `leave()` cuts the connection instead.
+ * An upload over a real connection (a chat file unless `path` and `field` say otherwise, after the form's `fields`)
+ * whose body is sent in two steps: the fields, the file part's head and the PNG's first bytes at once, the rest on
+ * `finish()`; `leave()` cuts the connection instead.
  */
-export function startUpload(url: string, cookie: string, { bytes = TINY_PNG, filename = 'graph.png' } = {}) {
-  const request = httpRequest(`${url}/api/chat/uploads`, {
+export function startUpload(
+  url: string,
+  cookie: string,
+  {
+    bytes = TINY_PNG,
+    filename = 'graph.png',
+    path = '/api/chat/uploads',
+    field = 'file',
+    fields = {},
+  }: { bytes?: Buffer; filename?: string; path?: string; field?: string; fields?: Record<string, string> } = {},
+) {
+  const request = httpRequest(`${url}${path}`, {
     method: 'POST',
     agent: false,
     headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
@@ -21,8 +32,11 @@ export function startUpload(url: string, cookie: string, { bytes = TINY_PNG, fil
     });
     request.on('error', reject);
   });
+  for (const [name, value] of Object.entries(fields)) {
+    request.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  }
   request.write(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`,
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`,
   );
   request.write(bytes.subarray(0, 8));
   return {

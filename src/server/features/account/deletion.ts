@@ -112,7 +112,8 @@ export async function restoreAccount({
   await db.transaction(async (tx) => {
     const [restored] = await tx
       .update(accountDeletions)
-      .set({ status: 'restored', restoredAt: new Date() })
+      // The claim of an erasure whose lease lapsed is taken away: its holder, back late, records nothing.
+      .set({ status: 'restored', restoredAt: new Date(), claimToken: null, claimedUntil: null })
       .where(
         and(
           eq(accountDeletions.userId, userId),
