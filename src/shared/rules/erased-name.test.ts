@@ -15,6 +15,12 @@ describe('withoutName', () => {
     );
   });
 
+  it('writes the erased address whole, whatever word the username is', () => {
+    expect(withoutName('invalid (invalid@example.org) wrote.', 'text', person('invalid'))).toBe(
+      `${DELETED_USER_NAME} (erased-1@erased.invalid) wrote.`,
+    );
+  });
+
   it('leaves longer addresses that end or begin with the address alone', () => {
     const text = 'ann@x.com, joann@x.com, ann@x.com.au and ANN@X.COM.';
     expect(withoutName(text, 'text', person('zz', 'ann@x.com'))).toBe(

@@ -20,6 +20,9 @@ const MAKE_UP: Record<Exclude<StoredTextFormat, 'calendar'>, RegExp> = {
 const CALENDAR_TEXT_PROPERTY = /^(?:SUMMARY|DESCRIPTION|LOCATION|COMMENT)(?:;[^:\r\n]*)?:/;
 const CALENDAR_NAME_PARAMETER = /(;CN=)("[^"]*"|[^;:\r\n]*)/g;
 
+/** A character of Unicode's private use, which no stored text holds. */
+const ADDRESS_MARK = '\uE000';
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The address on its own: not the tail of a longer one (joann@… for ann@…) nor the head of one (…@x.com.au). */
@@ -65,8 +68,11 @@ function replaceInCalendar(text: string, username: string) {
  * username, in the words of the text but not its make-up, reads "Deleted user".
  */
 export function withoutName(text: string, format: StoredTextFormat, name: ErasedName) {
-  const addressFree = text.replace(addressPattern(name.email), name.erasedEmail);
-  return format === 'calendar'
-    ? replaceInCalendar(addressFree, name.username)
-    : replaceInWords(addressFree, MAKE_UP[format], name.username);
+  // The address is held by a mark of its own while the username goes, whose word ("erased", "invalid") it may hold.
+  const addressFree = text.replace(addressPattern(name.email), ADDRESS_MARK);
+  const nameless =
+    format === 'calendar'
+      ? replaceInCalendar(addressFree, name.username)
+      : replaceInWords(addressFree, MAKE_UP[format], name.username);
+  return nameless.replaceAll(ADDRESS_MARK, name.erasedEmail);
 }
