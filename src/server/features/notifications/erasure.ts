@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { DELETED_USER_NAME } from '#shared/schemas/account-deletion.ts';
 import type { Executor } from '../../db/client.ts';
 import { withoutName } from '#shared/rules/erased-name.ts';
-import { naming, type ErasedName } from '../../db/erased-names.ts';
+import { naming, writeRewritten, type ErasedName } from '../../db/erased-names.ts';
 import { emailLogs, notifications, studentNotifications, teacherNotifications } from '../../db/schema/notifications.ts';
 
 /**
@@ -22,10 +22,10 @@ export async function eraseNotificationsOf({ db, userId, name }: { db: Executor;
     .select({ id: notifications.id, message: notifications.message })
     .from(notifications)
     .where(naming(notifications.message, name));
-  for (const notice of named) {
-    await db
-      .update(notifications)
-      .set({ message: withoutName(notice.message, 'text', name) })
-      .where(eq(notifications.id, notice.id));
-  }
+  await writeRewritten(
+    db,
+    notifications,
+    [notifications.message],
+    named.map((notice) => ({ id: notice.id, values: [withoutName(notice.message, 'text', name)] })),
+  );
 }

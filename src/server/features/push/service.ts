@@ -4,7 +4,7 @@ import type { CreatePushSubscriptionInput, PushDeviceList, PushPayload } from '#
 import { pushMessages } from '#shared/schemas/push.ts';
 import type { Executor } from '../../db/client.ts';
 import { withoutName } from '#shared/rules/erased-name.ts';
-import { naming, type ErasedName } from '../../db/erased-names.ts';
+import { naming, writeRewritten, type ErasedName } from '../../db/erased-names.ts';
 import { sessions } from '../../db/schema/auth.ts';
 import { pushDeliveries, pushSubscriptions } from '../../db/schema/push.ts';
 import { AppError } from '../../http/errors.ts';
@@ -154,12 +154,19 @@ export async function erasePushesOf({ db, userId, name }: { db: Executor; userId
     .select({ id: pushDeliveries.id, payload: pushDeliveries.payload })
     .from(pushDeliveries)
     .where(naming(sql`${pushDeliveries.payload}::text`, name));
-  for (const push of named) {
-    const payload = {
-      ...push.payload,
-      title: withoutName(push.payload.title, 'text', name),
-      body: withoutName(push.payload.body, 'text', name),
-    };
-    await db.update(pushDeliveries).set({ payload }).where(eq(pushDeliveries.id, push.id));
-  }
+  await writeRewritten(
+    db,
+    pushDeliveries,
+    [pushDeliveries.payload],
+    named.map(({ id, payload }) => ({
+      id,
+      values: [
+        JSON.stringify({
+          ...payload,
+          title: withoutName(payload.title, 'text', name),
+          body: withoutName(payload.body, 'text', name),
+        }),
+      ],
+    })),
+  );
 }

@@ -2,7 +2,7 @@ import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
 import { withoutName } from '#shared/rules/erased-name.ts';
-import { naming, type ErasedName } from '../../db/erased-names.ts';
+import { naming, writeRewritten, type ErasedName } from '../../db/erased-names.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
 import { startClaimedWork, storableError, type ClaimedWork } from '../jobs/claimed-work.ts';
 import type { Mail, Mailer } from './mailer.ts';
@@ -189,15 +189,18 @@ export async function forgetMailOf({ db, userId, name }: { db: Executor; userId:
         naming(mailOutbox.calendar, name),
       ),
     );
-  for (const mail of named) {
-    await db
-      .update(mailOutbox)
-      .set({
-        subject: withoutName(mail.subject, 'text', name),
-        textBody: withoutName(mail.textBody, 'text', name),
-        htmlBody: mail.htmlBody === null ? null : withoutName(mail.htmlBody, 'html', name),
-        calendar: mail.calendar === null ? null : withoutName(mail.calendar, 'calendar', name),
-      })
-      .where(eq(mailOutbox.id, mail.id));
-  }
+  await writeRewritten(
+    db,
+    mailOutbox,
+    [mailOutbox.subject, mailOutbox.textBody, mailOutbox.htmlBody, mailOutbox.calendar],
+    named.map((mail) => ({
+      id: mail.id,
+      values: [
+        withoutName(mail.subject, 'text', name),
+        withoutName(mail.textBody, 'text', name),
+        mail.htmlBody === null ? null : withoutName(mail.htmlBody, 'html', name),
+        mail.calendar === null ? null : withoutName(mail.calendar, 'calendar', name),
+      ],
+    })),
+  );
 }
