@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import type { User } from '../../src/server/db/schema/auth.ts';
-import { createSessionCookie, createTeacher, createUser } from './factories.ts';
+import { createSessionCookie, createTeacher, createUser, freshClientAddress } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 // Signed-in callers for the API tests, and the one way they call the API.
@@ -54,3 +54,20 @@ export async function signInOverHttp(
     .join('; ');
   return { response, cookie };
 }
+
+/** Registers a student through the sign-up form's API, as `name` at `name`@example.com with the password secret1. */
+export const registerStudent = (t: TestApp, name: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/accounts/register',
+    payload: {
+      name,
+      email: `${name}@example.com`,
+      password: 'secret1',
+      role: 'student',
+      acceptTerms: true,
+      acceptPrivacy: true,
+      confirmAge: true,
+    },
+    remoteAddress: freshClientAddress(),
+  });

@@ -8,6 +8,7 @@ import {
   createUser,
   freshClientAddress,
 } from '../../../../tests/support/factories.ts';
+import { registerStudent } from '../../../../tests/support/callers.ts';
 import { linkIn, waitForDevMails } from '../../../../tests/support/mailbox.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 
@@ -28,23 +29,9 @@ const sessionCookieOf = (response: Awaited<ReturnType<typeof signIn>>) => {
 /** A registered, not yet confirmed account (through the real registration route). */
 async function registerUnconfirmed(t: TestApp) {
   const name = `pending${Date.now().toString(36)}${++created}`;
-  const email = `${name}@example.com`;
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/accounts/register',
-    payload: {
-      name,
-      email,
-      password: 'secret1',
-      role: 'student',
-      acceptTerms: true,
-      acceptPrivacy: true,
-      confirmAge: true,
-    },
-    remoteAddress: freshClientAddress(),
-  });
+  const response = await registerStudent(t, name);
   expect(response.statusCode).toBe(201);
-  return { email, password: 'secret1', id: response.json().user.id as string };
+  return { email: `${name}@example.com`, password: 'secret1', id: response.json().user.id as string };
 }
 
 describe('sign-in, e-mail confirmation and sessions', () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/notifications.ts';
 import { createUser, freshClientAddress } from '../../../../tests/support/factories.ts';
+import { registerStudent } from '../../../../tests/support/callers.ts';
 import { linkIn } from '../../../../tests/support/mailbox.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
@@ -44,20 +45,7 @@ describe('mail over SMTP through the outbox', () => {
   it('delivers the confirmation mail with a link that confirms the account', async () => {
     const name = `smtp${Date.now().toString(36)}`;
     const email = `${name}@example.com`;
-    const registered = await t.app.inject({
-      method: 'POST',
-      url: '/api/accounts/register',
-      payload: {
-        name,
-        email,
-        password: 'secret1',
-        role: 'student',
-        acceptTerms: true,
-        acceptPrivacy: true,
-        confirmAge: true,
-      },
-      remoteAddress: freshClientAddress(),
-    });
+    const registered = await registerStudent(t, name);
     expect(registered.statusCode).toBe(201);
 
     const mail = await sink.waitForMail(email);
