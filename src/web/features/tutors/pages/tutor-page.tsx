@@ -31,9 +31,9 @@ function TutorSummary({
 }) {
   return (
     <Card className="gap-4 px-5 sm:px-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+      <div className="flex flex-col gap-4 sm:flex-row sm:flex-wrap sm:items-center">
         <Avatar name={tutor.username} src={tutor.image} className="size-20 text-2xl" />
-        <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <div className="flex min-w-0 flex-1 flex-col gap-1 sm:min-w-64">
           <h1 className="truncate text-2xl font-bold tracking-tight">{tutor.username}</h1>
           {tutor.headline && <p className="break-words text-muted-foreground">{tutor.headline}</p>}
           <p className="text-sm text-muted-foreground">
