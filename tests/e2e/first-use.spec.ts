@@ -213,6 +213,30 @@ test('a form filled in and sent before even the boot script has arrived is held,
   expect(await db.select().from(contactMessages).where(eq(contactMessages.subject, subject))).toHaveLength(1);
 });
 
+test('a form typed into before the boot script has arrived loads the app at once, without another press', async ({
+  page,
+  db,
+}) => {
+  const user = await createUser(db, { role: 'student' });
+  let releaseBoot!: () => void;
+  const bootReleased = new Promise<void>((resolve) => (releaseBoot = resolve));
+  await page.route('**/assets/boot-*.js', async (route) => {
+    await bootReleased;
+    await route.continue();
+  });
+  await page.goto('/auth/login', { waitUntil: 'commit' });
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(DEFAULT_TEST_PASSWORD);
+
+  // The visitor has used the form already: the boot script fetches the app as it runs, not at the next key.
+  const takenOver = takeoverOf(page);
+  releaseBoot();
+  await takenOver;
+  await expect(page.getByLabel('Email')).toHaveValue(user.email);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL('/chat');
+});
+
 test('Enter on the sign-in form before the app arrives signs in once it has', async ({ page, db }) => {
   const user = await createUser(db, { role: 'student' });
   await page.goto('/auth/login');

@@ -116,6 +116,13 @@ for (let run = 0; run < RUNS; run++) {
       .info()
       .annotations.push({ type: 'run', description: `seed ${seed}: ${form.path}, submit ${when}, CPU ÷${throttling}` });
     const about = (what: string) => `${what} (seed ${seed})`;
+    // Bounded below the test's own timeout, which would end the run without naming its seed.
+    const requestTo = (pathname: string, failure: string) =>
+      page
+        .waitForRequest((request) => new URL(request.url()).pathname === pathname, { timeout: 60_000 })
+        .catch((error: unknown) => {
+          throw new Error(about(failure), { cause: error });
+        });
     // What the form sends is the point here, not what the server does with it (the journeys cover that).
     allowConsoleError(/Failed to load resource/);
     const sent: Request[] = [];
@@ -128,7 +135,7 @@ for (let run = 0; run < RUNS; run++) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttling });
     await delayScripts(page, random, random.pick([50, 300, 900]));
     // Watched from before the navigation: waiting for the load event, the app may have taken over by then.
-    const takenOver = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/get-session');
+    const takenOver = requestTo('/api/auth/get-session', 'The app never took the page over');
     // The page's own boot script may arrive after the visitor has started typing, too.
     await page.goto(form.path, { waitUntil: random.pick(['commit', 'domcontentloaded', 'load'] as const) });
 
@@ -150,7 +157,7 @@ for (let run = 0; run < RUNS; run++) {
     if (when === 'during') await page.waitForTimeout(random.below(400));
     if (when === 'after') await takenOver;
 
-    const submitted = page.waitForRequest((request) => new URL(request.url()).pathname === form.endpoint);
+    const submitted = requestTo(form.endpoint, 'The form was never sent');
     // Enter sends from a field of one line (in the message's text area it starts a new line).
     const lastLine = form.fields.findLast((field) => field.key !== 'message')!;
     if (random.below(2) === 0) await page.getByRole('button', { name: form.submit }).click();

@@ -288,7 +288,8 @@ if (app) {
     if (event instanceof SubmitEvent) onSubmit(event);
     else if (event instanceof MouseEvent) onClick(event);
   }
-  if (heldBeforeBoot.length > 0) loadApp();
+  // A visitor who typed, pressed or is in the form before this script ran has used it: nothing else may come to say so.
+  if (heldBeforeBoot.length > 0 || typed.size > 0 || formInPageContent(document.activeElement)) loadApp();
   document.addEventListener(TAKEOVER.formReady, handOver, { once: true });
   document.addEventListener(TAKEOVER.failed, () => void failed());
 }
