@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessages } from '#shared/errors.ts';
 import { accountDeletionMessages } from '#shared/schemas/account-deletion.ts';
 import { cursorMicros } from '../../db/keyset.ts';
 import { accountDeletions } from '../../db/schema/account.ts';
-import { usageCounters } from '../../db/schema/limits.ts';
+import { storedFiles, usageCounters } from '../../db/schema/limits.ts';
 import { sessions, users } from '../../db/schema/auth.ts';
 import { paymentAdjustments } from '../../db/schema/payments.ts';
 import { tutorBids, tutoringRequests } from '../../db/schema/requests.ts';
@@ -104,6 +105,24 @@ describe('Delete my account', () => {
       const answer = await upload.finish();
       expect(answer.status, JSON.stringify(answer.body)).toBe(401);
       expect(await t.db.$count(tutoringRequests, eq(tutoringRequests.studentId, row.id))).toBe(0);
+    });
+
+    it.each([
+      ['a chat file', {}],
+      ['an avatar', { path: '/api/profile/avatar', field: 'avatar' }],
+    ])('refuses %s still coming in when the account was locked, and keeps nothing of it', async (_, target) => {
+      const row = await createUser(t.db, { role: 'student' });
+      const [uploading, deleting] = [await signIn(t, row), await signIn(t, row)];
+      const incomingDir = path.join(t.config.dataDir, 'incoming-uploads');
+      const upload = startUpload(t.url, uploading.cookie, target);
+      // Its session was checked before its first bytes were written to disk.
+      await eventually(async () => (await readdir(incomingDir)).length > 0);
+      await ok(await deleteAccount(deleting, { password: DEFAULT_TEST_PASSWORD }));
+      const answer = await upload.finish();
+      expect(answer.status, JSON.stringify(answer.body)).toBe(401);
+      expect(await t.db.$count(storedFiles, eq(storedFiles.ownerId, row.id))).toBe(0);
+      const [after] = await t.db.select({ image: users.image }).from(users).where(eq(users.id, row.id));
+      expect(after!.image).toBe(row.image);
     });
 
     it('needs a session (401), the password (400 with its message) and writes nothing on a refusal', async () => {

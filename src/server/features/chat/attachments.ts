@@ -7,6 +7,7 @@ import { claimStorage, releaseStorage } from '../../platform/storage/quota.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Upload } from '../../http/upload.ts';
+import { holdSession } from '../auth/service.ts';
 
 // Chat attachments (SPEC.md §5 "Uploads in chat"): the type comes from the bytes, never from the name or the
 // client's claim.
@@ -21,23 +22,32 @@ function detectAttachmentType({ type, extension }: Upload): { type: ChatAttachme
 const uploaderPrefix = (uploaderId: string) => `chat/${uploaderId}/`;
 export const isOwnUpload = (fileKey: string, uploaderId: string) => fileKey.startsWith(uploaderPrefix(uploaderId));
 
-/** Stores a chat upload within the uploader's quota; a message must use it within the hour (orphan-uploads.ts). */
+/**
+ * Stores a chat upload within the uploader's quota; a message must use it within the hour (orphan-uploads.ts). The
+ * quota is claimed only while the session that sent it lasts: a file still arriving when the account was locked is
+ * refused, not kept.
+ */
 export async function storeChatUpload({
   db,
   storage,
   uploaderId,
+  sessionId,
   upload,
 }: {
   db: Executor;
   storage: Storage;
   uploaderId: string;
+  sessionId: string;
   upload: Upload;
 }) {
   if (upload.size > CHAT_ATTACHMENT.maxBytes) throw fieldError('file', chatMessages.tooLarge);
   const detected = detectAttachmentType(upload);
   if (!detected) throw fieldError('file', chatMessages.badFileType);
   const fileKey = `${uploaderPrefix(uploaderId)}${randomUUID()}.${detected.extension}`;
-  await db.transaction((tx) => claimStorage(tx, uploaderId, [{ key: fileKey, sizeBytes: upload.size }], 'file'));
+  await db.transaction(async (tx) => {
+    await holdSession({ db: tx, userId: uploaderId, sessionId });
+    await claimStorage(tx, uploaderId, [{ key: fileKey, sizeBytes: upload.size }], 'file');
+  });
   try {
     await storage.put(fileKey, upload.path, detected.type);
   } catch (error) {

@@ -20,7 +20,7 @@ import {
 } from '#shared/schemas/chat.ts';
 import type { Database } from '../../db/client.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
-import { requireUser } from '../../http/session.ts';
+import { requireSession, requireUser } from '../../http/session.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../http/upload.ts';
@@ -166,10 +166,10 @@ export const chatRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const user = await requireUser(request);
+      const { user, sessionId } = await requireSession(request);
       return reply
         .status(201)
-        .send(await storeChatUpload({ db, storage, uploaderId: user.id, upload: request.body.file }));
+        .send(await storeChatUpload({ db, storage, uploaderId: user.id, sessionId, upload: request.body.file }));
     },
   );
 

@@ -11,10 +11,11 @@ import {
 import { tutorAboutSchema, updateTutorAboutSchema } from '#shared/schemas/reviews.ts';
 import type { Database } from '../../db/client.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
-import { requireUser } from '../../http/session.ts';
+import { requireSession, requireUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../http/upload.ts';
+import { holdSession } from '../auth/service.ts';
 import type { Moderation } from '../moderation/service.ts';
 import {
   getAvatar,
@@ -74,8 +75,14 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
       },
     },
     async (request) => {
-      const user = await requireUser(request);
-      return updateAvatar({ db, storage, userId: user.id, upload: request.body.avatar });
+      const { user, sessionId } = await requireSession(request);
+      return updateAvatar({
+        db,
+        storage,
+        userId: user.id,
+        holdSession: (tx) => holdSession({ db: tx, userId: user.id, sessionId }),
+        upload: request.body.avatar,
+      });
     },
   );
 

@@ -165,19 +165,26 @@ export async function withStoredAvatar<T>(
   }
 }
 
+/**
+ * Replaces the avatar while `holdSession` finds the session that sent it (the auth feature's, which depends on this
+ * one): an avatar still arriving when the account was locked is refused.
+ */
 export async function updateAvatar({
   db,
   storage,
   userId,
+  holdSession,
   upload,
 }: {
   db: Database;
   storage: Storage;
   userId: string;
+  holdSession: (tx: Executor) => Promise<void>;
   upload: Upload;
 }) {
   const { image, previous } = await withStoredAvatar({ storage, upload }, (image) =>
     db.transaction(async (tx) => {
+      await holdSession(tx);
       const [user] = await tx.select({ image: users.image }).from(users).where(eq(users.id, userId)).for('update');
       await tx.update(users).set({ image }).where(eq(users.id, userId));
       return { image: image!, previous: user?.image ?? null };
