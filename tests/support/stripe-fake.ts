@@ -29,14 +29,14 @@ type StoredObject = Record<string, unknown> & { id: string };
  * An HTTP stand-in for api.stripe.com, on a free loopback port, for the endpoints the payments code calls: the real
  * SDK talks to it (`STRIPE_API_BASE`). It keeps every request so tests assert form bodies, idempotency keys and the
  * API version; answers a repeated idempotency key with the first answer, and a key reused with other parameters
- * with Stripe's 400; and fails the next calls to a path when told (`failNext`), saving nothing, as a Stripe outage
- * does. `succeed` plays the card holder confirming a PaymentIntent in the browser.
+ * with Stripe's 400; and fails the next calls to a path when told (`failNext`), saving nothing as a Stripe outage
+ * does, or losing only the answer. `succeed` plays the card holder confirming a PaymentIntent in the browser.
  */
 export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhookSecret?: string } = {}) {
   const requests: StripeFakeRequest[] = [];
   const objects = new Map<string, StoredObject>();
   const answered = new Map<string, { form: string; answer: Answer }>();
-  const failures: Array<{ path: string; status: number; message: string }> = [];
+  const failures: Array<{ path: string; status: number; message: string; afterSaving: boolean }> = [];
   let counter = 0;
   const nextId = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, '0')}`;
   /** Where Stripe sends the account's events (`deliverEventsTo`); none until a test names it. */
@@ -67,6 +67,29 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
   const amountOf = (form: Record<string, string>) => {
     const amount = Number(form.amount);
     return Number.isSafeInteger(amount) && amount > 0 ? amount : null;
+  };
+
+  /**
+   * A page of the stored objects of a kind that pass the filter, newest first as Stripe lists them; `starting_after`
+   * pages on from an id, `limit` says how many.
+   */
+  const listOf = (
+    kind: string,
+    form: Record<string, string>,
+    passes: (object: StoredObject) => boolean = () => true,
+  ): Answer => {
+    const limit = Number(form.limit ?? 10);
+    const all = [...objects.values()].filter((object) => object.object === kind && passes(object)).reverse();
+    const start = form.starting_after ? all.findIndex((object) => object.id === form.starting_after) + 1 : 0;
+    return {
+      status: 200,
+      body: {
+        object: 'list',
+        url: `/v1/${kind}s`,
+        has_more: start + limit < all.length,
+        data: all.slice(start, start + limit),
+      },
+    };
   };
 
   /** A PaymentIntent with its charge and the charge's balance transaction in place of their ids. */
@@ -170,9 +193,22 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
           return invalid('Refund amount is greater than the unrefunded amount of the charge.');
         }
         intent.amount_refunded = refunded + amount;
-        const refund = { id: nextId('re'), object: 'refund', amount, payment_intent: intent.id, status: 'succeeded' };
+        const refund = {
+          id: nextId('re'),
+          object: 'refund',
+          amount,
+          payment_intent: intent.id,
+          metadata: metadataOf(form),
+          status: 'succeeded',
+        };
         return { status: 200, body: store(refund) };
       },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/refunds$/,
+      handle: (form) =>
+        listOf('refund', form, (refund) => !form.payment_intent || refund.payment_intent === form.payment_intent),
     },
     {
       // Newest first, as Stripe lists; `starting_after` pages on from an id, `created[gte]` filters.
@@ -180,22 +216,10 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       pattern: /^\/v1\/payment_intents$/,
       handle(form) {
         const since = Number(form['created[gte]'] ?? 0);
-        const limit = Number(form.limit ?? 10);
-        const all = [...objects.values()]
-          .filter((object) => object.object === 'payment_intent' && Number(object.created) >= since)
-          .reverse();
-        const start = form.starting_after ? all.findIndex((intent) => intent.id === form.starting_after) + 1 : 0;
-        const page = all.slice(start, start + limit);
-        const expanded = Object.values(form).includes('data.latest_charge.balance_transaction');
-        return {
-          status: 200,
-          body: {
-            object: 'list',
-            url: '/v1/payment_intents',
-            has_more: start + limit < all.length,
-            data: expanded ? page.map(withChargeExpanded) : page,
-          },
-        };
+        const list = listOf('payment_intent', form, (intent) => Number(intent.created) >= since);
+        if (!Object.values(form).includes('data.latest_charge.balance_transaction')) return list;
+        const page = list.body as { data: StoredObject[] };
+        return { ...list, body: { ...page, data: page.data.map(withChargeExpanded) } };
       },
     },
     {
@@ -220,20 +244,7 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       // The platform's connected accounts, newest first; `starting_after` pages on from an id.
       method: 'GET',
       pattern: /^\/v1\/accounts$/,
-      handle(form) {
-        const limit = Number(form.limit ?? 10);
-        const all = [...objects.values()].filter((object) => object.object === 'account').reverse();
-        const start = form.starting_after ? all.findIndex((account) => account.id === form.starting_after) + 1 : 0;
-        return {
-          status: 200,
-          body: {
-            object: 'list',
-            url: '/v1/accounts',
-            has_more: start + limit < all.length,
-            data: all.slice(start, start + limit),
-          },
-        };
-      },
+      handle: (form) => listOf('account', form),
     },
     {
       method: 'GET',
@@ -270,17 +281,14 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     {
       method: 'GET',
       pattern: /^\/v1\/transfers$/,
-      handle(form) {
-        const data = [...objects.values()]
-          .filter(
-            (object) =>
-              object.object === 'transfer' &&
-              (!form.destination || object.destination === form.destination) &&
-              (!form.transfer_group || object.transfer_group === form.transfer_group),
-          )
-          .reverse();
-        return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/transfers' } };
-      },
+      handle: (form) =>
+        listOf(
+          'transfer',
+          form,
+          (transfer) =>
+            (!form.destination || transfer.destination === form.destination) &&
+            (!form.transfer_group || transfer.transfer_group === form.transfer_group),
+        ),
     },
     {
       method: 'POST',
@@ -417,6 +425,48 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       }),
     );
 
+  const failureAnswer = ({ status, message }: { status: number; message: string }): Answer => ({
+    status,
+    body: { error: { type: 'api_error', message } },
+  });
+
+  /** What Stripe answers a request, saved under its idempotency key as Stripe saves it. */
+  const answerOf = ({
+    method,
+    path,
+    form,
+    raw,
+    idempotencyKey,
+  }: {
+    method: string;
+    path: string;
+    form: Record<string, string>;
+    raw: string;
+    idempotencyKey: string | undefined;
+  }): Answer => {
+    const stored = idempotencyKey && method === 'POST' ? answered.get(idempotencyKey) : undefined;
+    if (stored) {
+      if (stored.form === raw) return stored.answer;
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
+          },
+        },
+      };
+    }
+    for (const route of routes) {
+      const match = route.method === method ? route.pattern.exec(path) : null;
+      if (!match) continue;
+      const answer = route.handle(form, match[1]);
+      if (idempotencyKey && method === 'POST') answered.set(idempotencyKey, { form: raw, answer });
+      return answer;
+    }
+    return invalid(`Unrecognized request URL (${method}: ${path}).`);
+  };
+
   const server = createServer((request, response) => {
     void readBody(request).then((raw) => {
       const url = new URL(request.url ?? '/', 'http://stripe.fake');
@@ -437,36 +487,10 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       });
 
       const failureIndex = failures.findIndex((failure) => failure.path === url.pathname);
-      if (failureIndex >= 0) {
-        const [failure] = failures.splice(failureIndex, 1);
-        return send(response, {
-          status: failure!.status,
-          body: { error: { type: 'api_error', message: failure!.message } },
-        });
-      }
-      const stored = idempotencyKey && method === 'POST' ? answered.get(idempotencyKey) : undefined;
-      if (stored) {
-        if (stored.form !== raw) {
-          return send(response, {
-            status: 400,
-            body: {
-              error: {
-                type: 'idempotency_error',
-                message: `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
-              },
-            },
-          });
-        }
-        return send(response, stored.answer);
-      }
-      for (const route of routes) {
-        const match = route.method === method ? route.pattern.exec(url.pathname) : null;
-        if (!match) continue;
-        const answer = route.handle(form, match[1]);
-        if (idempotencyKey && method === 'POST') answered.set(idempotencyKey, { form: raw, answer });
-        return send(response, answer);
-      }
-      send(response, invalid(`Unrecognized request URL (${method}: ${url.pathname}).`));
+      const failure = failureIndex >= 0 ? failures.splice(failureIndex, 1)[0]! : null;
+      if (failure?.afterSaving === false) return send(response, failureAnswer(failure));
+      const answer = answerOf({ method, path: url.pathname, form, raw, idempotencyKey });
+      send(response, failure ? failureAnswer(failure) : answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -481,9 +505,12 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
     requestsTo: (method: string, path: string) =>
       requests.filter((request) => request.method === method && request.path === path),
     object: (id: string) => objects.get(id),
-    /** The next call to the path fails with the status (5xx: the SDK retries it under the same key). */
-    failNext(path: string, { status = 500, times = 1, message = 'An error occurred.' } = {}) {
-      for (let n = 0; n < times; n++) failures.push({ path, status, message });
+    /**
+     * The next call to the path fails with the status (5xx: the SDK retries it under the same key). `afterSaving`: it
+     * is made and saved all the same, and only its answer is lost, as when the connection drops on the way back.
+     */
+    failNext(path: string, { status = 500, times = 1, message = 'An error occurred.', afterSaving = false } = {}) {
+      for (let n = 0; n < times; n++) failures.push({ path, status, message, afterSaving });
     },
     /**
      * Stripe refuses transfers to the account (400, saved under the call's key as Stripe saves it) until told

@@ -54,7 +54,8 @@ function tutorPartOf(
 /**
  * Records the adjustment with its split and the admin's audit row, then has the provider give the money back at
  * once (any call that fails is made again by the periodic work). Unknown job: 404; a job whose money is not released
- * in full, or is adjusted already, or has a chargeback: 409; more than was paid: 400.
+ * in full, or is adjusted already (an earlier refund Stripe made after all included), or has a chargeback: 409; more
+ * than was paid: 400.
  */
 export async function adjustReleasedJob({
   db,
@@ -71,6 +72,11 @@ export async function adjustReleasedJob({
   input: AdjustmentInput;
   audit: (options: { db: Executor; adjustment: PaymentAdjustment }) => Promise<void>;
 }) {
+  const madeAfterAll = await recordRefundMadeAfterAll({ db, ctx, requestId });
+  if (madeAfterAll) {
+    await workAtOnce({ db, ctx, adjustmentId: madeAfterAll });
+    throw new AppError('CONFLICT', { message: adjustmentMessages.refundedAfterAll });
+  }
   const created = await db.transaction(async (tx) => {
     // The refund's posting would be refused for an erased person after the provider made it. Their rows are held
     // until this commits, as a posting holds them, so an erasure waits for the adjustment and then finds it under
@@ -117,15 +123,67 @@ export async function adjustReleasedJob({
     await audit({ db: tx, adjustment: row! });
     return row!;
   });
+  await workAtOnce({ db, ctx, adjustmentId: created.id });
+  const [settled] = await db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, created.id));
+  return toAdjustmentView(settled!);
+}
+
+/** Makes an adjustment's calls now rather than at the next periodic run; whatever fails is made again by that. */
+async function workAtOnce({ db, ctx, adjustmentId }: { db: Database; ctx: AdjustmentContext; adjustmentId: string }) {
   // A second stage (the reversal) becomes due as the first is recorded: two runs take both.
   const work = adjustmentWork({ db, ctx });
   for (let stage = 0; stage < 2; stage++) {
     await runClaimedWorkOnce({ db, work, log: ctx.log }).catch((error: unknown) =>
-      ctx.log.error({ err: error, adjustmentId: created.id }, 'adjustment could not be made at once'),
+      ctx.log.error({ err: error, adjustmentId }, 'adjustment could not be made at once'),
     );
   }
-  const [settled] = await db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, created.id));
-  return toAdjustmentView(settled!);
+}
+
+/**
+ * An adjustment given up because Stripe never answered its refund (decision 0066) may have been refunded all the
+ * same. Before money of the job goes back under a new key, each is looked up at Stripe by its key; one Stripe made
+ * is recorded now, as if its answer had come, and is the job's adjustment. Returns its id, or null if none was made.
+ */
+async function recordRefundMadeAfterAll({
+  db,
+  ctx,
+  requestId,
+}: {
+  db: Database;
+  ctx: AdjustmentContext;
+  requestId: string;
+}) {
+  if (!ctx.stripe) return null;
+  const givenUp = await db
+    .select({ id: paymentAdjustments.id, paymentIntentId: checkouts.providerPaymentId })
+    .from(paymentAdjustments)
+    .innerJoin(checkouts, eq(checkouts.id, paymentAdjustments.checkoutId))
+    .where(
+      and(
+        eq(paymentAdjustments.requestId, requestId),
+        eq(paymentAdjustments.status, 'failed'),
+        eq(checkouts.provider, 'stripe'),
+      ),
+    );
+  for (const { id, paymentIntentId } of givenUp) {
+    if (!paymentIntentId) continue;
+    const made = await ctx.stripe.refundMadeUnder({ paymentIntentId, idempotencyKey: `adjustment:${id}` });
+    if (!made) continue;
+    const recorded = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(paymentAdjustments)
+        .where(and(eq(paymentAdjustments.id, id), eq(paymentAdjustments.status, 'failed')))
+        .for('update');
+      if (!row) return false;
+      // Its reversal, if one is due, gets the tries of a stage of its own: the refund's were all spent.
+      await tx.update(paymentAdjustments).set({ claims: 0 }).where(eq(paymentAdjustments.id, id));
+      await recordRefund(tx, ctx, row, made.refundId);
+      return true;
+    });
+    if (recorded) return id;
+  }
+  return null;
 }
 
 export function toAdjustmentView(row: PaymentAdjustment): Adjustment {

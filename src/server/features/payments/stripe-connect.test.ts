@@ -16,6 +16,7 @@ import { createStripeGateway } from '../../platform/payments/stripe.ts';
 import { PAYOUT_SETUP_CHECKS, PAYOUT_SETUP_LINKS } from './stripe-connect.ts';
 import { stripeTransferWork } from './stripe-transfers.ts';
 import { adjustmentWork } from './adjustments.ts';
+import { adjustmentMessages } from '#shared/schemas/admin-payments.ts';
 
 describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in for Stripe)', () => {
   let t: TestApp;
@@ -656,6 +657,16 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
       headers: { cookie: paymentsAdmin },
       payload: { amountCents, note: 'The last session never happened.' },
     });
+  /** One run of the adjustments' periodic work, as the app makes it. */
+  const runAdjustmentWork = () => {
+    const ctx = {
+      publicUrl: t.config.publicUrl,
+      operator: t.config.operator,
+      log: t.app.log,
+      stripe: createStripeGateway(t.config.payments.stripe!),
+    };
+    return runClaimedWorkOnce({ db: t.db, work: adjustmentWork({ db: t.db, ctx }), log: t.app.log });
+  };
   const reversalCalls = (transferId: string) => fake.requestsTo('POST', `/v1/transfers/${transferId}/reversals`);
   /** A job of the tutor's, completed, its share transferred to their account. */
   const transferredJob = async (tutor: Caller) => {
@@ -689,15 +700,9 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     expect(made).toMatchObject({ status: 'reversing', tutorOutcome: null, lastError: expect.any(String) });
     expect(reversalCalls(transferId)).toHaveLength(3);
     // Its claim is over: the periodic work makes it again, under the same key.
-    const ctx = {
-      publicUrl: t.config.publicUrl,
-      operator: t.config.operator,
-      log: t.app.log,
-      stripe: createStripeGateway(t.config.payments.stripe!),
-    };
     const adjustmentRow = async () =>
       (await t.db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, made.id)))[0]!;
-    await runClaimedWorkOnce({ db: t.db, work: adjustmentWork({ db: t.db, ctx }), log: t.app.log });
+    await runAdjustmentWork();
     // (the app's own periodic work may have taken it first)
     await eventually(async () => (await adjustmentRow()).status === 'settled');
     expect(reversalCalls(transferId)).toHaveLength(4);
@@ -726,7 +731,44 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
       fake.requestsTo('POST', '/v1/refunds').filter((r) => r.form.payment_intent === paymentIntentId),
     ).toHaveLength(1);
     expect(reversalCalls(transferId)).toHaveLength(4);
-    expect(await runClaimedWorkOnce({ db: t.db, work: adjustmentWork({ db: t.db, ctx }), log: t.app.log })).toBe(0);
+    expect(await runAdjustmentWork()).toBe(0);
+  });
+
+  it('records a refund Stripe made after all for an adjustment given up, before money goes back a second time', async () => {
+    const tutor = await onboardedTeacher();
+    const { student, requestId, paymentIntentId, transferId } = await transferredJob(tutor);
+    // Stripe makes the refund, but its answer is lost, and it answers nothing more: the SDK's two retries fail, and
+    // so do the three calls of the second run the adjustment makes at once.
+    fake.failNext('/v1/refunds', { status: 500, afterSaving: true });
+    fake.failNext('/v1/refunds', { status: 500, times: 5 });
+    const first = (await adjust(requestId, 1_000)).json();
+    expect(first).toMatchObject({ status: 'refunding', lastError: expect.any(String) });
+    // As after the last of its claims whose answers were all lost: the next run gives it up.
+    await t.db.update(paymentAdjustments).set({ claims: 10 }).where(eq(paymentAdjustments.id, first.id));
+    await runAdjustmentWork();
+    const rowOf = async (id: string) =>
+      (await t.db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, id)))[0]!;
+    expect(await rowOf(first.id)).toMatchObject({ status: 'failed' });
+    expect(await postingOf(`adjustment:${first.id}`)).toEqual({});
+
+    // The admin gives money back again: Stripe's refund under the first key is found and recorded, nothing more moves.
+    const again = await adjust(requestId, 1_000);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(adjustmentMessages.refundedAfterAll);
+    const refunds = fake.requestsTo('POST', '/v1/refunds').filter((r) => r.form.payment_intent === paymentIntentId);
+    expect(new Set(refunds.map((r) => r.idempotencyKey))).toEqual(new Set([`adjustment:${first.id}`]));
+    expect(fake.object(paymentIntentId)).toMatchObject({ amount_refunded: 1_000 });
+    expect(await t.db.$count(paymentAdjustments, eq(paymentAdjustments.requestId, requestId))).toBe(1);
+    expect(await rowOf(first.id)).toMatchObject({ status: 'settled', tutorOutcome: 'reversed', lastError: null });
+    expect(await postingOf(`adjustment:${first.id}`)).toEqual({
+      tutor_earnings_available: -850,
+      platform_commission: -150,
+      refunds: 1_000,
+    });
+    expect(fake.object(transferId)).toMatchObject({ amount_reversed: 850 });
+    expect(await ledgerAccountBalance({ db: t.db, account: { kind: 'refunds', userId: student.user.id } })).toBe(1_000);
+    // And again: the job is adjusted.
+    expect((await adjust(requestId, 1_000)).json().message).toBe(adjustmentMessages.notReleased);
   });
 
   it('records the tutor as owing the part Stripe will not reverse, paid back from their next share', async () => {

@@ -104,13 +104,16 @@ describe('the Stripe gateway, against a stand-in for api.stripe.com', () => {
     expect(fake.object(paymentIntentId)).toMatchObject({ amount_refunded: 1_500 });
     expect(fake.requestsTo('POST', '/v1/refunds').at(-1)).toMatchObject({
       idempotencyKey: 'refund:r_1',
-      form: { payment_intent: paymentIntentId, amount: '1500' },
+      form: { payment_intent: paymentIntentId, amount: '1500', 'metadata[idempotency_key]': 'refund:r_1' },
     });
 
     await expect(stripe.refund({ idempotencyKey: 'refund:r_2', paymentIntentId, amountCents: 1_000 })).rejects.toThrow(
       /greater than the unrefunded amount/,
     );
     expect(fake.object(paymentIntentId)).toMatchObject({ amount_refunded: 1_500 });
+    // Found again by its key, which Stripe keeps with the refund; a key it refused made none.
+    expect(await stripe.refundMadeUnder({ paymentIntentId, idempotencyKey: 'refund:r_1' })).toEqual(refund);
+    expect(await stripe.refundMadeUnder({ paymentIntentId, idempotencyKey: 'refund:r_2' })).toBeNull();
   });
 
   it("transfers a tutor's share from the charge to their account; a refused transfer made again under its key happens once", async () => {

@@ -103,13 +103,32 @@ export function createStripeGateway(settings: StripeSettings) {
       return chargeStateOf(intent);
     },
 
-    /** Gives some or all of a charge back to the card; the same key refunds once. */
+    /**
+     * Gives some or all of a charge back to the card; the same key refunds once. The key goes in the refund's
+     * metadata too, which outlasts Stripe's memory of keys (`refundMadeUnder`).
+     */
     async refund(input: { idempotencyKey: string; paymentIntentId: string; amountCents: number }) {
       const refund = await stripe.refunds.create(
-        { payment_intent: input.paymentIntentId, amount: input.amountCents },
+        {
+          payment_intent: input.paymentIntentId,
+          amount: input.amountCents,
+          metadata: { idempotency_key: input.idempotencyKey },
+        },
         { idempotencyKey: input.idempotencyKey },
       );
       return { refundId: refund.id };
+    },
+
+    /**
+     * The refund of the PaymentIntent made under the key, if Stripe made one: looked up where a refund's outcome was
+     * never learnt, before money goes back under another key.
+     */
+    async refundMadeUnder(input: { paymentIntentId: string; idempotencyKey: string }) {
+      for await (const refund of stripe.refunds.list({ payment_intent: input.paymentIntentId, limit: 100 })) {
+        const made = refund.status !== 'failed' && refund.status !== 'canceled';
+        if (made && refund.metadata?.idempotency_key === input.idempotencyKey) return { refundId: refund.id };
+      }
+      return null;
     },
 
     /**
