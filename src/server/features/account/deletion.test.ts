@@ -114,6 +114,12 @@ describe('Delete my account', () => {
       const row = await createUser(t.db, { role: 'student' });
       const [uploading, deleting] = [await signIn(t, row), await signIn(t, row)];
       const incomingDir = path.join(t.config.dataDir, 'incoming-uploads');
+      const storedKeys = async () => {
+        const keys: string[] = [];
+        for await (const { key } of storage().list()) keys.push(key);
+        return keys.sort();
+      };
+      const keysBefore = await storedKeys();
       const upload = startUpload(t.url, uploading.cookie, target);
       // Its session was checked before its first bytes were written to disk.
       await eventually(async () => (await readdir(incomingDir)).length > 0);
@@ -121,6 +127,7 @@ describe('Delete my account', () => {
       const answer = await upload.finish();
       expect(answer.status, JSON.stringify(answer.body)).toBe(401);
       expect(await t.db.$count(storedFiles, eq(storedFiles.ownerId, row.id))).toBe(0);
+      expect(await storedKeys()).toEqual(keysBefore);
       const [after] = await t.db.select({ image: users.image }).from(users).where(eq(users.id, row.id));
       expect(after!.image).toBe(row.image);
     });

@@ -184,8 +184,10 @@ export async function updateAvatar({
 }) {
   const { image, previous } = await withStoredAvatar({ storage, upload }, (image) =>
     db.transaction(async (tx) => {
-      await holdSession(tx);
+      // The user's row first, as a deletion or a suspension locks it before it ends the sessions: held the other way
+      // round, each would wait for the other.
       const [user] = await tx.select({ image: users.image }).from(users).where(eq(users.id, userId)).for('update');
+      await holdSession(tx);
       await tx.update(users).set({ image }).where(eq(users.id, userId));
       return { image: image!, previous: user?.image ?? null };
     }),
