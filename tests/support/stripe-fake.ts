@@ -36,7 +36,13 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
   const requests: StripeFakeRequest[] = [];
   const objects = new Map<string, StoredObject>();
   const answered = new Map<string, { form: string; answer: Answer }>();
-  const failures: Array<{ path: string; status: number; message: string; afterSaving: boolean }> = [];
+  const failures: Array<{
+    path: string;
+    method: string | undefined;
+    status: number;
+    message: string;
+    afterSaving: boolean;
+  }> = [];
   let counter = 0;
   const nextId = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, '0')}`;
   /** Where Stripe sends the account's events (`deliverEventsTo`); none until a test names it. */
@@ -486,7 +492,9 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
         authorization: header('authorization'),
       });
 
-      const failureIndex = failures.findIndex((failure) => failure.path === url.pathname);
+      const failureIndex = failures.findIndex(
+        (failure) => failure.path === url.pathname && (!failure.method || failure.method === method),
+      );
       const failure = failureIndex >= 0 ? failures.splice(failureIndex, 1)[0]! : null;
       if (failure?.afterSaving === false) return send(response, failureAnswer(failure));
       const answer = answerOf({ method, path: url.pathname, form, raw, idempotencyKey });
@@ -506,11 +514,25 @@ export async function startStripeFake({ webhookSecret = 'whsec_fake' }: { webhoo
       requests.filter((request) => request.method === method && request.path === path),
     object: (id: string) => objects.get(id),
     /**
-     * The next call to the path fails with the status (5xx: the SDK retries it under the same key). `afterSaving`: it
-     * is made and saved all the same, and only its answer is lost, as when the connection drops on the way back.
+     * The next call to the path (by `method` alone, when named) fails with the status (5xx: the SDK retries it under
+     * the same key). `afterSaving`: it is made and saved all the same, and only its answer is lost, as when the
+     * connection drops on the way back.
      */
-    failNext(path: string, { status = 500, times = 1, message = 'An error occurred.', afterSaving = false } = {}) {
-      for (let n = 0; n < times; n++) failures.push({ path, status, message, afterSaving });
+    failNext(
+      path: string,
+      {
+        method,
+        status = 500,
+        times = 1,
+        message = 'An error occurred.',
+        afterSaving = false,
+      }: { method?: string; status?: number; times?: number; message?: string; afterSaving?: boolean } = {},
+    ) {
+      for (let n = 0; n < times; n++) failures.push({ path, method, status, message, afterSaving });
+    },
+    /** The failures still to come are dropped: Stripe answers again. */
+    stopFailing() {
+      failures.length = 0;
     },
     /**
      * Stripe refuses transfers to the account (400, saved under the call's key as Stripe saves it) until told

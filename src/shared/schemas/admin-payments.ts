@@ -206,6 +206,7 @@ export const adjustmentMessages = {
     'holding money is refunded through a refund request.',
   tooMuch: 'The amount is more than the student paid for this job.',
   chargeback: 'This job has a chargeback at Stripe: its money is settled there.',
+  stripeUnavailable: 'Stripe did not answer, so nothing was given back. Please try again in a moment.',
   refundedAfterAll:
     'Stripe had made the earlier refund of this job after all: it is recorded now, and nothing more was given back.',
   erasedPerson: 'The student or the tutor of this job deleted their account: its money can no longer be given back.',

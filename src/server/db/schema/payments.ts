@@ -289,7 +289,8 @@ export const paymentAdjustments = pgTable(
       'payment_adjustments_split_check',
       sql`${t.amountCents} > 0 and ${t.tutorCents} >= 0 and ${t.commissionCents} >= 0 and ${t.amountCents} = ${t.tutorCents} + ${t.commissionCents}`,
     ),
-    // One per job, but a failed one (the provider refused its refund, nothing moved) may be made again.
+    // One per job, but a failed one (the provider refused its refund, or never answered it in all its claims) may be
+    // made again: a refund Stripe made for it after all is looked up first (adjustments.ts).
     uniqueIndex('payment_adjustments_one_per_job_key')
       .on(t.requestId)
       .where(sql`${t.status} <> 'failed'`),

@@ -11,6 +11,7 @@ import {
 } from '../../db/schema/payments.ts';
 import { runClaimedWorkOnce, type ClaimedWork } from '../../platform/jobs/claimed-work.ts';
 import type { IntervalJob } from '../../platform/jobs/interval-jobs.ts';
+import { STRIPE_WORK_LEASE_MS } from '../../platform/payments/stripe.ts';
 import { postLedgerTransaction } from './ledger.ts';
 import { paymentProvider, type RefundOutcome } from './provider.ts';
 import { releaseHeldFunds } from './release.ts';
@@ -92,7 +93,7 @@ export function refundWork({ db, ctx }: { db: Executor; ctx: RefundContext }) {
     due: eq(refundRequests.status, 'refunding'),
     order: refundRequests.createdAt,
     batchSize: 20,
-    leaseMs: 60_000,
+    leaseMs: STRIPE_WORK_LEASE_MS,
     maxClaims: 5,
     async call(row) {
       const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, row.checkoutId));

@@ -13,7 +13,8 @@ export {
 export { isJobPaid, jobPaymentState, jobPaymentStates } from './job-payment-state.ts';
 export { LEDGER_SEARCH_LIMIT, ledgerCsv, paymentTotals, searchLedger } from './ledger-search.ts';
 export { decideRefundRequest } from './refunds.ts';
-export { adjustmentWork, adjustReleasedJob } from './adjustments.ts';
+export { adjustReleasedJob } from './adjustments.ts';
+export { adjustmentWork } from './adjustment-work.ts';
 export type { RefundContext } from './refund-jobs.ts';
 export { refundWork, suspendedTutorsJobsJob, unansweredRefundRequestsJob } from './refund-settlement.ts';
 export { getDisputeEvidence, listDisputes } from './refund-views.ts';

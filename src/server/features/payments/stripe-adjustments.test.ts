@@ -10,7 +10,7 @@ import { eventually } from '../../../../tests/support/time.ts';
 import { paymentAdjustments } from '../../db/schema/payments.ts';
 import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
 import { createStripeGateway } from '../../platform/payments/stripe.ts';
-import { adjustmentWork } from './adjustments.ts';
+import { adjustmentWork } from './adjustment-work.ts';
 import { ledgerAccountBalance } from './service.ts';
 import { stripeTransferWork } from './stripe-transfers.ts';
 
@@ -115,24 +115,38 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     expect(await runAdjustmentWork()).toBe(0);
   });
 
+  const adjustmentOf = async (id: string) =>
+    (await t.db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, id)))[0]!;
+  /** An adjustment whose refund Stripe made, but whose answer was lost, and that was given up after its claims. */
+  const givenUpAdjustment = async (requestId: string) => {
+    // Stripe makes the refund, but its answer is lost, and it answers no refund after that (nor the app's own
+    // periodic run, which may take the adjustment meanwhile).
+    fake.failNext('/v1/refunds', { method: 'POST', afterSaving: true });
+    fake.failNext('/v1/refunds', { method: 'POST', times: 100 });
+    const made = (await adjust(requestId, 1_000)).json();
+    expect(made).toMatchObject({ status: 'refunding', lastError: expect.any(String) });
+    // As after the last of its claims whose answers were all lost: the next run gives it up.
+    await t.db.update(paymentAdjustments).set({ claims: 10 }).where(eq(paymentAdjustments.id, made.id));
+    await runAdjustmentWork();
+    await eventually(async () => (await adjustmentOf(made.id)).status === 'failed');
+    fake.stopFailing();
+    expect(await postingOf(`adjustment:${made.id}`)).toEqual({});
+    return adjustmentOf(made.id);
+  };
+
   it('records a refund Stripe made after all for an adjustment given up, before money goes back a second time', async () => {
     const tutor = await onboardedTeacher();
     const { student, requestId, paymentIntentId, transferId } = await transferredJob(tutor);
-    // Stripe makes the refund, but its answer is lost, and it answers nothing more: the SDK's two retries fail, and
-    // so do the three calls of the second run the adjustment makes at once.
-    fake.failNext('/v1/refunds', { status: 500, afterSaving: true });
-    fake.failNext('/v1/refunds', { status: 500, times: 5 });
-    const first = (await adjust(requestId, 1_000)).json();
-    expect(first).toMatchObject({ status: 'refunding', lastError: expect.any(String) });
-    // As after the last of its claims whose answers were all lost: the next run gives it up.
-    await t.db.update(paymentAdjustments).set({ claims: 10 }).where(eq(paymentAdjustments.id, first.id));
-    await runAdjustmentWork();
-    const rowOf = async (id: string) =>
-      (await t.db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, id)))[0]!;
-    expect(await rowOf(first.id)).toMatchObject({ status: 'failed' });
-    expect(await postingOf(`adjustment:${first.id}`)).toEqual({});
+    const first = await givenUpAdjustment(requestId);
 
-    // The admin gives money back again: Stripe's refund under the first key is found and recorded, nothing more moves.
+    // Stripe cannot be asked: nothing is given back, in plain words.
+    fake.failNext('/v1/refunds', { method: 'GET', times: 3 });
+    const unanswered = await adjust(requestId, 1_000);
+    expect(unanswered.statusCode).toBe(502);
+    expect(unanswered.json().message).toBe(adjustmentMessages.stripeUnavailable);
+    expect(await t.db.$count(paymentAdjustments, eq(paymentAdjustments.requestId, requestId))).toBe(1);
+
+    // Asked again: Stripe's refund under the first key is found and recorded, and nothing more moves.
     const again = await adjust(requestId, 1_000);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(adjustmentMessages.refundedAfterAll);
@@ -140,7 +154,12 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     expect(new Set(refunds.map((r) => r.idempotencyKey))).toEqual(new Set([`adjustment:${first.id}`]));
     expect(fake.object(paymentIntentId)).toMatchObject({ amount_refunded: 1_000 });
     expect(await t.db.$count(paymentAdjustments, eq(paymentAdjustments.requestId, requestId))).toBe(1);
-    expect(await rowOf(first.id)).toMatchObject({ status: 'settled', tutorOutcome: 'reversed', lastError: null });
+    // Its reversal had tries of its own.
+    expect(await adjustmentOf(first.id)).toMatchObject({
+      status: 'settled',
+      tutorOutcome: 'reversed',
+      lastError: null,
+    });
     expect(await postingOf(`adjustment:${first.id}`)).toEqual({
       tutor_earnings_available: -850,
       platform_commission: -150,
@@ -150,6 +169,21 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     expect(await ledgerAccountBalance({ db: t.db, account: { kind: 'refunds', userId: student.user.id } })).toBe(1_000);
     // And again: the job is adjusted.
     expect((await adjust(requestId, 1_000)).json().message).toBe(adjustmentMessages.notReleased);
+  });
+
+  it('leaves a refund Stripe made after all unrecorded when another adjustment of the job holds its place', async () => {
+    const tutor = await onboardedTeacher();
+    const { requestId } = await transferredJob(tutor);
+    const givenUp = await givenUpAdjustment(requestId);
+    // Another adjustment, made while the first's last call was still under way.
+    const { id: _, ...rest } = givenUp;
+    await t.db.insert(paymentAdjustments).values({ ...rest, status: 'settled', tutorOutcome: 'reversed' });
+
+    const answer = await adjust(requestId, 1_000);
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json().message).toBe(adjustmentMessages.notReleased);
+    expect(await adjustmentOf(givenUp.id)).toMatchObject({ status: 'failed' });
+    expect(await postingOf(`adjustment:${givenUp.id}`)).toEqual({});
   });
 
   it('records the tutor as owing the part Stripe will not reverse, paid back from their next share', async () => {

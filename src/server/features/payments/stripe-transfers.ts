@@ -11,7 +11,7 @@ import {
 import { tutoringRequests } from '../../db/schema/requests.ts';
 import { subjects } from '../../db/schema/subjects.ts';
 import { storableError, type ClaimedWork } from '../../platform/jobs/claimed-work.ts';
-import { stripeRefused, type StripeGateway } from '../../platform/payments/stripe.ts';
+import { STRIPE_WORK_LEASE_MS, stripeRefused, type StripeGateway } from '../../platform/payments/stripe.ts';
 import { ledgerAccountBalance, postLedgerTransaction } from './ledger.ts';
 
 // Release under Stripe (docs/decisions/0053): the tutor's released share is transferred to their connected account
@@ -163,7 +163,7 @@ export function stripeTransferWork({
     due: transferable,
     order: stripeTransfers.nextAttemptAt,
     batchSize: 20,
-    leaseMs: 60_000,
+    leaseMs: STRIPE_WORK_LEASE_MS,
     // Two spare claims, so a record lost to a passing database failure does not cost the transfer a try.
     maxClaims: MAX_ATTEMPTS + 2,
     async call(row) {

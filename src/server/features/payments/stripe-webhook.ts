@@ -5,7 +5,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { checkouts, stripeEvents } from '../../db/schema/payments.ts';
 import { AppError } from '../../http/errors.ts';
 import type { ClaimedWork } from '../../platform/jobs/claimed-work.ts';
-import type { StripeGateway } from '../../platform/payments/stripe.ts';
+import { STRIPE_WORK_LEASE_MS, type StripeGateway } from '../../platform/payments/stripe.ts';
 import type { AcceptPaidOffer } from './checkouts.ts';
 import { recordStripePayment } from './stripe-checkouts.ts';
 import { refreshConnectedAccount } from './stripe-connect.ts';
@@ -90,7 +90,7 @@ export function stripeEventWork({
     due: isNull(stripeEvents.processedAt),
     order: stripeEvents.receivedAt,
     batchSize: 20,
-    leaseMs: 60_000,
+    leaseMs: STRIPE_WORK_LEASE_MS,
     maxClaims: 10,
     async call(row) {
       if (row.type === 'account.updated') {

@@ -30,20 +30,41 @@ export type StripeChargeState =
 /**
  * Whether Stripe answered a call with a refusal (a 4xx, but not 429 "too many requests" or 409 "another request
  * with this key is running"): the request was read and nothing was made, and a repeat under the same key would
- * only be answered the same refusal.
+ * only be answered the same refusal. A key first used with other parameters is no refusal: what the first use
+ * made is not known (a call begun by an earlier version of this code, say, whose parameters differed).
  */
 export function stripeRefused(error: unknown) {
-  if (!(error instanceof Stripe.errors.StripeError)) return false;
+  if (!(error instanceof Stripe.errors.StripeError) || error instanceof Stripe.errors.StripeIdempotencyError) {
+    return false;
+  }
   const status = error.statusCode ?? 0;
   return status >= 400 && status < 500 && status !== 409 && status !== 429;
 }
+
+/** How long one request to Stripe may take (the SDK's default is 80 s), and how often the SDK repeats it. */
+const STRIPE_REQUEST_TIMEOUT_MS = 12_000;
+const STRIPE_NETWORK_RETRIES = 2;
+
+/**
+ * The longest a gateway call can take, its repeats and the SDK's waits between them (at most 5 s each) included. A
+ * claim's lease must be longer than its calls (docs/decisions/0040): a call still under way when its lease lapses
+ * could be given up while Stripe is still making it, and looked up before Stripe has it.
+ */
+const STRIPE_CALL_MAX_MS = (STRIPE_NETWORK_RETRIES + 1) * STRIPE_REQUEST_TIMEOUT_MS + STRIPE_NETWORK_RETRIES * 5_000;
+
+/**
+ * The lease of claimed work that calls Stripe: a claim makes at most three calls (a transfer is looked up, its charge
+ * read, then made), and then records what they did.
+ */
+export const STRIPE_WORK_LEASE_MS = 3 * STRIPE_CALL_MAX_MS + 15_000;
 
 /** A client of the Stripe API with the settings' key; `apiBase` (tests only) points it at a stand-in server. */
 export function createStripeGateway(settings: StripeSettings) {
   const { apiBase } = settings;
   const stripe = new Stripe(settings.secretKey, {
     apiVersion: STRIPE_API_VERSION,
-    maxNetworkRetries: 2,
+    maxNetworkRetries: STRIPE_NETWORK_RETRIES,
+    timeout: STRIPE_REQUEST_TIMEOUT_MS,
     telemetry: false,
     ...(apiBase && {
       host: apiBase.hostname,
