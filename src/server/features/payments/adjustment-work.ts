@@ -17,7 +17,7 @@ import { fitWaitingTransfers, lockTutorPayouts } from './stripe-transfers.ts';
 /** What adjustments need of the refunds' context: who gives Stripe money back, and who tells the people. */
 export type AdjustmentContext = Pick<RefundContext, 'publicUrl' | 'operator' | 'log' | 'stripe'>;
 
-/** A refund or reversal the provider could not answer is tried again after its claim's lease, this many times. */
+/** A refund or reversal the provider could not answer is tried again at the work's next run, this many times. */
 const MAX_CLAIMS = 10;
 const MAX_ERROR_LENGTH = 500;
 
@@ -195,8 +195,8 @@ async function recordReversal(tx: Executor, row: PaymentAdjustment, reversalId: 
 
 /**
  * A call that failed: one Stripe refused ends its stage (a refused refund: nothing moved, the adjustment failed; a
- * refused reversal: the tutor's part stays taken from their earnings); any other is made again after the claim's
- * lease, under the same key.
+ * refused reversal: the tutor's part stays taken from their earnings); any other is made again at the work's next
+ * run, under the same key.
  */
 async function recordFailedCall(tx: Executor, row: PaymentAdjustment, error: unknown) {
   const lastError = storableError(error, MAX_ERROR_LENGTH);

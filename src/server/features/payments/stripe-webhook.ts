@@ -114,7 +114,7 @@ export function stripeEventWork({
         checkoutId: checkout.id,
         acceptPaidOffer,
       });
-      // Stripe has not settled the charge's fee yet: the event is processed again after its lease.
+      // Stripe has not settled the charge's fee yet: the event is processed again at the work's next run.
       if (charge?.status === 'pending') throw new Error(`PaymentIntent ${row.objectId} is not settled yet`);
     },
     async record({ db: tx, row, outcome }) {

@@ -186,7 +186,11 @@ export async function updateAvatar({
     db.transaction(async (tx) => {
       // The user's row first, as a deletion or a suspension locks it before it ends the sessions: held the other way
       // round, each would wait for the other.
-      const [user] = await tx.select({ image: users.image }).from(users).where(eq(users.id, userId)).for('update');
+      const [user] = await tx
+        .select({ image: users.image })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for('no key update');
       await holdSession(tx);
       await tx.update(users).set({ image }).where(eq(users.id, userId));
       return { image: image!, previous: user?.image ?? null };

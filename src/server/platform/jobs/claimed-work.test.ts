@@ -148,10 +148,45 @@ describe('claimed work', () => {
     expect(stored).toMatchObject({ result: 'fresh', claimToken: null, claimedUntil: null });
   });
 
+  it('starts each row’s lease again as its turn comes, and leaves a row another took meanwhile to it', async () => {
+    const { ids, work, recorded } = await batchOf(3, { batchSize: 3 });
+    const leaseLeft = async (id: string) =>
+      (
+        await database.db.execute<{ seconds: number }>(
+          sql`select extract(epoch from claimed_until - now())::float8 as seconds from claimed_work_test_items where id = ${id}`,
+        )
+      ).rows[0]!.seconds;
+    const leftAtCall: number[] = [];
+    let takenId: string | undefined;
+    let taken: Awaited<ReturnType<typeof claimWork>> | undefined;
+    const slow = {
+      ...work,
+      call: async (row: { id: string }) => {
+        leftAtCall.push(await leaseLeft(row.id));
+        if (leftAtCall.length === 1) {
+          // The first call takes so long that the batch's lease runs out, and another claims one of the rows left.
+          const rest = ids.filter((id) => id !== row.id);
+          await database.db
+            .update(workItems)
+            .set({ claimedUntil: sql`now() - interval '1 second'` })
+            .where(inArray(workItems.id, rest));
+          takenId = rest[1];
+          taken = await claimWork({ db: database.db, work: { ...work, due: eq(workItems.id, takenId!) } });
+        }
+        return `called ${row.id}`;
+      },
+    };
+    expect(await runClaimedWorkOnce({ db: database.db, log, work: slow })).toBe(3);
+    expect(taken!.rows.map((row) => row.id)).toEqual([takenId]);
+    // The row left was called with a whole lease ahead of it, though the batch's had lapsed; the one taken was not.
+    expect(leftAtCall).toHaveLength(2);
+    expect(leftAtCall[1]).toBeGreaterThan(50);
+    expect(recorded.map((entry) => entry.id).sort()).toEqual(ids.filter((id) => id !== takenId).sort());
+  });
+
   it('records the rest of a batch when one row’s record fails, rather than leaving them claimed until they lapse', async () => {
     const { ids, work } = await batchOf(3);
-    // Rows are worked in id order: the first one's record fails.
-    ids.sort();
+    // One row's record fails, whichever turn it has.
     const failingFirst = {
       ...work,
       record: async (options: Parameters<typeof work.record>[0]) => {

@@ -58,6 +58,8 @@ export type ClaimedWork<T extends ClaimableTable, Value> = {
   giveUp(options: { db: Executor; row: RowOf<T> }): Promise<void>;
 };
 
+const leaseEndOf = (work: { leaseMs: number }) => sql`now() + make_interval(secs => ${work.leaseMs / 1000})`;
+
 /**
  * Claims up to a batch of due, free rows under a new token in one statement. Rows another claimer has locked are
  * skipped, not waited for, so racing claimers never get the same row.
@@ -83,7 +85,7 @@ export async function claimWork<T extends ClaimableTable, Value>({
     .for('update', { skipLocked: true });
   const claim = {
     claimToken: token,
-    claimedUntil: sql`now() + make_interval(secs => ${work.leaseMs / 1000})`,
+    claimedUntil: leaseEndOf(work),
     claims: sql`${table.claims} + 1`,
   };
   // Drizzle resolves no row type for a table known only by its constraint: these are the table's own rows.
@@ -144,6 +146,30 @@ export function recordWorkOutcome<T extends ClaimableTable, Value>({
   return endClaim({ db, table: work.table, token, row, write: (tx) => work.record({ db: tx, row, outcome }) });
 }
 
+/**
+ * Gives the row a whole lease again before it is worked, if the claim is still the token's: false when it lapsed
+ * meanwhile and another claimed it, which is then the one to work it.
+ */
+async function renewClaim<T extends ClaimableTable, Value>({
+  db,
+  work,
+  token,
+  row,
+}: {
+  db: Database;
+  work: ClaimedWork<T, Value>;
+  token: string;
+  row: RowOf<T>;
+}) {
+  const { table } = work;
+  const renewed = await db
+    .update(table)
+    .set({ claimedUntil: leaseEndOf(work) } as PgUpdateSetSource<T>)
+    .where(and(eq(table.id, row.id), eq(table.claimToken, token)))
+    .returning({ id: table.id });
+  return renewed.length > 0;
+}
+
 /** Gives up a row claimed past maxClaims without calling, and says so once in the log. */
 async function giveUpWork<T extends ClaimableTable, Value>({
   db,
@@ -171,7 +197,8 @@ async function giveUpWork<T extends ClaimableTable, Value>({
  * Claims one batch, calls for each row in turn and records each outcome; resolves with the number of rows claimed.
  * A row whose record fails keeps its claim (it is worked again once that lapses) and the rest of the batch goes on,
  * rather than wait out the lease too; the first such failure is thrown once the batch is done. A row claimed past
- * maxClaims is given up instead of called.
+ * maxClaims is given up instead of called. Each row's lease starts again as its turn comes, so a lease need only
+ * outlast one row's calls; a row whose claim lapsed meanwhile and was taken by another is left to that one.
  */
 export async function runClaimedWorkOnce<T extends ClaimableTable, Value>({
   db,
@@ -184,7 +211,9 @@ export async function runClaimedWorkOnce<T extends ClaimableTable, Value>({
 }) {
   const { token, rows } = await claimWork({ db, work });
   const recordFailures: unknown[] = [];
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
+    // The lease is a row's, not the batch's: the calls before this one took some of it.
+    if (index > 0 && !(await renewClaim({ db, work, token, row }))) continue;
     if (row.claims > work.maxClaims) {
       await giveUpWork({ db, work, token, row, log }).catch((error: unknown) => recordFailures.push(error));
       continue;

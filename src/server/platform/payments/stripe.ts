@@ -30,13 +30,10 @@ export type StripeChargeState =
 /**
  * Whether Stripe answered a call with a refusal (a 4xx, but not 429 "too many requests" or 409 "another request
  * with this key is running"): the request was read and nothing was made, and a repeat under the same key would
- * only be answered the same refusal. A key first used with other parameters is no refusal: what the first use
- * made is not known (a call begun by an earlier version of this code, say, whose parameters differed).
+ * only be answered the same refusal.
  */
 export function stripeRefused(error: unknown) {
-  if (!(error instanceof Stripe.errors.StripeError) || error instanceof Stripe.errors.StripeIdempotencyError) {
-    return false;
-  }
+  if (!(error instanceof Stripe.errors.StripeError)) return false;
   const status = error.statusCode ?? 0;
   return status >= 400 && status < 500 && status !== 409 && status !== 429;
 }
@@ -47,7 +44,7 @@ const STRIPE_NETWORK_RETRIES = 2;
 
 /**
  * The longest a gateway call can take, its repeats and the SDK's waits between them (at most 5 s each) included. A
- * claim's lease must be longer than its calls (docs/decisions/0040): a call still under way when its lease lapses
+ * row's lease must be longer than its calls (docs/decisions/0040): a call still under way when its lease lapses
  * could be given up while Stripe is still making it, and looked up before Stripe has it.
  */
 const STRIPE_CALL_MAX_MS = (STRIPE_NETWORK_RETRIES + 1) * STRIPE_REQUEST_TIMEOUT_MS + STRIPE_NETWORK_RETRIES * 5_000;
