@@ -212,8 +212,15 @@ export async function runClaimedWorkOnce<T extends ClaimableTable, Value>({
   const { token, rows } = await claimWork({ db, work });
   const recordFailures: unknown[] = [];
   for (const [index, row] of rows.entries()) {
-    // The lease is a row's, not the batch's: the calls before this one took some of it.
-    if (index > 0 && !(await renewClaim({ db, work, token, row }))) continue;
+    // The lease is a row's, not the batch's: the calls before this one took some of it. A renewal the database
+    // refuses leaves the row to be worked once its claim lapses, like a record it refuses.
+    const isOurs =
+      index === 0 ||
+      (await renewClaim({ db, work, token, row }).catch((error: unknown) => {
+        recordFailures.push(error);
+        return false;
+      }));
+    if (!isOurs) continue;
     if (row.claims > work.maxClaims) {
       await giveUpWork({ db, work, token, row, log }).catch((error: unknown) => recordFailures.push(error));
       continue;
