@@ -1,10 +1,12 @@
 import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
 import { users } from '../../src/server/db/schema/auth.ts';
 import { stripeConnectedAccounts, stripeDisputes, stripeTransfers } from '../../src/server/db/schema/stripe-connect.ts';
 import { ledgerAccountBalance, postingCentsByKind } from '../../src/server/features/payments/service.ts';
 import { call, signedInTeacher, type Caller } from './callers.ts';
 import { createSessionCookie, createSubAdmin, createSubject } from './factories.ts';
 import { startStripeFake, type StripeFake } from './stripe-fake.ts';
+import { createStripePaidJob } from './stripe-job.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { eventually } from './time.ts';
 
@@ -39,17 +41,28 @@ export async function startStripeConnectApp() {
   };
 }
 
-/** The calls and looks of a test file on its app (`app()` once its beforeAll has made it). */
-export function stripeConnectKit(app: () => StripeConnectApp) {
+/**
+ * The app of a test file, started before its tests and closed after them (`app` holds it from then on), with the
+ * calls and looks its tests share.
+ */
+export function useStripeConnectApp() {
+  const app = {} as StripeConnectApp;
+  let close = async () => {};
+  beforeAll(async () => {
+    const started = await startStripeConnectApp();
+    close = started.close;
+    Object.assign(app, started);
+  });
+  afterAll(() => close());
   const adultTeacher = async () => {
-    const { t, subjectId } = app();
+    const { t, subjectId } = app;
     const tutor = await signedInTeacher(t, [subjectId]);
     await t.db.update(users).set({ adultConfirmedAt: new Date() }).where(eq(users.id, tutor.user.id));
     return tutor;
   };
-  const setUp = (tutor: Caller | undefined) => call(app().t, tutor, 'POST', '/api/earnings/payout-setup');
+  const setUp = (tutor: Caller | undefined) => call(app.t, tutor, 'POST', '/api/earnings/payout-setup');
   const accountOf = async (tutorId: string) =>
-    (await app().t.db.select().from(stripeConnectedAccounts).where(eq(stripeConnectedAccounts.tutorId, tutorId)))[0];
+    (await app.t.db.select().from(stripeConnectedAccounts).where(eq(stripeConnectedAccounts.tutorId, tutorId)))[0];
   /** The id of the tutor's connected account, made by a set-up. */
   const accountIdOf = async (tutorId: string) => {
     const accountId = (await accountOf(tutorId))?.accountId;
@@ -57,7 +70,7 @@ export function stripeConnectKit(app: () => StripeConnectApp) {
     return accountId;
   };
   const sendEvent = (event: { body: string; signature: string }) =>
-    app().t.app.inject({
+    app.t.app.inject({
       method: 'POST',
       url: '/api/payments/stripe/webhook',
       headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
@@ -66,17 +79,18 @@ export function stripeConnectKit(app: () => StripeConnectApp) {
   /** Stripe's account.updated, from the Connect endpoint (events on connected accounts), signed with its secret. */
   const accountUpdated = (accountId: string, id?: string) =>
     sendEvent(
-      app().fake.signedEvent(
+      app.fake.signedEvent(
         { id, type: 'account.updated', object: { id: accountId, object: 'account' } },
         { secret: 'whsec_connectedaccounts' },
       ),
     );
   const disputeOf = async (id: string) =>
-    (await app().t.db.select().from(stripeDisputes).where(eq(stripeDisputes.id, id)))[0];
+    (await app.t.db.select().from(stripeDisputes).where(eq(stripeDisputes.id, id)))[0];
   /** What a ledger posting moved, by account kind. */
-  const postingOf = (idempotencyKey: string) => postingCentsByKind(app().t.db, idempotencyKey);
+  const postingOf = (idempotencyKey: string) => postingCentsByKind(app.t.db, idempotencyKey);
 
   return {
+    app,
     adultTeacher,
     setUp,
     accountOf,
@@ -85,14 +99,14 @@ export function stripeConnectKit(app: () => StripeConnectApp) {
     accountUpdated,
     disputeOf,
     postingOf,
-    earnings: async (tutor: Caller) => (await call(app().t, tutor, 'GET', '/api/earnings')).json(),
+    earnings: async (tutor: Caller) => (await call(app.t, tutor, 'GET', '/api/earnings')).json(),
     available: (tutorId: string) =>
-      ledgerAccountBalance({ db: app().t.db, account: { kind: 'tutor_earnings_available', userId: tutorId } }),
+      ledgerAccountBalance({ db: app.t.db, account: { kind: 'tutor_earnings_available', userId: tutorId } }),
     transferOf: async (requestId: string) =>
-      (await app().t.db.select().from(stripeTransfers).where(eq(stripeTransfers.requestId, requestId)))[0],
+      (await app.t.db.select().from(stripeTransfers).where(eq(stripeTransfers.requestId, requestId)))[0],
     /** A chargeback on the job's charge that Stripe opens, then closes lost, told by its two events. */
     loseChargeback: async (paymentIntentId: string) => {
-      const { fake } = app();
+      const { fake } = app;
       const dispute = fake.openDispute(paymentIntentId);
       await sendEvent(fake.signedEvent({ type: 'charge.dispute.created', object: { id: dispute.id } }));
       await eventually(async () => (await disputeOf(dispute.id)) !== undefined);
@@ -101,12 +115,15 @@ export function stripeConnectKit(app: () => StripeConnectApp) {
       await eventually(async () => (await postingOf(`dispute:${dispute.id}`)).refunds !== undefined);
       return dispute.id;
     },
+    /** A job of the tutor's in the file's subject, paid through Stripe (2000 cents unless said). */
+    paidJob: (tutor: Caller, cents?: number) =>
+      createStripePaidJob(app.t, app.fake, { subjectId: app.subjectId, tutor, cents }),
     /** A tutor whose payouts Stripe has enabled (onboarding finished, told by account.updated). */
     onboardedTeacher: async () => {
       const tutor = await adultTeacher();
       await setUp(tutor);
       const accountId = await accountIdOf(tutor.user.id);
-      app().fake.updateAccount(accountId, { payouts_enabled: true });
+      app.fake.updateAccount(accountId, { payouts_enabled: true });
       await accountUpdated(accountId);
       await eventually(async () => (await accountOf(tutor.user.id))!.payoutsEnabled);
       return tutor;

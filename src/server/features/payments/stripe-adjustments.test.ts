@@ -1,11 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adjustmentMessages } from '#shared/schemas/admin-payments.ts';
 import { call, type Caller } from '../../../../tests/support/callers.ts';
-import { startStripeConnectApp, stripeConnectKit } from '../../../../tests/support/stripe-connect.ts';
-import type { StripeFake } from '../../../../tests/support/stripe-fake.ts';
-import { createStripePaidJob } from '../../../../tests/support/stripe-job.ts';
-import type { TestApp } from '../../../../tests/support/test-app.ts';
+import { useStripeConnectApp } from '../../../../tests/support/stripe-connect.ts';
 import { eventually } from '../../../../tests/support/time.ts';
 import { paymentAdjustments } from '../../db/schema/payments.ts';
 import { runClaimedWorkOnce } from '../../platform/jobs/claimed-work.ts';
@@ -15,46 +12,33 @@ import { ledgerAccountBalance } from './service.ts';
 import { stripeTransferWork } from './stripe-transfers.ts';
 
 describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, against a stand-in for Stripe)', () => {
-  let t: TestApp;
-  let fake: StripeFake;
-  let subjectId: string;
-  let paymentsAdmin: string;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ t, fake, subjectId, paymentsAdmin, close } = await startStripeConnectApp());
-  });
-  afterAll(() => close());
-  const { adultTeacher, accountIdOf, available, transferOf, postingOf, onboardedTeacher } = stripeConnectKit(() => ({
-    t,
-    fake,
-    subjectId,
-    paymentsAdmin,
-  }));
+  const { app, adultTeacher, accountIdOf, available, transferOf, postingOf, onboardedTeacher, paidJob } =
+    useStripeConnectApp();
 
   const adjust = (requestId: string, amountCents: number) =>
-    t.app.inject({
+    app.t.app.inject({
       method: 'POST',
       url: `/api/admin/payments/jobs/${requestId}/adjustment`,
-      headers: { cookie: paymentsAdmin },
+      headers: { cookie: app.paymentsAdmin },
       payload: { amountCents, note: 'The last session never happened.' },
     });
   /** One run of the adjustments' periodic work, as the app makes it. */
   const runAdjustmentWork = () => {
     const ctx = {
-      publicUrl: t.config.publicUrl,
-      operator: t.config.operator,
-      log: t.app.log,
-      stripe: createStripeGateway(t.config.payments.stripe!),
+      publicUrl: app.t.config.publicUrl,
+      operator: app.t.config.operator,
+      log: app.t.app.log,
+      stripe: createStripeGateway(app.t.config.payments.stripe!),
     };
-    return runClaimedWorkOnce({ db: t.db, work: adjustmentWork({ db: t.db, ctx }), log: t.app.log });
+    return runClaimedWorkOnce({ db: app.t.db, work: adjustmentWork({ db: app.t.db, ctx }), log: app.t.app.log });
   };
-  const reversalCalls = (transferId: string) => fake.requestsTo('POST', `/v1/transfers/${transferId}/reversals`);
+  const reversalCalls = (transferId: string) => app.fake.requestsTo('POST', `/v1/transfers/${transferId}/reversals`);
   /** A job of the tutor's, completed, its share transferred to their account. */
   const transferredJob = async (tutor: Caller) => {
-    const job = await createStripePaidJob(t, fake, { subjectId, tutor });
-    expect((await call(t, job.student, 'POST', `/api/requests/${job.requestId}/complete`)).statusCode).toBe(200);
-    const work = stripeTransferWork({ db: t.db, stripe: createStripeGateway(t.config.payments.stripe!) });
-    await runClaimedWorkOnce({ db: t.db, work, log: t.app.log });
+    const job = await paidJob(tutor);
+    expect((await call(app.t, job.student, 'POST', `/api/requests/${job.requestId}/complete`)).statusCode).toBe(200);
+    const work = stripeTransferWork({ db: app.t.db, stripe: createStripeGateway(app.t.config.payments.stripe!) });
+    await runClaimedWorkOnce({ db: app.t.db, work, log: app.t.app.log });
     const transfer = (await transferOf(job.requestId))!;
     expect(transfer).toMatchObject({ status: 'transferred', amountCents: 1_700 });
     return { ...job, transferId: transfer.stripeTransferId! };
@@ -64,13 +48,13 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     const tutor = await onboardedTeacher();
     const { student, requestId, paymentIntentId, transferId } = await transferredJob(tutor);
     // Stripe down for the first reversal call and the SDK's two retries: made again under the same key.
-    fake.failNext(`/v1/transfers/${transferId}/reversals`, { status: 500, times: 3 });
+    app.fake.failNext(`/v1/transfers/${transferId}/reversals`, { status: 500, times: 3 });
     const answer = await adjust(requestId, 1_000);
     expect(answer.statusCode).toBe(200);
     const made = answer.json();
     expect(made).toMatchObject({ amountCents: 1_000, tutorCents: 850, commissionCents: 150 });
 
-    const refunds = fake.requestsTo('POST', '/v1/refunds').filter((r) => r.form.payment_intent === paymentIntentId);
+    const refunds = app.fake.requestsTo('POST', '/v1/refunds').filter((r) => r.form.payment_intent === paymentIntentId);
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({
       form: { payment_intent: paymentIntentId, amount: '1000' },
@@ -82,7 +66,7 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     expect(reversalCalls(transferId)).toHaveLength(3);
     // Its claim is over: the periodic work makes it again, under the same key.
     const adjustmentRow = async () =>
-      (await t.db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, made.id)))[0]!;
+      (await app.t.db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, made.id)))[0]!;
     await runAdjustmentWork();
     // (the app's own periodic work may have taken it first)
     await eventually(async () => (await adjustmentRow()).status === 'settled');
@@ -94,8 +78,8 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     });
     const settled = await adjustmentRow();
     expect(settled).toMatchObject({ status: 'settled', tutorOutcome: 'reversed', stripeTransferId: transferId });
-    expect(fake.object(settled.stripeReversalId!)).toMatchObject({ amount: 850, transfer: transferId });
-    expect(fake.object(transferId)).toMatchObject({ amount_reversed: 850 });
+    expect(app.fake.object(settled.stripeReversalId!)).toMatchObject({ amount: 850, transfer: transferId });
+    expect(app.fake.object(transferId)).toMatchObject({ amount_reversed: 850 });
     expect(await postingOf(`adjustment:${made.id}`)).toEqual({
       tutor_earnings_available: -850,
       platform_commission: -150,
@@ -103,33 +87,35 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     });
     expect(await postingOf(`reversal:${made.id}`)).toEqual({ payouts: -850, tutor_earnings_available: 850 });
     expect(await available(tutor.user.id)).toBe(0);
-    expect(await ledgerAccountBalance({ db: t.db, account: { kind: 'payouts', userId: tutor.user.id } })).toBe(850);
-    expect(await ledgerAccountBalance({ db: t.db, account: { kind: 'refunds', userId: student.user.id } })).toBe(1_000);
+    expect(await ledgerAccountBalance({ db: app.t.db, account: { kind: 'payouts', userId: tutor.user.id } })).toBe(850);
+    expect(await ledgerAccountBalance({ db: app.t.db, account: { kind: 'refunds', userId: student.user.id } })).toBe(
+      1_000,
+    );
 
     // Pressed again: refused, and nothing more reaches Stripe.
     expect((await adjust(requestId, 1_000)).statusCode).toBe(409);
     expect(
-      fake.requestsTo('POST', '/v1/refunds').filter((r) => r.form.payment_intent === paymentIntentId),
+      app.fake.requestsTo('POST', '/v1/refunds').filter((r) => r.form.payment_intent === paymentIntentId),
     ).toHaveLength(1);
     expect(reversalCalls(transferId)).toHaveLength(4);
     expect(await runAdjustmentWork()).toBe(0);
   });
 
   const adjustmentOf = async (id: string) =>
-    (await t.db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, id)))[0]!;
+    (await app.t.db.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, id)))[0]!;
   /** An adjustment whose refund Stripe made, but whose answer was lost, and that was given up after its claims. */
   const givenUpAdjustment = async (requestId: string) => {
     // Stripe makes the refund, but its answer is lost, and it answers no refund after that (nor the app's own
     // periodic run, which may take the adjustment meanwhile).
-    fake.failNext('/v1/refunds', { method: 'POST', afterSaving: true });
-    fake.failNext('/v1/refunds', { method: 'POST', times: 100 });
+    app.fake.failNext('/v1/refunds', { method: 'POST', afterSaving: true });
+    app.fake.failNext('/v1/refunds', { method: 'POST', times: 100 });
     const made = (await adjust(requestId, 1_000)).json();
     expect(made).toMatchObject({ status: 'refunding', lastError: expect.any(String) });
     // As after the last of its claims whose answers were all lost: the next run gives it up.
-    await t.db.update(paymentAdjustments).set({ claims: 10 }).where(eq(paymentAdjustments.id, made.id));
+    await app.t.db.update(paymentAdjustments).set({ claims: 10 }).where(eq(paymentAdjustments.id, made.id));
     await runAdjustmentWork();
     await eventually(async () => (await adjustmentOf(made.id)).status === 'failed');
-    fake.stopFailing();
+    app.fake.stopFailing();
     expect(await postingOf(`adjustment:${made.id}`)).toEqual({});
     return adjustmentOf(made.id);
   };
@@ -140,20 +126,20 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     const first = await givenUpAdjustment(requestId);
 
     // Stripe cannot be asked: nothing is given back, in plain words.
-    fake.failNext('/v1/refunds', { method: 'GET', times: 3 });
+    app.fake.failNext('/v1/refunds', { method: 'GET', times: 3 });
     const unanswered = await adjust(requestId, 1_000);
     expect(unanswered.statusCode).toBe(502);
     expect(unanswered.json().message).toBe(adjustmentMessages.stripeUnavailable);
-    expect(await t.db.$count(paymentAdjustments, eq(paymentAdjustments.requestId, requestId))).toBe(1);
+    expect(await app.t.db.$count(paymentAdjustments, eq(paymentAdjustments.requestId, requestId))).toBe(1);
 
     // Asked again: Stripe's refund under the first key is found and recorded, and nothing more moves.
     const again = await adjust(requestId, 1_000);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(adjustmentMessages.refundedAfterAll);
-    const refunds = fake.requestsTo('POST', '/v1/refunds').filter((r) => r.form.payment_intent === paymentIntentId);
+    const refunds = app.fake.requestsTo('POST', '/v1/refunds').filter((r) => r.form.payment_intent === paymentIntentId);
     expect(new Set(refunds.map((r) => r.idempotencyKey))).toEqual(new Set([`adjustment:${first.id}`]));
-    expect(fake.object(paymentIntentId)).toMatchObject({ amount_refunded: 1_000 });
-    expect(await t.db.$count(paymentAdjustments, eq(paymentAdjustments.requestId, requestId))).toBe(1);
+    expect(app.fake.object(paymentIntentId)).toMatchObject({ amount_refunded: 1_000 });
+    expect(await app.t.db.$count(paymentAdjustments, eq(paymentAdjustments.requestId, requestId))).toBe(1);
     // Its reversal had tries of its own.
     expect(await adjustmentOf(first.id)).toMatchObject({
       status: 'settled',
@@ -165,8 +151,10 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
       platform_commission: -150,
       refunds: 1_000,
     });
-    expect(fake.object(transferId)).toMatchObject({ amount_reversed: 850 });
-    expect(await ledgerAccountBalance({ db: t.db, account: { kind: 'refunds', userId: student.user.id } })).toBe(1_000);
+    expect(app.fake.object(transferId)).toMatchObject({ amount_reversed: 850 });
+    expect(await ledgerAccountBalance({ db: app.t.db, account: { kind: 'refunds', userId: student.user.id } })).toBe(
+      1_000,
+    );
     // And again: the job is adjusted.
     expect((await adjust(requestId, 1_000)).json().message).toBe(adjustmentMessages.notReleased);
   });
@@ -177,7 +165,7 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     const givenUp = await givenUpAdjustment(requestId);
     // Another adjustment, made while the first's last call was still under way.
     const { id: _, ...rest } = givenUp;
-    await t.db.insert(paymentAdjustments).values({ ...rest, status: 'settled', tutorOutcome: 'reversed' });
+    await app.t.db.insert(paymentAdjustments).values({ ...rest, status: 'settled', tutorOutcome: 'reversed' });
 
     const answer = await adjust(requestId, 1_000);
     expect(answer.statusCode).toBe(409);
@@ -191,7 +179,7 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     const accountId = await accountIdOf(tutor.user.id);
     const { requestId, transferId } = await transferredJob(tutor);
     // Stripe paid the account's balance out to the tutor's bank: nothing is left to take back.
-    fake.payOut(accountId);
+    app.fake.payOut(accountId);
     const answer = await adjust(requestId, 2_000);
     expect(answer.statusCode).toBe(200);
     expect(answer.json()).toMatchObject({
@@ -206,18 +194,20 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
     expect(await available(tutor.user.id)).toBe(-1_700);
 
     // The next share pays the 1700 back: nothing goes out for it; the one after goes out whole.
-    const second = await createStripePaidJob(t, fake, { subjectId, tutor });
-    expect((await call(t, second.student, 'POST', `/api/requests/${second.requestId}/complete`)).statusCode).toBe(200);
+    const second = await paidJob(tutor);
+    expect((await call(app.t, second.student, 'POST', `/api/requests/${second.requestId}/complete`)).statusCode).toBe(
+      200,
+    );
     expect(await transferOf(second.requestId)).toBeUndefined();
     expect(await available(tutor.user.id)).toBe(0);
     const third = await transferredJob(tutor);
-    expect(fake.object(third.transferId)).toMatchObject({ amount: 1_700 });
+    expect(app.fake.object(third.transferId)).toMatchObject({ amount: 1_700 });
   });
 
   it("cuts a tutor's transfer not sent yet rather than reversing it", async () => {
     const tutor = await adultTeacher();
-    const { student, requestId } = await createStripePaidJob(t, fake, { subjectId, tutor });
-    expect((await call(t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    const { student, requestId } = await paidJob(tutor);
+    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
     expect(await transferOf(requestId)).toMatchObject({ status: 'waiting', amountCents: 1_700 });
     const answer = await adjust(requestId, 1_000);
     expect(answer.json()).toMatchObject({ status: 'settled', tutorCents: 850, tutorOutcome: 'from_earnings' });
