@@ -115,6 +115,9 @@ export function useStripeConnectApp() {
       await eventually(async () => (await postingOf(`dispute:${dispute.id}`)).refunds !== undefined);
       return dispute.id;
     },
+    /** The student marks the job completed, which releases its money. */
+    complete: (job: { student: Caller; requestId: string }) =>
+      call(app.t, job.student, 'POST', `/api/requests/${job.requestId}/complete`),
     /** A job of the tutor's in the file's subject, paid through Stripe (2000 cents unless said). */
     paidJob: (tutor: Caller, cents?: number) =>
       createStripePaidJob(app.t, app.fake, { subjectId: app.subjectId, tutor, cents }),

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { adjustmentMessages } from '#shared/schemas/admin-payments.ts';
-import { call, type Caller } from '../../../../tests/support/callers.ts';
+import type { Caller } from '../../../../tests/support/callers.ts';
 import { useStripeConnectApp } from '../../../../tests/support/stripe-connect.ts';
 import { eventually } from '../../../../tests/support/time.ts';
 import { paymentAdjustments } from '../../db/schema/payments.ts';
@@ -12,7 +12,7 @@ import { ledgerAccountBalance } from './service.ts';
 import { stripeTransferWork } from './stripe-transfers.ts';
 
 describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, against a stand-in for Stripe)', () => {
-  const { app, adultTeacher, accountIdOf, available, transferOf, postingOf, onboardedTeacher, paidJob } =
+  const { app, adultTeacher, accountIdOf, available, transferOf, postingOf, onboardedTeacher, paidJob, complete } =
     useStripeConnectApp();
 
   const adjust = (requestId: string, amountCents: number) =>
@@ -36,7 +36,7 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
   /** A job of the tutor's, completed, its share transferred to their account. */
   const transferredJob = async (tutor: Caller) => {
     const job = await paidJob(tutor);
-    expect((await call(app.t, job.student, 'POST', `/api/requests/${job.requestId}/complete`)).statusCode).toBe(200);
+    expect((await complete(job)).statusCode).toBe(200);
     const work = stripeTransferWork({ db: app.t.db, stripe: createStripeGateway(app.t.config.payments.stripe!) });
     await runClaimedWorkOnce({ db: app.t.db, work, log: app.t.app.log });
     const transfer = (await transferOf(job.requestId))!;
@@ -195,9 +195,7 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
 
     // The next share pays the 1700 back: nothing goes out for it; the one after goes out whole.
     const second = await paidJob(tutor);
-    expect((await call(app.t, second.student, 'POST', `/api/requests/${second.requestId}/complete`)).statusCode).toBe(
-      200,
-    );
+    expect((await complete(second)).statusCode).toBe(200);
     expect(await transferOf(second.requestId)).toBeUndefined();
     expect(await available(tutor.user.id)).toBe(0);
     const third = await transferredJob(tutor);
@@ -207,7 +205,7 @@ describe('Adjustments after release under Stripe (PAYMENTS_PROVIDER=stripe, agai
   it("cuts a tutor's transfer not sent yet rather than reversing it", async () => {
     const tutor = await adultTeacher();
     const { student, requestId } = await paidJob(tutor);
-    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    expect((await complete({ student, requestId })).statusCode).toBe(200);
     expect(await transferOf(requestId)).toMatchObject({ status: 'waiting', amountCents: 1_700 });
     const answer = await adjust(requestId, 1_000);
     expect(answer.json()).toMatchObject({ status: 'settled', tutorCents: 850, tutorOutcome: 'from_earnings' });

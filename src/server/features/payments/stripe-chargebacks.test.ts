@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { call } from '../../../../tests/support/callers.ts';
 import { useStripeConnectApp } from '../../../../tests/support/stripe-connect.ts';
 import { eventually } from '../../../../tests/support/time.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -27,6 +26,7 @@ describe('Stripe chargebacks (PAYMENTS_PROVIDER=stripe, against a stand-in for S
     loseChargeback,
     onboardedTeacher,
     paidJob,
+    complete,
   } = useStripeConnectApp();
 
   it('freezes a job on a chargeback, lists it for admins, and gives the money back when it is lost', async () => {
@@ -41,7 +41,7 @@ describe('Stripe chargebacks (PAYMENTS_PROVIDER=stripe, against a stand-in for S
     await eventually(async () => (await jobPaymentState({ db: app.t.db, requestId })) === 'frozen');
 
     // Frozen: the job cannot be completed, and nothing is released.
-    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(409);
+    expect((await complete({ student, requestId })).statusCode).toBe(409);
     expect(await available(tutor.user.id)).toBe(0);
     expect(await transferOf(requestId)).toBeUndefined();
     const queue = await app.t.app.inject({
@@ -186,14 +186,14 @@ describe('Stripe chargebacks (PAYMENTS_PROVIDER=stripe, against a stand-in for S
     app.fake.closeDispute(dispute.id, 'won');
     await sendEvent(app.fake.signedEvent({ type: 'charge.dispute.closed', object: { id: dispute.id } }));
     await eventually(async () => (await jobPaymentState({ db: app.t.db, requestId })) === 'held');
-    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    expect((await complete({ student, requestId })).statusCode).toBe(200);
     expect(await transferOf(requestId)).toMatchObject({ amountCents: 1_700 });
   });
 
   it("takes a chargeback lost after release from the tutor's waiting transfer, which never goes out", async () => {
     const tutor = await adultTeacher();
     const { student, requestId, paymentIntentId } = await paidJob(tutor);
-    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    expect((await complete({ student, requestId })).statusCode).toBe(200);
     expect(await transferOf(requestId)).toMatchObject({ status: 'waiting', amountCents: 1_700 });
 
     const disputeId = await loseChargeback(paymentIntentId);
@@ -225,9 +225,7 @@ describe('Stripe chargebacks (PAYMENTS_PROVIDER=stripe, against a stand-in for S
     const accountId = await accountIdOf(tutor.user.id);
     const work = stripeTransferWork({ db: app.t.db, stripe: createStripeGateway(app.t.config.payments.stripe!) });
     const first = await paidJob(tutor);
-    expect((await call(app.t, first.student, 'POST', `/api/requests/${first.requestId}/complete`)).statusCode).toBe(
-      200,
-    );
+    expect((await complete(first)).statusCode).toBe(200);
     await runClaimedWorkOnce({ db: app.t.db, work, log: app.t.app.log });
     expect(await transferOf(first.requestId)).toMatchObject({ status: 'transferred' });
 
@@ -237,15 +235,11 @@ describe('Stripe chargebacks (PAYMENTS_PROVIDER=stripe, against a stand-in for S
 
     // The next job's 1700 pays the debt back: nothing is transferred for it; the one after goes out whole.
     const second = await paidJob(tutor);
-    expect((await call(app.t, second.student, 'POST', `/api/requests/${second.requestId}/complete`)).statusCode).toBe(
-      200,
-    );
+    expect((await complete(second)).statusCode).toBe(200);
     expect(await transferOf(second.requestId)).toBeUndefined();
     expect(await available(tutor.user.id)).toBe(0);
     const third = await paidJob(tutor);
-    expect((await call(app.t, third.student, 'POST', `/api/requests/${third.requestId}/complete`)).statusCode).toBe(
-      200,
-    );
+    expect((await complete(third)).statusCode).toBe(200);
     await runClaimedWorkOnce({ db: app.t.db, work, log: app.t.app.log });
     expect(await transferOf(third.requestId)).toMatchObject({ status: 'transferred', amountCents: 1_700 });
     const sent = app.fake.requestsTo('POST', '/v1/transfers').filter((r) => r.form.destination === accountId);

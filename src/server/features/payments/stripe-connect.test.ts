@@ -25,6 +25,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     transferOf,
     onboardedTeacher,
     paidJob,
+    complete,
   } = useStripeConnectApp();
 
   it('makes one Express account per teacher and answers an onboarding address back to Earnings', async () => {
@@ -176,7 +177,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
   it('keeps a released share available until payouts are enabled, then transfers it once from the charge', async () => {
     const tutor = await adultTeacher();
     const { student, requestId, paymentIntentId } = await paidJob(tutor);
-    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    expect((await complete({ student, requestId })).statusCode).toBe(200);
 
     expect(await transferOf(requestId)).toMatchObject({ status: 'waiting', amountCents: 1_700 });
     const waiting = await earnings(tutor);
@@ -249,7 +250,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     const work = stripeTransferWork({ db: app.t.db, stripe: createStripeGateway(app.t.config.payments.stripe!) });
     // Stripe down: the call and the SDK's two retries of it fail.
     app.fake.failNext('/v1/transfers', { status: 500, times: 3 });
-    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    expect((await complete({ student, requestId })).statusCode).toBe(200);
     expect(await runClaimedWorkOnce({ db: app.t.db, work, log: app.t.app.log })).toBe(1);
     const waiting = (await transferOf(requestId))!;
     expect(waiting).toMatchObject({ status: 'waiting', amountCents: 2_550, attempts: 1 });
@@ -276,7 +277,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     const tutor = await onboardedTeacher();
     const { student, requestId } = await paidJob(tutor);
     const work = stripeTransferWork({ db: app.t.db, stripe: createStripeGateway(app.t.config.payments.stripe!) });
-    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    expect((await complete({ student, requestId })).statusCode).toBe(200);
     // Seven tries failed already: the eighth is the last.
     await app.t.db.update(stripeTransfers).set({ attempts: 7 }).where(eq(stripeTransfers.requestId, requestId));
     app.fake.failNext('/v1/transfers', { status: 500, times: 3 });
@@ -325,7 +326,7 @@ describe('Stripe Connect payouts (PAYMENTS_PROVIDER=stripe, against a stand-in f
     const stripe = createStripeGateway(app.t.config.payments.stripe!);
     const work = stripeTransferWork({ db: app.t.db, stripe });
     app.fake.refuseTransfersTo(accountId, 'Your destination account needs to have at least one capability enabled.');
-    expect((await call(app.t, student, 'POST', `/api/requests/${requestId}/complete`)).statusCode).toBe(200);
+    expect((await complete({ student, requestId })).statusCode).toBe(200);
     await runClaimedWorkOnce({ db: app.t.db, work, log: app.t.app.log });
     const failed = (await transferOf(requestId))!;
     expect(failed).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringContaining('capability') });
