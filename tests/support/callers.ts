@@ -55,19 +55,22 @@ export async function signInOverHttp(
   return { response, cookie };
 }
 
-/** Registers a student through the sign-up form's API, as `name` at `name`@example.com with the password secret1. */
+/** What the sign-up form sends for a student `name` at `name`@example.com with the password secret1. */
+export const studentRegistration = (name: string) => ({
+  name,
+  email: `${name}@example.com`,
+  password: 'secret1',
+  role: 'student',
+  acceptTerms: true,
+  acceptPrivacy: true,
+  confirmAge: true,
+});
+
+/** Registers a student through the sign-up form's API (`studentRegistration`). */
 export const registerStudent = (t: TestApp, name: string) =>
   t.app.inject({
     method: 'POST',
     url: '/api/accounts/register',
-    payload: {
-      name,
-      email: `${name}@example.com`,
-      password: 'secret1',
-      role: 'student',
-      acceptTerms: true,
-      acceptPrivacy: true,
-      confirmAge: true,
-    },
+    payload: studentRegistration(name),
     remoteAddress: freshClientAddress(),
   });

@@ -22,6 +22,7 @@ import {
 } from '../../../../tests/support/factories.ts';
 import { formData, TINY_PNG } from '../../../../tests/support/files.ts';
 import { writePaidJob } from '../../../../tests/support/paid-job.ts';
+import { postRequest, requestForm } from '../../../../tests/support/request-posting.ts';
 import {
   createListeningTestApp,
   createTestAppBeside,
@@ -78,15 +79,12 @@ describe('Erasure after the grace period', () => {
     );
     const { key: avatarKey } = await uploadAvatar(student);
     const posted = await ok(
-      await call(
+      await postRequest(
         t,
         student,
-        'POST',
-        '/api/requests',
-        formData(
-          { type: 'tutoring', subjectId, description: 'Help with fractions', budgetMinCents: '800' },
-          { field: 'attachments', bytes: TINY_PNG, filename: 'homework.png', type: 'image/png' },
-        ),
+        requestForm({ type: 'tutoring', subjectId, description: 'Help with fractions', budgetMinCents: '800' }, [
+          { bytes: TINY_PNG, filename: 'homework.png', type: 'image/png' },
+        ]),
       ),
     );
     const [stored] = await t.db

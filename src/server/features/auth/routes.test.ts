@@ -7,24 +7,14 @@ import { mailOutbox } from '../../db/schema/notifications.ts';
 import { teacherSpecializations } from '../../db/schema/subjects.ts';
 import { createUser, freshClientAddress, subjectIdsNamed } from '../../../../tests/support/factories.ts';
 import { FORGED_PNG, TINY_PNG, formData, pngOfSize } from '../../../../tests/support/files.ts';
+import { studentRegistration } from '../../../../tests/support/callers.ts';
 import { waitForDevMails } from '../../../../tests/support/mailbox.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 
 let created = 0;
 const uniqueName = () => `user${Date.now().toString(36)}${(++created).toString(36)}`;
 
-const validFields = () => {
-  const name = uniqueName();
-  return {
-    name,
-    email: `${name}@example.com`,
-    password: 'secret1',
-    role: 'student',
-    acceptTerms: true,
-    acceptPrivacy: true,
-    confirmAge: true,
-  };
-};
+const validFields = () => studentRegistration(uniqueName());
 
 type Fields = Record<string, string | boolean | readonly string[]>;
 const register = (
