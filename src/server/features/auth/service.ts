@@ -27,14 +27,7 @@ export {
   listDevices,
   requestEmailChange,
 } from './account-settings.ts';
-export {
-  eraseAccountRow,
-  findLockedAccount,
-  holdSession,
-  lockAccount,
-  unlockAccount,
-  type ErasedIdentity,
-} from './account-lock.ts';
+export { eraseAccountRow, findLockedAccount, lockAccount, unlockAccount, type ErasedIdentity } from './account-lock.ts';
 export { assertPasswordSignInAllowed, recordFailedSignIn } from './sign-in-lockout.ts';
 import type { Auth } from './auth.ts';
 import { EMAIL_CONFIRMATION_VALIDITY_HOURS, sendConfirmationMail } from './mails.ts';

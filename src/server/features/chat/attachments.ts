@@ -7,7 +7,7 @@ import { claimStorage, releaseStorage } from '../../platform/storage/quota.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { cleanFilename } from '../../platform/storage/filenames.ts';
 import type { Upload } from '../../http/upload.ts';
-import { holdSession } from '../auth/service.ts';
+import { holdSession } from '../../platform/sessions/hold-session.ts';
 
 // Chat attachments (SPEC.md §5 "Uploads in chat"): the type comes from the bytes, never from the name or the
 // client's claim.

@@ -15,7 +15,6 @@ import { requireSession, requireUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import { uploadLimits, uploadSchema } from '../../http/upload.ts';
-import { holdSession } from '../auth/service.ts';
 import type { Moderation } from '../moderation/service.ts';
 import {
   getAvatar,
@@ -76,13 +75,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ db: Database; storage: Stor
     },
     async (request) => {
       const { user, sessionId } = await requireSession(request);
-      return updateAvatar({
-        db,
-        storage,
-        userId: user.id,
-        holdSession: (tx) => holdSession({ db: tx, userId: user.id, sessionId }),
-        upload: request.body.avatar,
-      });
+      return updateAvatar({ db, storage, userId: user.id, sessionId, upload: request.body.avatar });
     },
   );
 

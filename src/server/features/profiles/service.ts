@@ -11,6 +11,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { enforceUserLimit } from '../../platform/limits/usage-limits.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../http/upload.ts';
+import { holdSession } from '../../platform/sessions/hold-session.ts';
 import type { Moderation } from '../moderation/service.ts';
 
 // Avatars are public images served by GET /api/files/avatars/:name; `users.image` holds that URL.
@@ -165,21 +166,18 @@ export async function withStoredAvatar<T>(
   }
 }
 
-/**
- * Replaces the avatar while `holdSession` finds the session that sent it (the auth feature's, which depends on this
- * one): an avatar still arriving when the account was locked is refused.
- */
+/** Replaces the avatar while the session that sent it lasts: one still arriving when the account was locked is refused. */
 export async function updateAvatar({
   db,
   storage,
   userId,
-  holdSession,
+  sessionId,
   upload,
 }: {
   db: Database;
   storage: Storage;
   userId: string;
-  holdSession: (tx: Executor) => Promise<void>;
+  sessionId: string;
   upload: Upload;
 }) {
   const { image, previous } = await withStoredAvatar({ storage, upload }, (image) =>
@@ -191,7 +189,7 @@ export async function updateAvatar({
         .from(users)
         .where(eq(users.id, userId))
         .for('no key update');
-      await holdSession(tx);
+      await holdSession({ db: tx, userId, sessionId });
       await tx.update(users).set({ image }).where(eq(users.id, userId));
       return { image: image!, previous: user?.image ?? null };
     }),

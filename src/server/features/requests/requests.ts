@@ -18,7 +18,7 @@ import type { Storage } from '../../platform/storage/storage.ts';
 import type { Upload } from '../../http/upload.ts';
 import { claimStorage } from '../../platform/storage/quota.ts';
 import type { Moderation } from '../moderation/service.ts';
-import { holdSession } from '../auth/service.ts';
+import { holdSession } from '../../platform/sessions/hold-session.ts';
 import { notifiedTeachersCount, notifyTeachersOfRequest } from '../notifications/service.ts';
 import { withStoredAttachments } from './attachments.ts';
 import {
