@@ -141,6 +141,12 @@ export const test = base.extend<Fixtures & InternalFixtures>({
     const n = [...testInfo.testId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7) & 0xffffff;
     await use({ ...extraHTTPHeaders, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
   },
+  // A route's handler still at work when its test ends (a request it fetched, still on its way) would otherwise fail
+  // the run as an error outside any test, and stop the worker's next test.
+  page: async ({ page }, use) => {
+    await use(page);
+    if (!page.isClosed()) await page.unrouteAll({ behavior: 'ignoreErrors' });
+  },
   db: async ({}, use) => {
     const { pool, db } = connectToServerDatabase();
     await use(db);
